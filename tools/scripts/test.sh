@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The whole test suite: host build + CTest (unit, conformance, simulator), the ASan/UBSan build of the
+# same tests, pytest (exporter, end-to-end), and a 60 s libFuzzer run over the .pte loader.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT"
+export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONDONTWRITEBYTECODE=1
+JOBS=$(nproc)
+FUZZ_SECONDS=${ETMCU_FUZZ_SECONDS:-60}
+step() { printf '\n==== %s\n' "$*"; }
+
+step "host build"
+cmake --preset host >/dev/null
+cmake --build build/host -j "$JOBS"
+
+step "ctest (host)"
+ctest --test-dir build/host --output-on-failure -j "$JOBS"
+
+step "ctest (ASan + UBSan)"
+cmake --preset host-asan >/dev/null
+cmake --build build/host-asan -j "$JOBS"
+ctest --test-dir build/host-asan --output-on-failure -j "$JOBS" -LE slow
+
+if [[ -d tests/python ]]; then
+  step "pytest"
+  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
+fi
+
+if [[ -f tests/fuzz/CMakeLists.txt ]]; then
+  step "libFuzzer: .pte load + method load + execute, ${FUZZ_SECONDS}s"
+  cmake --preset fuzz >/dev/null
+  cmake --build build/fuzz -j "$JOBS" --target fuzz_program
+  corpus=$(mktemp -d)
+  cp ../shared/pte-corpus/upstream/*.pte ../shared/pte-corpus/upstream-history/*.pte "$corpus"/
+  build/fuzz/tests/fuzz/fuzz_program -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 \
+    -max_len=65536 -print_final_stats=1 "$corpus" 2>&1 | tail -n 15
+  rm -rf "$corpus"
+fi
+step "all tests passed"
