@@ -1,0 +1,36 @@
+// aten::sub.out and aten::sub.Scalar_out: out = self - alpha * other, with PyTorch broadcasting
+// and type promotion.
+#include "kernels/portable/util/binary_op.h"
+
+namespace etmcu {
+namespace kernels {
+
+using util::BinaryKind;
+
+// sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> out
+Error aten_sub_out(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 5) return ctx.fail(Error::InvalidArgument, "sub.out: expected 5 args");
+  if (!util::is_valid_tensor_arg(args, 0) || !util::is_valid_tensor_arg(args, 1) ||
+      !util::is_scalar_arg(args, 2) || !util::is_valid_tensor_arg(args, 3) ||
+      !util::is_return_of(args, 4, 3))
+    return ctx.fail(Error::InvalidArgument, "sub.out: bad argument tags");
+  return util::binary_op<BinaryKind::kSub>(
+      ctx, util::tensor_arg(args, 0), util::tensor_arg(args, 1), false, args[2]->scalar_as_double(),
+      args[2]->is_double(), util::tensor_arg(args, 3));
+}
+
+// sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> out
+Error aten_sub_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 5) return ctx.fail(Error::InvalidArgument, "sub.Scalar_out: expected 5 args");
+  if (!util::is_valid_tensor_arg(args, 0) || !util::is_scalar_arg(args, 1) ||
+      !util::is_scalar_arg(args, 2) || !util::is_valid_tensor_arg(args, 3) ||
+      !util::is_return_of(args, 4, 3))
+    return ctx.fail(Error::InvalidArgument, "sub.Scalar_out: bad argument tags");
+  util::ScalarTensor other(*args[1]);
+  return util::binary_op<BinaryKind::kSub>(ctx, util::tensor_arg(args, 0), other.t, true,
+                                           args[2]->scalar_as_double(), args[2]->is_double(),
+                                           util::tensor_arg(args, 3));
+}
+
+}  // namespace kernels
+}  // namespace etmcu

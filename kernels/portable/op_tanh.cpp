@@ -1,0 +1,20 @@
+// aten::tanh.out: out = tanh(self) via tanhf. Float result; integer and bool inputs are promoted to
+// float.
+#include <math.h>
+
+#include "kernels/portable/util/unary_op.h"
+
+namespace etmcu {
+namespace kernels {
+
+// tanh.out(Tensor self, *, Tensor(a!) out) -> out
+Error aten_tanh_out(KernelContext& ctx, Span<EValue*> args) {
+  const Tensor *in, *out;
+  if (!util::unary_args(args, &in, &out))
+    return ctx.fail(Error::InvalidArgument, "tanh.out: expected (self, out, out) tensors");
+  return util::float_unary(
+      ctx, *in, *out, [](float x) { return tanhf(x); }, [](double x) { return tanh(x); });
+}
+
+}  // namespace kernels
+}  // namespace etmcu

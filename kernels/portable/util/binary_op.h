@@ -1,0 +1,112 @@
+// add/sub/mul/div with PyTorch type promotion and broadcasting: one template per op kind, so each
+// op file only links the code of its own kind.
+#pragma once
+#include <math.h>
+#include <stdint.h>
+
+#include "kernels/portable/util/elementwise.h"
+
+namespace etmcu {
+namespace kernels {
+namespace util {
+
+enum class BinaryKind { kAdd, kSub, kMul, kDiv, kDivTrunc, kDivFloor };
+
+inline float floor_div(float a, float b) {
+  // Python/PyTorch floor division on floats: exact quotient of (a - fmod(a, b)) / b, rounded.
+  if (b == 0.0f) return a / b;
+  float mod = fmodf(a, b);
+  float div = (a - mod) / b;
+  if (mod != 0.0f && ((b < 0.0f) != (mod < 0.0f))) div -= 1.0f;
+  if (div == 0.0f) return copysignf(0.0f, a / b);
+  float fl = floorf(div);
+  if (div - fl > 0.5f) fl += 1.0f;
+  return fl;
+}
+inline double floor_div(double a, double b) {
+  if (b == 0.0) return a / b;
+  double mod = fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0.0 && ((b < 0.0) != (mod < 0.0))) div -= 1.0;
+  if (div == 0.0) return copysign(0.0, a / b);
+  double fl = floor(div);
+  if (div - fl > 0.5) fl += 1.0;
+  return fl;
+}
+inline float trunc_div(float a, float b) { return truncf(a / b); }
+inline double trunc_div(double a, double b) { return trunc(a / b); }
+
+template <BinaryKind K, typename C>
+void binary_compute(const Tensor& a, const Tensor& b, const Tensor& out, double alpha_d,
+                    bool* div_by_zero) {
+  if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kSub) {
+    const C alpha = static_cast<C>(alpha_d);
+    const bool unit = alpha_d == 1.0;  // keeps a + b exact, as PyTorch does for alpha = 1
+    if (K == BinaryKind::kAdd) {
+      if (unit)
+        map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x + y); });
+      else
+        map_binary<C>(a, b, out, [alpha](C x, C y) { return static_cast<C>(x + alpha * y); });
+    } else {
+      if (unit)
+        map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x - y); });
+      else
+        map_binary<C>(a, b, out, [alpha](C x, C y) { return static_cast<C>(x - alpha * y); });
+    }
+  } else if constexpr (K == BinaryKind::kMul) {
+    map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x * y); });
+  } else if constexpr (K == BinaryKind::kDiv) {
+    map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x / y); });
+  } else if constexpr (static_cast<C>(0.5) != 0) {  // floating trunc/floor division
+    if (K == BinaryKind::kDivTrunc)
+      map_binary<C>(a, b, out, [](C x, C y) { return trunc_div(x, y); });
+    else
+      map_binary<C>(a, b, out, [](C x, C y) { return floor_div(x, y); });
+  } else {  // integer trunc/floor division: no trap on zero, PyTorch raises instead
+    bool* z = div_by_zero;
+    map_binary<C>(a, b, out, [z](C x, C y) {
+      if (y == 0) {
+        *z = true;
+        return static_cast<C>(0);
+      }
+      if (y == -1) return static_cast<C>(0 - static_cast<uint64_t>(x));  // no INT64_MIN / -1 trap
+      C q = x / y;
+      if (K == BinaryKind::kDivFloor && (x % y != 0) && ((x < 0) != (y < 0))) --q;
+      return q;
+    });
+  }
+}
+
+// out = a <op> b (alpha-scaled b for add/sub). `b_scalar` marks a wrapped Scalar argument.
+template <BinaryKind K>
+Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_scalar, double alpha,
+                bool alpha_is_float, const Tensor& out) {
+  if (!is_supported_dtype(a.dtype) || !is_supported_dtype(b.dtype) ||
+      !is_supported_dtype(out.dtype))
+    return ctx.fail(Error::InvalidType, "binary op: unsupported dtype");
+  const Tensor* ins[2] = {&a, &b};
+  if (!is_broadcast_shape(out, ins, 2))
+    return ctx.fail(Error::InvalidArgument, "binary op: out shape is not the broadcast shape");
+  const ScalarType common = result_type(a, b.dtype, b.dim == 0, b_scalar);
+  ScalarType res = common;
+  if (K == BinaryKind::kDiv && !is_floating(common)) res = ScalarType::Float;  // true division
+  if (!can_cast(res, out.dtype))
+    return ctx.fail(Error::InvalidType, "binary op: result dtype cannot be cast to out dtype");
+  if (K == BinaryKind::kSub && common == ScalarType::Bool)
+    return ctx.fail(Error::InvalidArgument, "sub: bool operands are not supported");
+  if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) && alpha_is_float)
+    return ctx.fail(Error::InvalidArgument, "add/sub: float alpha with integral operands");
+  bool div_by_zero = false;
+  if (res == ScalarType::Double)
+    binary_compute<K, double>(a, b, out, alpha, &div_by_zero);
+  else if (res == ScalarType::Float)
+    binary_compute<K, float>(a, b, out, alpha, &div_by_zero);
+  else
+    binary_compute<K, int64_t>(a, b, out, alpha, &div_by_zero);
+  if (div_by_zero) return ctx.fail(Error::InvalidArgument, "div: integer division by zero");
+  return Error::Ok;
+}
+
+}  // namespace util
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,84 @@
+// Elementwise loops shared by the portable kernels: unary/binary/ternary maps with broadcasting,
+// dim-order-aware strides and dtype conversion, plus a 0-dim tensor view of a Scalar argument.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/portable/util/kernel_util.h"
+
+namespace etmcu {
+namespace kernels {
+namespace util {
+
+// A Scalar EValue viewed as a 0-dim tensor (Double, Long or Bool) so it can join tensor loops.
+struct ScalarTensor {
+  union {
+    double d;
+    int64_t i;
+    bool b;
+  } v;
+  Tensor t;
+  explicit ScalarTensor(const EValue& e) {
+    t.dim = 0;
+    t.data = &v;
+    t.nbytes = 8;
+    t.dtype = scalar_dtype(e);
+    if (e.is_double())
+      v.d = e.to_double();
+    else if (e.is_bool())
+      v.b = e.to_bool();
+    else
+      v.i = e.to_int();
+  }
+  ScalarTensor(const ScalarTensor&) = delete;
+  ScalarTensor& operator=(const ScalarTensor&) = delete;
+};
+
+// out[i] = op(in[i]) computed in C; `in` has out's shape (dim orders and dtypes may differ).
+template <typename C, typename Op>
+void map_unary(const Tensor& in, const Tensor& out, Op op) {
+  const size_t n = out.numel();
+  constexpr ScalarType kC = dtype_of<C>();
+  if (in.dtype == kC && out.dtype == kC && in.same_dim_order(out)) {
+    const C* x = in.const_data_ptr<C>();
+    C* y = out.mutable_data_ptr<C>();
+    for (size_t i = 0; i < n; ++i) y[i] = op(x[i]);
+    return;
+  }
+  const Tensor* ins[1] = {&in};
+  StridedIter it(out, ins, 1);
+  for (size_t i = 0; i < n; ++i, it.next())
+    store_as<C>(out.data, out.dtype, i, op(load_as<C>(in.data, in.dtype, it.offset(0))));
+}
+
+// out[i] = op(a[i], b[i]) computed in C with broadcasting; out has the broadcast shape.
+template <typename C, typename Op>
+void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
+  const size_t n = out.numel();
+  constexpr ScalarType kC = dtype_of<C>();
+  if (a.dtype == kC && b.dtype == kC && out.dtype == kC && a.same_dim_order(out)) {
+    const C* x = a.const_data_ptr<C>();
+    const C* y = b.const_data_ptr<C>();
+    C* z = out.mutable_data_ptr<C>();
+    if (b.same_shape(out) && b.same_dim_order(out)) {
+      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
+      return;
+    }
+    if (b.numel() == 1 && a.same_shape(out)) {  // the common tensor-op-scalar case
+      const C s = y[0];
+      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], s);
+      return;
+    }
+  }
+  const Tensor* ins[2] = {&a, &b};
+  StridedIter it(out, ins, 2);
+  for (size_t i = 0; i < n; ++i, it.next()) {
+    C x = load_as<C>(a.data, a.dtype, it.offset(0));
+    C y = load_as<C>(b.data, b.dtype, it.offset(1));
+    store_as<C>(out.data, out.dtype, i, op(x, y));
+  }
+}
+
+}  // namespace util
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,200 @@
+// Shared helpers of the portable kernels (see kernel_util.h): argument validation, type
+// promotion, broadcasting and strided iteration.
+#include "kernels/portable/util/kernel_util.h"
+
+#include <string.h>
+
+namespace etmcu {
+namespace kernels {
+namespace util {
+
+bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
+  const EValue* v = args[i];
+  if (v == nullptr || !v->is_tensor() || v->payload.as_tensor == nullptr) return false;
+  const Tensor& t = v->to_tensor();
+  if (t.dim > kTensorMaxDim) return false;
+  if (t.dim > 0 && (t.sizes == nullptr || t.dim_order == nullptr)) return false;
+  uint32_t seen = 0;
+  uint64_t numel = 1;
+  for (int d = 0; d < t.dim; ++d) {
+    if (t.sizes[d] < 0 || t.dim_order[d] >= t.dim) return false;
+    uint32_t bit = 1u << t.dim_order[d];
+    if (seen & bit) return false;
+    seen |= bit;
+    numel *= static_cast<uint64_t>(t.sizes[d]);
+    if (numel > 0x7fffffffu) return false;  // keeps every offset in int32/size_t range
+  }
+  size_t es = element_size(t.dtype);
+  if (es == 0) return false;
+  if (numel > 0 && (t.data == nullptr || t.nbytes < numel * es)) return false;
+  return true;
+}
+
+bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
+  const EValue* r = args[ret];
+  if (r == nullptr || !r->is_tensor() || r->payload.as_tensor == nullptr) return false;
+  return r == args[out] || r->payload.as_tensor == args[out]->payload.as_tensor ||
+         r->to_tensor().data == args[out]->to_tensor().data;
+}
+
+bool is_out_list(Span<EValue*> args, size_t list, size_t first, size_t n) {
+  const EValue* l = args[list];
+  if (l == nullptr || !l->is_tensor_list() || l->payload.as_span.size != n) return false;
+  if (n > 0 && l->payload.as_span.data == nullptr) return false;
+  Span<Tensor* const> ts = l->to_tensor_list();
+  for (size_t k = 0; k < n; ++k) {
+    if (ts[k] == nullptr) return false;
+    const Tensor* o = args[first + k]->payload.as_tensor;
+    if (ts[k] != o && ts[k]->data != o->data) return false;
+  }
+  return true;
+}
+
+bool is_supported_dtype(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+    case ScalarType::Float:
+    case ScalarType::Double:
+    case ScalarType::Bool:
+      return true;
+    default:
+      return false;
+  }
+}
+
+namespace {
+// PyTorch's combine_categories: the higher-priority result wins unless a lower-priority operand
+// is of a higher category (bool < integral < floating).
+ScalarType combine(ScalarType higher, ScalarType lower) {
+  if (higher == kUndefined) return lower;
+  if (lower == kUndefined) return higher;
+  if (is_floating(higher)) return higher;
+  if (higher == ScalarType::Bool || is_floating(lower)) return promote_types(higher, lower);
+  return higher;
+}
+}  // namespace
+
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  if (a == b) return a;
+  if (a == kUndefined) return b;
+  if (b == kUndefined) return a;
+  if (a == ScalarType::Bool) return b;
+  if (b == ScalarType::Bool) return a;
+  if (is_floating(a) || is_floating(b)) {
+    if (is_floating(a) && is_floating(b)) return ScalarType::Double;
+    return is_floating(a) ? a : b;
+  }
+  // Both integral and different.
+  if ((a == ScalarType::Byte && b == ScalarType::Char) ||
+      (a == ScalarType::Char && b == ScalarType::Byte))
+    return ScalarType::Short;
+  if (a == ScalarType::Byte) return b;
+  if (b == ScalarType::Byte) return a;
+  return element_size(a) >= element_size(b) ? a : b;
+}
+
+ScalarType scalar_dtype(const EValue& v) {
+  if (v.is_double()) return ScalarType::Double;
+  if (v.is_bool()) return ScalarType::Bool;
+  return ScalarType::Long;
+}
+
+ScalarType result_type(const Tensor& a, ScalarType b, bool b_is_zero_dim, bool b_scalar) {
+  ScalarType dim_r = kUndefined, zero_r = kUndefined, wrapped_r = kUndefined;
+  if (a.dim > 0)
+    dim_r = a.dtype;
+  else
+    zero_r = a.dtype;
+  if (b_scalar) {
+    wrapped_r = is_floating(b) ? ScalarType::Float : b;  // default dtype for Python floats
+  } else if (b_is_zero_dim) {
+    zero_r = promote_types(zero_r, b);
+  } else {
+    dim_r = promote_types(dim_r, b);
+  }
+  return combine(dim_r, combine(zero_r, wrapped_r));
+}
+
+ScalarType result_type3(const Tensor* const* ts, int n) {
+  ScalarType dim_r = kUndefined, zero_r = kUndefined;
+  for (int i = 0; i < n; ++i) {
+    if (ts[i]->dim > 0)
+      dim_r = promote_types(dim_r, ts[i]->dtype);
+    else
+      zero_r = promote_types(zero_r, ts[i]->dtype);
+  }
+  return combine(dim_r, zero_r);
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  if (is_floating(from) && is_integral(to, true)) return false;
+  if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
+  return true;
+}
+
+bool normalize_dim(int64_t dim, int rank, int* out) {
+  int64_t r = rank == 0 ? 1 : rank;
+  if (dim < -r || dim >= r) return false;
+  *out = static_cast<int>(dim < 0 ? dim + r : dim);
+  return true;
+}
+
+bool is_broadcast_shape(const Tensor& out, const Tensor* const* ins, int n) {
+  int rank = 0;
+  for (int j = 0; j < n; ++j) rank = ins[j]->dim > rank ? ins[j]->dim : rank;
+  if (out.dim != rank) return false;
+  for (int d = 0; d < rank; ++d) {
+    int32_t want = 1;
+    for (int j = 0; j < n; ++j) {
+      int jd = d - (rank - ins[j]->dim);
+      if (jd < 0) continue;
+      int32_t s = ins[j]->sizes[jd];
+      if (s == 1) continue;
+      if (want != 1 && want != s) return false;
+      want = s;
+    }
+    // A size-0 dim against 1 broadcasts to 0; `want` already holds it.
+    if (out.sizes[d] != want) return false;
+  }
+  return true;
+}
+
+StridedIter::StridedIter(const Tensor& out, const Tensor* const* ins, int n)
+    : ndim_(out.dim), n_(n) {
+  for (int k = 0; k < ndim_; ++k) {
+    size_[k] = out.sizes[out.dim_order[k]];  // k-th memory dim of out, outermost first
+    idx_[k] = 0;
+  }
+  for (int j = 0; j < n_; ++j) {
+    off_[j] = 0;
+    const Tensor& t = *ins[j];
+    int64_t strides[kTensorMaxDim];
+    t.strides(strides);
+    for (int k = 0; k < ndim_; ++k) {
+      int jd = out.dim_order[k] - (ndim_ - t.dim);  // inputs align to out's trailing dims
+      stride_[j][k] = (jd >= 0 && t.sizes[jd] != 1) ? strides[jd] : 0;
+    }
+  }
+}
+
+void copy_strided(const Tensor& in, const Tensor& out) {
+  size_t n = out.numel();
+  size_t es = out.element_size();
+  if (in.same_dim_order(out) || in.dim <= 1) {
+    if (in.data != out.data) memmove(out.data, in.data, n * es);
+    return;
+  }
+  const Tensor* ins[1] = {&in};
+  StridedIter it(out, ins, 1);
+  const uint8_t* src = static_cast<const uint8_t*>(in.data);
+  uint8_t* dst = static_cast<uint8_t*>(out.data);
+  for (size_t i = 0; i < n; ++i, it.next()) memcpy(dst + i * es, src + it.offset(0) * es, es);
+}
+
+}  // namespace util
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,253 @@
+// Shared helpers of the portable kernels: argument validation, dtype conversion and PyTorch type
+// promotion, and a strided iterator for broadcasting / dim-order-aware elementwise loops.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/api/kernel.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/scalar_type.h"
+#include "runtime/core/span.h"
+#include "runtime/core/tensor.h"
+
+namespace etmcu {
+namespace kernels {
+namespace util {
+
+// Marks "no type yet" in type promotion (not a valid ScalarType).
+constexpr ScalarType kUndefined = static_cast<ScalarType>(-1);
+
+// ---- argument access ------------------------------------------------------------------------
+
+// True when args[i] is a well-formed tensor: sane rank, non-negative sizes, dim_order a
+// permutation, known element size, data present and large enough for every element.
+bool is_valid_tensor_arg(Span<EValue*> args, size_t i);
+inline Tensor& tensor_arg(Span<EValue*> args, size_t i) { return args[i]->to_tensor(); }
+// Optional tensor: None or a valid tensor.
+inline bool is_optional_tensor_arg(Span<EValue*> args, size_t i) {
+  return args[i] != nullptr && (args[i]->is_none() || is_valid_tensor_arg(args, i));
+}
+inline bool is_scalar_arg(Span<EValue*> args, size_t i) {
+  return args[i] != nullptr && args[i]->is_scalar();
+}
+inline bool is_int_arg(Span<EValue*> args, size_t i) {
+  return args[i] != nullptr && args[i]->is_int();
+}
+inline bool is_bool_arg(Span<EValue*> args, size_t i) {
+  return args[i] != nullptr && args[i]->is_bool();
+}
+inline bool is_double_arg(Span<EValue*> args, size_t i) {
+  // float arguments may be serialized as Int when they hold integral values.
+  return args[i] != nullptr && (args[i]->is_double() || args[i]->is_int());
+}
+inline bool is_int_list_arg(Span<EValue*> args, size_t i) {
+  return args[i] != nullptr && args[i]->is_int_list() &&
+         (args[i]->payload.as_span.data != nullptr || args[i]->payload.as_span.size == 0);
+}
+inline bool is_none_arg(Span<EValue*> args, size_t i) {
+  return args[i] != nullptr && args[i]->is_none();
+}
+// The returned-value slot of a single-output op must be the same tensor as `out`.
+bool is_return_of(Span<EValue*> args, size_t ret, size_t out);
+// The trailing TensorList of a multi-output op: `n` tensors equal to args[first..first+n).
+bool is_out_list(Span<EValue*> args, size_t list, size_t first, size_t n);
+
+// ---- dtypes ---------------------------------------------------------------------------------
+
+// Dtypes the portable kernels compute on: u8, i8, i16, i32, i64, f32, f64, bool.
+bool is_supported_dtype(ScalarType t);
+inline bool is_floating(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
+inline bool is_integral(ScalarType t, bool include_bool) {
+  return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short ||
+         t == ScalarType::Int || t == ScalarType::Long || (include_bool && t == ScalarType::Bool);
+}
+// torch.promote_types for supported dtypes.
+ScalarType promote_types(ScalarType a, ScalarType b);
+// torch.result_type for (tensor, tensor-or-scalar): dimensioned tensors beat 0-dim tensors,
+// which beat wrapped Python scalars, unless the lower priority operand is of a higher category.
+// `b_scalar` marks b as a wrapped number (Int -> Long, Double -> Float, Bool).
+ScalarType result_type(const Tensor& a, ScalarType b, bool b_is_zero_dim, bool b_scalar);
+ScalarType result_type3(const Tensor* const* ts, int n);
+// Dtype of a Scalar EValue (Long, Double or Bool).
+ScalarType scalar_dtype(const EValue& v);
+// torch.can_cast: no floating -> integral, no non-bool -> bool.
+bool can_cast(ScalarType from, ScalarType to);
+
+template <typename C>
+inline C load_as(const void* base, ScalarType t, int64_t i) {
+  switch (t) {
+    case ScalarType::Byte:
+      return static_cast<C>(static_cast<const uint8_t*>(base)[i]);
+    case ScalarType::Char:
+      return static_cast<C>(static_cast<const int8_t*>(base)[i]);
+    case ScalarType::Short:
+      return static_cast<C>(static_cast<const int16_t*>(base)[i]);
+    case ScalarType::Int:
+      return static_cast<C>(static_cast<const int32_t*>(base)[i]);
+    case ScalarType::Long:
+      return static_cast<C>(static_cast<const int64_t*>(base)[i]);
+    case ScalarType::Float:
+      return static_cast<C>(static_cast<const float*>(base)[i]);
+    case ScalarType::Double:
+      return static_cast<C>(static_cast<const double*>(base)[i]);
+    case ScalarType::Bool:
+      return static_cast<C>(static_cast<const bool*>(base)[i] ? 1 : 0);
+    default:
+      return static_cast<C>(0);
+  }
+}
+
+// Integer targets go through int64 so that negative floats wrap like PyTorch does on CPUs
+// instead of hitting undefined float -> unsigned conversions.
+template <typename C>
+inline void store_as(void* base, ScalarType t, int64_t i, C v) {
+  switch (t) {
+    case ScalarType::Byte:
+      static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(static_cast<int64_t>(v));
+      break;
+    case ScalarType::Char:
+      static_cast<int8_t*>(base)[i] = static_cast<int8_t>(static_cast<int64_t>(v));
+      break;
+    case ScalarType::Short:
+      static_cast<int16_t*>(base)[i] = static_cast<int16_t>(static_cast<int64_t>(v));
+      break;
+    case ScalarType::Int:
+      static_cast<int32_t*>(base)[i] = static_cast<int32_t>(static_cast<int64_t>(v));
+      break;
+    case ScalarType::Long:
+      static_cast<int64_t*>(base)[i] = static_cast<int64_t>(v);
+      break;
+    case ScalarType::Float:
+      static_cast<float*>(base)[i] = static_cast<float>(v);
+      break;
+    case ScalarType::Double:
+      static_cast<double*>(base)[i] = static_cast<double>(v);
+      break;
+    case ScalarType::Bool:
+      static_cast<bool*>(base)[i] = (v != static_cast<C>(0));
+      break;
+    default:
+      break;
+  }
+}
+
+// The ScalarType of a C type.
+template <typename T>
+constexpr ScalarType dtype_of();
+template <>
+constexpr ScalarType dtype_of<uint8_t>() {
+  return ScalarType::Byte;
+}
+template <>
+constexpr ScalarType dtype_of<int8_t>() {
+  return ScalarType::Char;
+}
+template <>
+constexpr ScalarType dtype_of<int16_t>() {
+  return ScalarType::Short;
+}
+template <>
+constexpr ScalarType dtype_of<int32_t>() {
+  return ScalarType::Int;
+}
+template <>
+constexpr ScalarType dtype_of<int64_t>() {
+  return ScalarType::Long;
+}
+template <>
+constexpr ScalarType dtype_of<float>() {
+  return ScalarType::Float;
+}
+template <>
+constexpr ScalarType dtype_of<double>() {
+  return ScalarType::Double;
+}
+template <>
+constexpr ScalarType dtype_of<bool>() {
+  return ScalarType::Bool;
+}
+
+// Calls f(T()) with the C type of `t` (supported dtypes only); returns false for others.
+template <typename F>
+inline bool dispatch_all(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Byte:
+      f(uint8_t());
+      return true;
+    case ScalarType::Char:
+      f(int8_t());
+      return true;
+    case ScalarType::Short:
+      f(int16_t());
+      return true;
+    case ScalarType::Int:
+      f(int32_t());
+      return true;
+    case ScalarType::Long:
+      f(int64_t());
+      return true;
+    case ScalarType::Float:
+      f(float());
+      return true;
+    case ScalarType::Double:
+      f(double());
+      return true;
+    case ScalarType::Bool:
+      f(bool());
+      return true;
+    default:
+      return false;
+  }
+}
+// Same for floating dtypes only.
+template <typename F>
+inline bool dispatch_float(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Float:
+      f(float());
+      return true;
+    case ScalarType::Double:
+      f(double());
+      return true;
+    default:
+      return false;
+  }
+}
+
+// ---- shapes ---------------------------------------------------------------------------------
+
+// Wraps a possibly negative dim into [0, rank); false when out of range. Rank 0 accepts -1/0.
+bool normalize_dim(int64_t dim, int rank, int* out);
+// out has the broadcast shape of the given tensors (numpy rules).
+bool is_broadcast_shape(const Tensor& out, const Tensor* const* ins, int n);
+// Byte-wise copy from `in` to `out` (same shape and dtype) honouring both dim orders.
+void copy_strided(const Tensor& in, const Tensor& out);
+
+// Visits the elements of `out` in its memory order (so out offsets are 0, 1, 2, ...) and tracks
+// each input's element offset, with stride 0 along broadcast dims. Inputs must broadcast to out.
+class StridedIter {
+ public:
+  static constexpr int kMaxInputs = 3;
+  StridedIter(const Tensor& out, const Tensor* const* ins, int n);
+  int64_t offset(int j) const { return off_[j]; }
+  void next() {
+    for (int k = ndim_ - 1; k >= 0; --k) {
+      for (int j = 0; j < n_; ++j) off_[j] += stride_[j][k];
+      if (++idx_[k] < size_[k]) return;
+      for (int j = 0; j < n_; ++j) off_[j] -= stride_[j][k] * size_[k];
+      idx_[k] = 0;
+    }
+  }
+
+ private:
+  int ndim_;
+  int n_;
+  int32_t size_[kTensorMaxDim];
+  int32_t idx_[kTensorMaxDim];
+  int64_t stride_[kMaxInputs][kTensorMaxDim];
+  int64_t off_[kMaxInputs];
+};
+
+}  // namespace util
+}  // namespace kernels
+}  // namespace etmcu
