@@ -1,0 +1,154 @@
+// MethodMeta accessors and the method layout computation.
+#include "runtime/executor/method_meta.h"
+
+#include "kernels/api/kernel.h"
+#include "runtime/executor/method.h"
+#include "runtime/executor/method_layout.h"
+#include "runtime/pte/pte_file.h"
+#include "runtime/pte/schema.h"
+
+namespace etmcu {
+
+namespace sp = schema::plan;
+
+namespace {
+size_t round16(size_t n) { return (n + 15) & ~static_cast<size_t>(15); }
+}  // namespace
+
+size_t MethodLayout::bytes() const {
+  return round16(sizeof(EValue) * values) + round16(sizeof(Tensor) * tensors) +
+         round16(sizeof(int64_t) * list_ints) + round16(sizeof(Tensor*) * list_tensors) +
+         round16(sizeof(LoadedInstruction) * instructions) + round16(sizeof(uint32_t) * (chains + 1)) +
+         round16(sizeof(EValue*) * call_args) + round16(sizeof(LoadedDelegate) * delegates) +
+         round16(inputs);
+}
+
+MethodLayout compute_method_layout(fb::Table plan) {
+  MethodLayout l;
+  fb::Vector values = plan.vector(sp::kValues);
+  l.values = values.size;
+  for (uint32_t i = 0; i < values.size; ++i) {
+    fb::Table v(values.ref(i));
+    uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
+    fb::Table val = v.table(schema::evalue::kVal);
+    if (!val.valid()) continue;
+    if (type == schema::kTagTensor) ++l.tensors;
+    if (type == schema::kTagIntList) l.list_ints += val.vector(0).size;
+    if (type == schema::kTagTensorList || type == schema::kTagOptionalTensorList)
+      l.list_tensors += val.vector(0).size;
+  }
+  fb::Vector chains = plan.vector(sp::kChains);
+  l.chains = chains.size;
+  for (uint32_t c = 0; c < chains.size; ++c) {
+    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+    l.instructions += instrs.size;
+    for (uint32_t i = 0; i < instrs.size; ++i) {
+      fb::Table in(instrs.ref(i));
+      uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
+      if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
+        l.call_args += in.table(schema::instr::kArgs).vector(schema::call::kArgs).size;
+    }
+  }
+  l.delegates = plan.vector(sp::kDelegates).size;
+  l.inputs = plan.vector(sp::kInputs).size;
+  return l;
+}
+
+Tag tag_from_kernel_type(uint8_t type) {
+  switch (type) {
+    case schema::kTagInt: return Tag::Int;
+    case schema::kTagBool: return Tag::Bool;
+    case schema::kTagDouble: return Tag::Double;
+    case schema::kTagTensor: return Tag::Tensor;
+    case schema::kTagString: return Tag::String;
+    case schema::kTagIntList: return Tag::ListInt;
+    case schema::kTagDoubleList: return Tag::ListDouble;
+    case schema::kTagBoolList: return Tag::ListBool;
+    case schema::kTagTensorList: return Tag::ListTensor;
+    case schema::kTagOptionalTensorList: return Tag::ListOptionalTensor;
+    default: return Tag::None;
+  }
+}
+
+const char* MethodMeta::name() const { return plan_.string(sp::kName).data; }
+size_t MethodMeta::num_inputs() const { return plan_.vector(sp::kInputs).size; }
+size_t MethodMeta::num_outputs() const { return plan_.vector(sp::kOutputs).size; }
+size_t MethodMeta::num_operators() const { return plan_.vector(sp::kOperators).size; }
+size_t MethodMeta::num_backends() const { return plan_.vector(sp::kDelegates).size; }
+
+size_t MethodMeta::num_instructions() const {
+  size_t n = 0;
+  fb::Vector chains = plan_.vector(sp::kChains);
+  for (uint32_t c = 0; c < chains.size; ++c)
+    n += fb::Table(chains.ref(c)).vector(schema::chain::kInstructions).size;
+  return n;
+}
+
+size_t MethodMeta::num_memory_planned_buffers() const {
+  uint32_t n = plan_.vector(sp::kNonConstBufferSizes).size;
+  return n == 0 ? 0 : n - 1;
+}
+
+Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t j) const {
+  if (j >= num_memory_planned_buffers()) return Error::InvalidArgument;
+  return plan_.vector(sp::kNonConstBufferSizes).scalar<int64_t>(static_cast<uint32_t>(j + 1));
+}
+
+size_t MethodMeta::method_allocator_bytes() const { return compute_method_layout(plan_).bytes(); }
+
+Result<Tag> MethodMeta::tag_of(int32_t index) const {
+  fb::Vector values = plan_.vector(sp::kValues);
+  if (index < 0 || static_cast<uint32_t>(index) >= values.size) return Error::InvalidProgram;
+  fb::Table v(values.ref(static_cast<uint32_t>(index)));
+  uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
+  return type == schema::kTagNull ? Tag::None : tag_from_kernel_type(type);
+}
+
+Result<TensorInfo> MethodMeta::tensor_meta(int32_t index) const {
+  fb::Vector values = plan_.vector(sp::kValues);
+  if (index < 0 || static_cast<uint32_t>(index) >= values.size) return Error::InvalidProgram;
+  fb::Table v(values.ref(static_cast<uint32_t>(index)));
+  if (v.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) return Error::InvalidType;
+  fb::Table t = v.table(schema::evalue::kVal);
+  TensorInfo info;
+  int8_t dtype = t.scalar<int8_t>(schema::tensor::kScalarType);
+  if (!is_valid_scalar_type(dtype)) return Error::InvalidProgram;
+  info.dtype = static_cast<ScalarType>(dtype);
+  fb::Vector sizes = t.vector(schema::tensor::kSizes);
+  fb::Vector order = t.vector(schema::tensor::kDimOrder);
+  info.sizes = Span<const int32_t>(sizes.data<int32_t>(), sizes.size);
+  info.dim_order = Span<const uint8_t>(order.data<uint8_t>(), order.size);
+  uint64_t n = element_size(info.dtype);
+  for (uint32_t i = 0; i < sizes.size; ++i) {
+    int32_t s = sizes.scalar<int32_t>(i);
+    if (s < 0 || (s != 0 && n > (static_cast<uint64_t>(1) << 40) / static_cast<uint64_t>(s)))
+      return Error::InvalidProgram;
+    n *= static_cast<uint64_t>(s);
+  }
+  info.nbytes = static_cast<size_t>(n);
+  info.is_memory_planned = t.has(schema::tensor::kAllocationInfo);
+  return info;
+}
+
+Result<Tag> MethodMeta::input_tag(size_t i) const {
+  fb::Vector in = plan_.vector(sp::kInputs);
+  if (i >= in.size) return Error::InvalidArgument;
+  return tag_of(in.scalar<int32_t>(static_cast<uint32_t>(i)));
+}
+Result<Tag> MethodMeta::output_tag(size_t i) const {
+  fb::Vector out = plan_.vector(sp::kOutputs);
+  if (i >= out.size) return Error::InvalidArgument;
+  return tag_of(out.scalar<int32_t>(static_cast<uint32_t>(i)));
+}
+Result<TensorInfo> MethodMeta::input_tensor_meta(size_t i) const {
+  fb::Vector in = plan_.vector(sp::kInputs);
+  if (i >= in.size) return Error::InvalidArgument;
+  return tensor_meta(in.scalar<int32_t>(static_cast<uint32_t>(i)));
+}
+Result<TensorInfo> MethodMeta::output_tensor_meta(size_t i) const {
+  fb::Vector out = plan_.vector(sp::kOutputs);
+  if (i >= out.size) return Error::InvalidArgument;
+  return tensor_meta(out.scalar<int32_t>(static_cast<uint32_t>(i)));
+}
+
+}  // namespace etmcu

@@ -1,0 +1,53 @@
+// Program: load (verify), method lookup, method metadata.
+#include "runtime/executor/program.h"
+
+#include <string.h>
+
+#include "runtime/platform/platform.h"
+#include "runtime/pte/schema.h"
+
+namespace etmcu {
+
+Result<Program> Program::load(Span<const uint8_t> data, Diagnostic* diag,
+                              const NamedDataMap* external_data) {
+  Diagnostic local;
+  Diagnostic* d = diag != nullptr ? diag : &local;
+  ET_TRY(PteFile file, PteFile::parse(data, d));
+  Program p;
+  p.file_ = file;
+  p.external_data_ = external_data;
+  return p;
+}
+
+size_t Program::num_methods() const {
+  return file_.program().vector(schema::program::kExecutionPlan).size;
+}
+
+Result<const char*> Program::get_method_name(size_t index) const {
+  fb::Vector plans = file_.program().vector(schema::program::kExecutionPlan);
+  if (index >= plans.size) return Error::InvalidArgument;
+  fb::Table plan(plans.ref(static_cast<uint32_t>(index)));
+  if (!plan.has(schema::plan::kName)) return Error::InvalidProgram;
+  return plan.string(schema::plan::kName).data;
+}
+
+Result<fb::Table> Program::find_plan(const char* name, Diagnostic* diag) const {
+  fb::Vector plans = file_.program().vector(schema::program::kExecutionPlan);
+  size_t len = strlen(name);
+  for (uint32_t i = 0; i < plans.size; ++i) {
+    fb::Table plan(plans.ref(i));
+    if (plan.string(schema::plan::kName).equals(name, len)) return plan;
+  }
+  if (diag != nullptr) {
+    diag->fail(Error::NotFound, ET_TEXT("no method with this name"), ET_TEXT("method"));
+    diag->set_name(name, static_cast<uint32_t>(len));
+  }
+  return Error::NotFound;
+}
+
+Result<MethodMeta> Program::method_meta(const char* name) const {
+  ET_TRY(fb::Table plan, find_plan(name, nullptr));
+  return MethodMeta(&file_, plan);
+}
+
+}  // namespace etmcu

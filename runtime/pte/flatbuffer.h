@@ -1,0 +1,95 @@
+// Minimal flatbuffer access for target code (no flatbuffers library: it needs libstdc++). Reads are
+// only valid after verify_buffer() accepted the buffer (see verifier.h); then they are unchecked and
+// zero-copy. All numbers are little-endian; targets and hosts are little-endian.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+namespace etmcu {
+namespace fb {
+
+template <typename T>
+inline T read(const uint8_t* p) {
+  T v;
+  memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+// A vector of scalars, strings or tables (element access by index).
+struct Vector {
+  const uint8_t* base = nullptr;  // first element
+  uint32_t size = 0;
+
+  template <typename T>
+  T scalar(uint32_t i) const {
+    return read<T>(base + i * sizeof(T));
+  }
+  template <typename T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(base);
+  }
+  // Table or string element i (a uoffset relative to its own position).
+  const uint8_t* ref(uint32_t i) const {
+    const uint8_t* slot = base + 4 * i;
+    return slot + read<uint32_t>(slot);
+  }
+};
+
+// A string: bytes not including the NUL terminator that the verifier guaranteed.
+struct String {
+  const char* data = nullptr;
+  uint32_t size = 0;
+  bool equals(const char* s, size_t n) const { return size == n && memcmp(data, s, n) == 0; }
+  bool empty() const { return size == 0; }
+};
+
+inline String string_at(const uint8_t* p) {
+  return String{reinterpret_cast<const char*>(p + 4), read<uint32_t>(p)};
+}
+inline Vector vector_at(const uint8_t* p) { return Vector{p + 4, read<uint32_t>(p)}; }
+
+// A table: fields by id through its vtable; absent fields give defaults.
+class Table {
+ public:
+  Table() = default;
+  explicit Table(const uint8_t* p) : p_(p) {}
+  bool valid() const { return p_ != nullptr; }
+  const uint8_t* pointer() const { return p_; }
+
+  // Byte offset of field `id` inside the table, 0 when absent.
+  uint16_t field_offset(int id) const {
+    const uint8_t* vt = p_ - read<int32_t>(p_);
+    uint16_t vt_size = read<uint16_t>(vt);
+    uint32_t entry = 4 + 2 * static_cast<uint32_t>(id);
+    return entry + 2 <= vt_size ? read<uint16_t>(vt + entry) : 0;
+  }
+  bool has(int id) const { return field_offset(id) != 0; }
+  template <typename T>
+  T scalar(int id, T def = T()) const {
+    uint16_t o = field_offset(id);
+    return o ? read<T>(p_ + o) : def;
+  }
+  // Referenced table/vector/string start, nullptr when absent.
+  const uint8_t* ref(int id) const {
+    uint16_t o = field_offset(id);
+    return o ? p_ + o + read<uint32_t>(p_ + o) : nullptr;
+  }
+  Table table(int id) const { return Table(ref(id)); }
+  Vector vector(int id) const {
+    const uint8_t* r = ref(id);
+    return r ? vector_at(r) : Vector{};
+  }
+  String string(int id) const {
+    const uint8_t* r = ref(id);
+    return r ? string_at(r) : String{};
+  }
+
+ private:
+  const uint8_t* p_ = nullptr;
+};
+
+inline Table root(const uint8_t* buf) { return Table(buf + read<uint32_t>(buf)); }
+
+}  // namespace fb
+}  // namespace etmcu
