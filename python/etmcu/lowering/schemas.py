@@ -1,0 +1,83 @@
+"""Upstream out-variant schemas the runtime's kernels implement (argument kinds in schema order).
+
+Copied in meaning from pytorch's native_functions.yaml (checked against torch 1.13's registered
+schemas where 1.13 has the op) and executorch's kernels/portable/functions.yaml for the
+dim_order_ops. Each entry lists the non-out arguments as "kind name" and how many out tensors
+follow. The lowering materialises *every* argument (defaults included) in this order, then the
+out tensor(s), then the return value: the single out again, or a TensorList of all outs.
+"""
+
+_SCHEMAS = {
+    "aten::add.out": ("Tensor self, Tensor other, Scalar alpha", 1),
+    "aten::add.Scalar_out": ("Tensor self, Scalar other, Scalar alpha", 1),
+    "aten::sub.out": ("Tensor self, Tensor other, Scalar alpha", 1),
+    "aten::sub.Scalar_out": ("Tensor self, Scalar other, Scalar alpha", 1),
+    "aten::mul.out": ("Tensor self, Tensor other", 1),
+    "aten::mul.Scalar_out": ("Tensor self, Scalar other", 1),
+    "aten::div.out": ("Tensor self, Tensor other", 1),
+    "aten::div.Scalar_out": ("Tensor self, Scalar other", 1),
+    "aten::relu.out": ("Tensor self", 1),
+    "aten::hardtanh.out": ("Tensor self, Scalar min_val, Scalar max_val", 1),
+    "aten::clamp.out": ("Tensor self, Scalar? min, Scalar? max", 1),
+    "aten::sigmoid.out": ("Tensor self", 1),
+    "aten::tanh.out": ("Tensor self", 1),
+    "aten::_softmax.out": ("Tensor self, int dim, bool half_to_float", 1),
+    "aten::_log_softmax.out": ("Tensor self, int dim, bool half_to_float", 1),
+    "aten::convolution.out": (
+        "Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
+        "bool transposed, int[] output_padding, int groups", 1),
+    "aten::addmm.out": ("Tensor self, Tensor mat1, Tensor mat2, Scalar beta, Scalar alpha", 1),
+    "aten::mm.out": ("Tensor self, Tensor mat2", 1),
+    "aten::bmm.out": ("Tensor self, Tensor mat2", 1),
+    "aten::linear.out": ("Tensor input, Tensor weight, Tensor? bias", 1),
+    "aten::max_pool2d_with_indices.out": (
+        "Tensor self, int[] kernel_size, int[] stride, int[] padding, int[] dilation, bool ceil_mode", 2),
+    "aten::avg_pool2d.out": (
+        "Tensor self, int[] kernel_size, int[] stride, int[] padding, bool ceil_mode, "
+        "bool count_include_pad, int? divisor_override", 1),
+    "aten::mean.out": ("Tensor self, int[]? dim, bool keepdim, ScalarType? dtype", 1),
+    "aten::sum.IntList_out": ("Tensor self, int[]? dim, bool keepdim, ScalarType? dtype", 1),
+    "aten::permute_copy.out": ("Tensor self, int[] dims", 1),
+    "aten::view_copy.out": ("Tensor self, int[] size", 1),
+    "aten::expand_copy.out": ("Tensor self, int[] size, bool implicit", 1),
+    "aten::cat.out": ("Tensor[] tensors, int dim", 1),
+    "aten::clone.out": ("Tensor self, MemoryFormat? memory_format", 1),
+    "dim_order_ops::_to_dim_order_copy.out": ("Tensor self, bool non_blocking, int[]? dim_order", 1),
+    "dim_order_ops::_clone_dim_order.out": ("Tensor self, bool non_blocking, int[]? dim_order", 1),
+    "aten::full.out": ("int[] size, Scalar fill_value", 1),
+    "aten::eq.Scalar_out": ("Tensor self, Scalar other", 1),
+    "aten::where.self_out": ("Tensor condition, Tensor self, Tensor other", 1),
+    "aten::_native_batch_norm_legit_no_training.out": (
+        "Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, "
+        "float momentum, float eps", 3),
+    "aten::upsample_nearest2d.vec_out": ("Tensor input, int[]? output_size, float[]? scale_factors", 1),
+    "aten::native_layer_norm.out": (
+        "Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps", 3),
+    "aten::constant_pad_nd.out": ("Tensor self, int[] pad, Scalar value", 1),
+}
+
+
+def _parse(spec):
+    args = []
+    for part in spec.split(","):
+        kind, name = part.strip().rsplit(" ", 1)
+        args.append((kind, name))
+    return args
+
+
+SCHEMAS = {key: (_parse(spec), nouts) for key, (spec, nouts) in _SCHEMAS.items()}
+
+# Ops whose kernels compute out[i] from in[i] only (after broadcasting the *other* operand), so
+# the out tensor may share bytes with a same-shaped input that dies at this instruction.
+INPLACE_SAFE = {
+    "aten::add.out", "aten::add.Scalar_out", "aten::sub.out", "aten::sub.Scalar_out",
+    "aten::mul.out", "aten::mul.Scalar_out", "aten::div.out", "aten::div.Scalar_out",
+    "aten::relu.out", "aten::hardtanh.out", "aten::clamp.out", "aten::sigmoid.out",
+    "aten::tanh.out",
+}
+
+
+def split_key(key):
+    """'aten::add.Scalar_out' -> ('aten::add', 'Scalar_out')."""
+    name, overload = key.rsplit(".", 1)
+    return name, overload

@@ -1,0 +1,174 @@
+"""Static memory planner: every non-constant tensor gets (memory_id, byte offset) at export time.
+
+Algorithm
+1. Buffers. Tensors that must share bytes are merged into one buffer with union-find:
+   views (`etmcu::alias`: reshape/flatten/...), and - when `inplace` is on - the output of an
+   elementwise op with a same-sized input that dies at that instruction and is neither a method
+   input nor output (the kernel may then write over its input: out[i] depends only on in[i]).
+2. Lifetimes over the instruction order: a buffer is live from the instruction that writes it
+   (method inputs: from "before instruction 0") to the last instruction that reads it (method
+   outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
+   outputs are live at the same time and never overlap in memory.
+3. Placement: greedy best-fit by size. Buffers are visited largest first (ties: earlier start,
+   then id, so the result is deterministic); for each, the buffers already placed in the same
+   region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
+   (the end of the region if none fits). Offsets and sizes are rounded to `alignment` (16, like
+   upstream). With several regions (memory_id 1..n, each with an optional byte budget), a
+   buffer goes to the first region where it fits within the budget.
+4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
+   of simultaneously live buffers (aligned sizes; no placement can beat it).
+"""
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from .errors import ExportError
+
+
+def align_up(n, a):
+    return (n + a - 1) // a * a
+
+
+@dataclass
+class MemoryPlan:
+    placement: Dict[int, Tuple[int, int]]      # tensor id -> (memory_id, offset)
+    region_sizes: List[int]                    # bytes per region, memory_id = index + 1
+    lower_bound: int
+    peak_instruction: int
+    buffers: int
+    inplace_reuses: int = 0
+    alignment: int = 16
+
+    @property
+    def planned_bytes(self):
+        return sum(self.region_sizes)
+
+
+class _UnionFind:
+    def __init__(self):
+        self.parent = {}
+
+    def find(self, x):
+        self.parent.setdefault(x, x)
+        while self.parent[x] != x:
+            self.parent[x] = self.parent[self.parent[x]]
+            x = self.parent[x]
+        return x
+
+    def union(self, a, b):
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            # Keep the older (smaller id) root so results do not depend on visiting order.
+            if rb < ra:
+                ra, rb = rb, ra
+            self.parent[rb] = ra
+        return ra
+
+
+def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment=16,
+                inplace=True) -> MemoryPlan:
+    """Plan all non-constant tensors of a lowered Method (see module docstring)."""
+    regions = list(regions) if regions else [None]
+    tensors = {tid: t for tid, t in method.tensors.items() if not t.is_const}
+    n_instr = len(method.instructions)
+    uf = _UnionFind()
+    for tid in tensors:
+        uf.find(tid)
+    for src, dst in method.aliases:
+        uf.union(src, dst)
+
+    io = {t.id for t in method.input_tensors} | {t.id for t in method.output_tensors}
+
+    def lifetimes():
+        start, end = {}, {}
+        for tid in tensors:
+            r = uf.find(tid)
+            start.setdefault(r, None)
+        for t in method.input_tensors:
+            r = uf.find(t.id)
+            start[r] = -1
+        for k in range(n_instr):
+            for tid in method.writes[k]:
+                r = uf.find(tid)
+                if start[r] is None or k < start[r]:
+                    start[r] = k
+                end[r] = max(end.get(r, k), k)
+            for tid in method.reads[k]:
+                r = uf.find(tid)
+                end[r] = max(end.get(r, k), k)
+        for t in method.output_tensors:
+            end[uf.find(t.id)] = n_instr
+        for r in list(start):
+            if start[r] is None:          # never written (e.g. an unused view): keep it valid
+                start[r] = -1
+            end.setdefault(r, start[r])
+        return start, end
+
+    reuses = 0
+    if inplace:
+        # Decide in-place reuse in instruction order; a merge extends the input's buffer.
+        start, end = lifetimes()
+        group_io = {}
+        for tid in io:
+            group_io[uf.find(tid)] = True
+        for k in range(n_instr):
+            if not method.inplace_ok[k] or len(method.writes[k]) != 1:
+                continue
+            out = method.writes[k][0]
+            if uf.find(out) in group_io:
+                continue
+            size = tensors[out].nbytes
+            for tid in method.reads[k]:
+                r = uf.find(tid)
+                if r in group_io or end[r] != k or tensors[tid].nbytes != size:
+                    continue
+                if tensors[tid].shape != tensors[out].shape:
+                    continue
+                ro = uf.find(out)
+                new = uf.union(r, ro)
+                s, e = min(start[r], start[ro]), max(end[r], end[ro])
+                start[new], end[new] = s, e
+                reuses += 1
+                break
+        start, end = lifetimes()
+    else:
+        start, end = lifetimes()
+
+    size = {}
+    for tid, t in tensors.items():
+        r = uf.find(tid)
+        size[r] = max(size.get(r, 0), align_up(t.nbytes, alignment))
+    roots = sorted(size)
+
+    # Lower bound: max over instruction slots (-1 .. n_instr) of live bytes.
+    lower, peak = 0, -1
+    for k in range(-1, n_instr + 1):
+        live = sum(size[r] for r in roots if start[r] <= k <= end[r])
+        if live > lower:
+            lower, peak = live, k
+
+    order = sorted(roots, key=lambda r: (-size[r], start[r], r))
+    placed = {i: [] for i in range(len(regions))}      # region -> [(offset, size, start, end)]
+    where = {}
+    for r in order:
+        s, e, sz = start[r], end[r], size[r]
+        for ri, budget in enumerate(regions):
+            busy = sorted((o, z) for o, z, bs, be in placed[ri] if not (be < s or e < bs))
+            best, cursor = None, 0
+            for o, z in busy:
+                gap = o - cursor
+                if gap >= sz and (best is None or gap < best[1]):
+                    best = (cursor, gap)
+                cursor = max(cursor, o + z)
+            offset = best[0] if best is not None else cursor
+            if budget is not None and offset + sz > budget:
+                continue
+            placed[ri].append((offset, sz, s, e))
+            where[r] = (ri + 1, offset)
+            break
+        else:
+            raise ExportError(f"memory plan does not fit: a {sz}-byte buffer fits in no region "
+                              f"(budgets {regions})", op="memory_plan")
+    region_sizes = [max((o + z for o, z, _, _ in placed[i]), default=0) for i in range(len(regions))]
+    placement = {tid: where[uf.find(tid)] for tid in tensors}
+    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment)

@@ -1,0 +1,38 @@
+"""The result of an export: the .pte bytes plus what the exporter decided (for reports/tests)."""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .lowering.emit import Method
+from .memory_planner import MemoryPlan
+
+
+@dataclass
+class ExportedProgram:
+    buffer: bytes
+    method: Method
+    plan: MemoryPlan
+    constant_bytes: int          # de-duplicated constant payload (without alignment padding)
+    segment_bytes: int           # constant segment size in the file (with padding)
+
+    def save(self, path):
+        Path(path).write_bytes(self.buffer)
+        return path
+
+    @property
+    def ops(self):
+        return self.method.op_counts()
+
+    def summary(self):
+        lines = [f"method '{self.method.name}': {len(self.method.instructions)} instructions, "
+                 f"{len(self.method.values)} values"]
+        for name, count in sorted(self.ops.items()):
+            lines.append(f"  {count:4d} x {name}")
+        ratio = self.plan.planned_bytes / self.plan.lower_bound if self.plan.lower_bound else 1.0
+        regions = ", ".join(f"mem{i + 1}={s}" for i, s in enumerate(self.plan.region_sizes))
+        lines.append(f"constant bytes: {self.constant_bytes} (segment {self.segment_bytes})")
+        lines.append(f"planned bytes: {self.plan.planned_bytes} [{regions}], lower bound "
+                     f"{self.plan.lower_bound} ({ratio:.3f}x), {self.plan.buffers} buffers, "
+                     f"{self.plan.inplace_reuses} in-place reuses")
+        lines.append(f"file bytes: {len(self.buffer)}")
+        return "\n".join(lines)
