@@ -36,7 +36,7 @@ Span<const KernelEntry> kernel_table() { return Span<const KernelEntry>(kTable, 
 }  // namespace etmcu
 ")
   file(CONFIGURE OUTPUT ${out} CONTENT "${content}" @ONLY)
-  add_library(${target} STATIC ${out})
+  add_library(${target} STATIC ${out} ${PROJECT_SOURCE_DIR}/kernels/api/kernel_lookup.cpp)
   etmcu_target_code(${target})
   target_link_libraries(${target} PUBLIC etmcu_kernel_api ${A_LINK})
 endfunction()

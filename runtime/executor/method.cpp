@@ -283,6 +283,8 @@ class MethodLoader {
     for (uint32_t i = 0; i < values.size; ++i) {
       fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
+      bool is_list = type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList;
+      if (!is_list) continue;
       fb::Vector items = v.table(schema::evalue::kVal).vector(0);
       EValue& e = m_.values_[i];
       switch (type) {

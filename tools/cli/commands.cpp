@@ -1,0 +1,307 @@
+// The run, run --verify and inspect commands of etmcu-cli.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "runtime/pte/schema.h"
+#include "runtime/pte/verifier.h"
+#include "tools/cli/file_io.h"
+#include "tools/cli/session.h"
+#include "tools/cli/value_format.h"
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace etmcu::host {
+
+namespace {
+
+std::string ends(const std::string& s, size_t n) { return s.size() >= n ? s.substr(s.size() - n) : ""; }
+
+// Reads input file `path` for tensor input `index` with the program's dtype and shape.
+std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index) {
+  if (ends(path, 4) == ".npy") {
+    NpyArray a = read_npy(path);
+    if (a.dtype != info.dtype)
+      throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has dtype " +
+                               scalar_type_name(a.dtype) + ", the program expects " +
+                               scalar_type_name(info.dtype));
+    if (a.data.size() != info.nbytes)
+      throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
+                               std::to_string(a.data.size()) + " bytes of data, the program expects " +
+                               std::to_string(info.nbytes));
+    return a.data;
+  }
+  AlignedBytes raw = read_file(path);
+  if (raw.size() != info.nbytes)
+    throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
+                             std::to_string(raw.size()) + " bytes, the program expects " +
+                             std::to_string(info.nbytes) + " (" + scalar_type_name(info.dtype) + ")");
+  return std::vector<uint8_t>(raw.data(), raw.data() + raw.size());
+}
+
+}  // namespace
+
+int run_command(const std::string& model, const std::string& method_name,
+                const std::vector<std::string>& inputs, const std::string& data,
+                const std::string& output_dir, bool as_json) {
+  auto session = Session::open_files(model, data);
+  Method& method = session->load_method(method_name);
+  MethodMeta meta = method.method_meta();
+  if (!inputs.empty() && inputs.size() != method.inputs_size())
+    throw std::runtime_error("method '" + method_name + "' takes " + std::to_string(method.inputs_size()) +
+                             " inputs, " + std::to_string(inputs.size()) + " --input given");
+  std::vector<std::vector<uint8_t>> buffers(method.inputs_size());
+  for (size_t i = 0; i < method.inputs_size(); ++i) {
+    const EValue& slot = method.get_input(i);
+    if (!slot.is_tensor()) {
+      if (method.set_input(slot, i) != Error::Ok) throw std::runtime_error(describe(method.diagnostic()));
+      continue;
+    }
+    TensorInfo info = meta.input_tensor_meta(i).get();
+    if (inputs.empty()) {
+      buffers[i].assign(info.nbytes, 0);
+      fill_ones(info.dtype, buffers[i].data(), info.nbytes / element_size(info.dtype));
+    } else {
+      buffers[i] = input_bytes(inputs[i], info, i);
+    }
+    if (method.set_input_data(i, buffers[i].data(), buffers[i].size()) != Error::Ok)
+      throw std::runtime_error("input " + std::to_string(i) + ": " + describe(method.diagnostic()));
+  }
+  if (method.execute() != Error::Ok) {
+    const Diagnostic& d = method.diagnostic();
+    char name[160] = "";
+    const char* op = d.index >= 0 ? method.instruction_name(static_cast<size_t>(d.index), name, sizeof(name)) : nullptr;
+    throw std::runtime_error("execute failed: " + describe(d) + (op ? std::string(" in ") + op : ""));
+  }
+  json outputs = json::array();
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& v = method.get_output(i);
+    outputs.push_back(evalue_to_json(v));
+    if (!as_json) std::cout << "output " << i << ": " << evalue_to_text(v) << "\n";
+    if (!output_dir.empty() && v.is_tensor()) {
+      fs::create_directories(output_dir);
+      const Tensor& t = v.to_tensor();
+      // .npy is C order: write the logical order even for channels-last tensors.
+      std::vector<uint8_t> logical(t.nbytes);
+      size_t e = t.element_size();
+      if (t.is_contiguous()) {
+        if (t.nbytes) std::memcpy(logical.data(), t.data, t.nbytes);
+      } else {
+        int64_t strides[kTensorMaxDim];
+        t.strides(strides);
+        for (size_t k = 0, n = t.numel(); k < n; ++k) {
+          size_t rem = k, off = 0;
+          for (int d = t.dim - 1; d >= 0; --d) {
+            off += (rem % t.sizes[d]) * strides[d];
+            rem /= t.sizes[d];
+          }
+          std::memcpy(logical.data() + k * e, static_cast<const uint8_t*>(t.data) + off * e, e);
+        }
+      }
+      write_npy((fs::path(output_dir) / ("output_" + std::to_string(i) + ".npy")).string(), t.dtype,
+                tensor_shape(t), logical.data(), logical.size());
+    }
+  }
+  if (as_json) {
+    json j;
+    j["method"] = method_name;
+    j["outputs"] = outputs;
+    j["memory"] = {{"planned", session->planned_sizes()},
+                   {"method_allocator_used", session->method_allocator().used()},
+                   {"temp_used", session->temp_allocator().peak()}};
+    std::cout << j.dump() << "\n";
+  }
+  return 0;
+}
+
+int verify_bundled(const std::string& path, bool as_json) {
+  AlignedBytes file = read_file(path);
+  if (file.size() < 8 || std::memcmp(file.data() + 4, "BP08", 4) != 0)
+    throw std::runtime_error("'" + path + "' is not a bundled program (bytes 4..7 are not BP08)");
+  Diagnostic diag;
+  if (verify_buffer(file.data(), file.size(), schema::kBundledProgram, &diag) != Error::Ok)
+    throw std::runtime_error("malformed bundled program: " + describe(diag));
+  fb::Table root = fb::root(file.data());
+  fb::Vector program = root.vector(schema::bundled::kProgram);
+  auto session = Session::open(program.base, program.size);
+  fb::Vector suites = root.vector(schema::bundled::kSuites);
+  int passed = 0, failed = 0;
+  json cases = json::array();
+  for (uint32_t s = 0; s < suites.size; ++s) {
+    fb::Table suite(suites.ref(s));
+    std::string name = suite.string(schema::suite::kMethodName).data;
+    fb::Vector tcs = suite.vector(schema::suite::kTestCases);
+    for (uint32_t c = 0; c < tcs.size; ++c) {
+      fb::Table tc(tcs.ref(c));
+      Method& m = session->load_method(name);
+      std::string why;
+      fb::Vector ins = tc.vector(schema::tcase::kInputs);
+      std::vector<Tensor> in_tensors(ins.size);
+      for (uint32_t i = 0; i < ins.size && why.empty(); ++i) {
+        fb::Table v(ins.ref(i));
+        uint8_t type = v.scalar<uint8_t>(schema::bvalue::kValType);
+        fb::Table val = v.table(schema::bvalue::kVal);
+        EValue ev;
+        if (type == 1) {  // Tensor
+          Tensor& t = in_tensors[i];
+          fb::Vector sizes = val.vector(schema::btensor::kSizes), order = val.vector(schema::btensor::kDimOrder);
+          fb::Vector bytes = val.vector(schema::btensor::kData);
+          t.dtype = static_cast<ScalarType>(val.scalar<int8_t>(schema::btensor::kScalarType));
+          t.dim = static_cast<uint8_t>(sizes.size);
+          t.sizes = sizes.data<int32_t>();
+          t.dim_order = order.data<uint8_t>();
+          t.data = const_cast<uint8_t*>(bytes.base);
+          t.nbytes = bytes.size;
+          if (t.numel() * t.element_size() != bytes.size) why = "input tensor data size mismatch";
+          ev = EValue::from_tensor(&t);
+        } else if (type == 2) {
+          ev = EValue::from_int(val.scalar<int64_t>(0));
+        } else if (type == 3) {
+          ev = EValue::from_bool(val.scalar<uint8_t>(0) != 0);
+        } else {
+          ev = EValue::from_double(val.scalar<double>(0));
+        }
+        if (why.empty() && m.set_input(ev, i) != Error::Ok) why = "set_input: " + describe(m.diagnostic());
+      }
+      if (why.empty() && m.execute() != Error::Ok) why = "execute: " + describe(m.diagnostic());
+      fb::Vector outs = tc.vector(schema::tcase::kExpectedOutputs);
+      if (why.empty() && outs.size != m.outputs_size()) why = "output count differs";
+      for (uint32_t o = 0; o < outs.size && why.empty(); ++o) {
+        fb::Table v(outs.ref(o));
+        fb::Table val = v.table(schema::bvalue::kVal);
+        const EValue& got = m.get_output(o);
+        if (v.scalar<uint8_t>(schema::bvalue::kValType) != 1 || !got.is_tensor()) {
+          why = "only tensor outputs are compared";
+          break;
+        }
+        const Tensor& t = got.to_tensor();
+        Tensor expected = t;
+        fb::Vector bytes = val.vector(schema::btensor::kData);
+        expected.dtype = static_cast<ScalarType>(val.scalar<int8_t>(schema::btensor::kScalarType));
+        expected.data = const_cast<uint8_t*>(bytes.base);
+        if (expected.dtype != t.dtype || bytes.size != t.nbytes) {
+          why = "output " + std::to_string(o) + " dtype or size differs";
+          break;
+        }
+        for (size_t k = 0; k < t.numel(); ++k) {
+          double a = tensor_element(t, k), b = tensor_element(expected, k);
+          // Upstream's bundled-program tolerance: rtol 1e-5, atol 1e-8 (exact for integers).
+          if (!(std::fabs(a - b) <= 1e-8 + 1e-5 * std::fabs(b))) {
+            why = "output " + std::to_string(o) + "[" + std::to_string(k) + "] = " + std::to_string(a) +
+                  ", expected " + std::to_string(b);
+            break;
+          }
+        }
+      }
+      bool ok = why.empty();
+      ok ? ++passed : ++failed;
+      cases.push_back({{"method", name}, {"case", c}, {"passed", ok}, {"reason", why}});
+      if (!as_json)
+        std::cout << "case " << name << "[" << c << "]: " << (ok ? "PASS" : "FAIL " + why) << "\n";
+    }
+  }
+  if (as_json) std::cout << json{{"cases", cases}, {"passed", passed}, {"failed", failed}}.dump() << "\n";
+  else std::cout << passed << " passed, " << failed << " failed\n";
+  return failed == 0 ? 0 : 1;
+}
+
+int inspect_command(const std::string& model, bool as_json, bool ops_only) {
+  auto session = Session::open_files(model);
+  Program& program = session->program();
+  const PteFile& file = program.file();
+  json j;
+  j["file"] = model;
+  j["bytes"] = file.file().size();
+  const ExtendedHeader& h = file.header();
+  j["header"] = h.present ? json{{"magic", "eh00"}, {"length", h.length}, {"program_size", h.program_size},
+                                 {"segment_base_offset", h.segment_base_offset}, {"segment_data_size", h.segment_data_size}}
+                          : json(nullptr);
+  json segments = json::array();
+  for (uint32_t i = 0; i < file.num_segments(); ++i) segments.push_back(file.segment(i).size());
+  j["segments"] = segments;
+  j["constant_bytes"] = file.constant_bytes();
+  j["constants"] = file.num_constants() > 0 ? file.num_constants() - 1 : 0;
+  std::vector<std::string> all_ops;
+  json methods = json::array();
+  for (size_t mi = 0; mi < program.num_methods(); ++mi) {
+    const char* name = program.get_method_name(mi).get();
+    MethodMeta meta = program.method_meta(name).get();
+    json m;
+    m["name"] = name;
+    auto io = [&](bool input, size_t i) {
+      json x;
+      auto tag = input ? meta.input_tag(i) : meta.output_tag(i);
+      if (tag.ok() && tag.get() == Tag::Tensor) {
+        TensorInfo t = (input ? meta.input_tensor_meta(i) : meta.output_tensor_meta(i)).get();
+        x = {{"kind", "tensor"}, {"dtype", scalar_type_name(t.dtype)},
+             {"shape", std::vector<int32_t>(t.sizes.begin(), t.sizes.end())},
+             {"dim_order", std::vector<int>(t.dim_order.begin(), t.dim_order.end())},
+             {"nbytes", t.nbytes}, {"planned", t.is_memory_planned}};
+      } else {
+        x = {{"kind", tag.ok() ? static_cast<int>(tag.get()) : -1}};
+      }
+      return x;
+    };
+    for (size_t i = 0; i < meta.num_inputs(); ++i) m["inputs"].push_back(io(true, i));
+    for (size_t i = 0; i < meta.num_outputs(); ++i) m["outputs"].push_back(io(false, i));
+    fb::Vector ops = meta.plan().vector(schema::plan::kOperators);
+    json opnames = json::array();
+    for (uint32_t k = 0; k < ops.size; ++k) {
+      fb::Table op(ops.ref(k));
+      std::string full = op.string(schema::op::kName).data ? op.string(schema::op::kName).data : "";
+      fb::String ov = op.string(schema::op::kOverload);
+      if (ov.size) full += std::string(".") + ov.data;
+      opnames.push_back(full);
+      all_ops.push_back(full);
+    }
+    m["operators"] = opnames;
+    fb::Vector dels = meta.plan().vector(schema::plan::kDelegates);
+    json delegates = json::array();
+    for (uint32_t k = 0; k < dels.size; ++k) {
+      fb::Table d(dels.ref(k));
+      fb::Table ref = d.table(schema::delegate::kProcessed);
+      delegates.push_back({{"id", d.string(schema::delegate::kId).data ? d.string(schema::delegate::kId).data : ""},
+                           {"location", ref.valid() && ref.scalar<int8_t>(0) == 1 ? "segment" : "inline"},
+                           {"index", ref.valid() ? ref.scalar<uint32_t>(1) : 0}});
+    }
+    m["delegates"] = delegates;
+    m["instructions"] = meta.num_instructions();
+    m["values"] = meta.plan().vector(schema::plan::kValues).size;
+    json planned = json::array();
+    for (size_t b = 0; b < meta.num_memory_planned_buffers(); ++b) planned.push_back(meta.memory_planned_buffer_size(b).get());
+    m["planned"] = planned;
+    m["method_allocator_bytes"] = meta.method_allocator_bytes();
+    methods.push_back(m);
+  }
+  j["methods"] = methods;
+  if (ops_only) {
+    std::sort(all_ops.begin(), all_ops.end());
+    all_ops.erase(std::unique(all_ops.begin(), all_ops.end()), all_ops.end());
+    for (const auto& op : all_ops) std::cout << op << "\n";
+    return 0;
+  }
+  if (as_json) {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << model << ": " << j["bytes"] << " bytes, header "
+            << (h.present ? "eh00/" + std::to_string(h.length) : std::string("none")) << ", "
+            << file.num_segments() << " segments, " << j["constants"] << " constants ("
+            << j["constant_bytes"] << " bytes)\n";
+  for (auto& m : methods) {
+    std::cout << "method " << m["name"].get<std::string>() << ": " << m["instructions"] << " instructions, "
+              << m["values"] << " values, planned " << m["planned"].dump() << " bytes, method allocator "
+              << m["method_allocator_bytes"] << " bytes\n";
+    for (auto& x : m["inputs"]) std::cout << "  input  " << x.dump() << "\n";
+    for (auto& x : m["outputs"]) std::cout << "  output " << x.dump() << "\n";
+    for (auto& x : m["operators"]) std::cout << "  op     " << x.get<std::string>() << "\n";
+    for (auto& x : m["delegates"]) std::cout << "  delegate " << x.dump() << "\n";
+  }
+  return 0;
+}
+
+}  // namespace etmcu::host
