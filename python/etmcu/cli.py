@@ -1,0 +1,100 @@
+"""Command line: `python -m etmcu.cli export FILE.py:NAME -o OUT.pte --input-shape 1,3,32,32 ...`.
+
+NAME is an nn.Module subclass constructible without arguments, or a function returning a module.
+Inputs for tracing are seeded random tensors of the given shapes (the program is static-shape;
+the values only drive shape propagation). Prints what was exported.
+"""
+
+import argparse
+import importlib.util
+import sys
+from pathlib import Path
+
+import torch
+
+from . import export
+from .errors import ExportError
+
+_DTYPES = {"float32": torch.float32, "float": torch.float32, "int32": torch.int32,
+           "int64": torch.int64, "int8": torch.int8, "uint8": torch.uint8}
+
+
+def _load(spec):
+    if ":" not in spec:
+        raise SystemExit(f"expected FILE.py:NAME, got '{spec}'")
+    file, name = spec.rsplit(":", 1)
+    path = Path(file).resolve()
+    if not path.exists():
+        raise SystemExit(f"no such file: {file}")
+    # Let zoo-style files import their siblings/packages (e.g. `from models._layers import ...`).
+    for p in (path.parent, path.parent.parent):
+        if str(p) not in sys.path:
+            sys.path.insert(0, str(p))
+    mod_spec = importlib.util.spec_from_file_location(f"_etmcu_user_{path.stem}", path)
+    mod = importlib.util.module_from_spec(mod_spec)
+    mod_spec.loader.exec_module(mod)
+    obj = getattr(mod, name, None)
+    if obj is None:
+        raise SystemExit(f"{file} has no attribute '{name}'")
+    model = obj()
+    if not isinstance(model, torch.nn.Module):
+        raise SystemExit(f"{spec} did not produce an nn.Module (got {type(model).__name__})")
+    return model, mod
+
+
+def _shape(text):
+    try:
+        return tuple(int(s) for s in text.split(",") if s.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"bad shape '{text}' (expected e.g. 1,3,32,32)")
+
+
+def _regions(text):
+    return [None if s in ("", "none", "inf") else int(s) for s in text.split(",")]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="etmcu")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    ex = sub.add_parser("export", help="export a PyTorch module to a .pte program")
+    ex.add_argument("model", help="FILE.py:NAME (nn.Module class or factory function)")
+    ex.add_argument("-o", "--output", required=True, help="output .pte path")
+    ex.add_argument("--input-shape", action="append", type=_shape, default=[],
+                    help="shape of one input, e.g. 1,3,32,32 (repeat per input; default: the "
+                         "file's INPUT_SHAPES if it defines them)")
+    ex.add_argument("--input-dtype", action="append", default=[], choices=sorted(_DTYPES),
+                    help="dtype per input (default float32; one value applies to all)")
+    ex.add_argument("--memory-regions", type=_regions, default=None,
+                    help="byte budgets of planned memory regions 1..n, e.g. 65536,none")
+    ex.add_argument("--no-inplace", action="store_true", help="disable in-place buffer reuse")
+    ex.add_argument("--seed", type=int, default=0, help="seed for the tracing inputs")
+    args = ap.parse_args(argv)
+
+    model, mod = _load(args.model)
+    shapes = args.input_shape or [tuple(s) for s in getattr(mod, "INPUT_SHAPES", [])]
+    if not shapes:
+        raise SystemExit("give --input-shape for every model input")
+    dtypes = args.input_dtype or ["float32"]
+    if len(dtypes) == 1:
+        dtypes = dtypes * len(shapes)
+    if len(dtypes) != len(shapes):
+        raise SystemExit("--input-dtype must be given once or once per --input-shape")
+    gen = torch.Generator().manual_seed(args.seed)
+    inputs = []
+    for shape, dt in zip(shapes, dtypes):
+        t = torch.randn(shape, generator=gen)
+        inputs.append(t.to(_DTYPES[dt]) if _DTYPES[dt] != torch.float32 else t)
+    try:
+        prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
+                      inplace=not args.no_inplace)
+    except ExportError as e:
+        print(f"etmcu export: error: {e}", file=sys.stderr)
+        return 1
+    prog.save(args.output)
+    print(f"exported {args.model} -> {args.output}")
+    print(prog.summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
