@@ -9,8 +9,8 @@ import torch
 from torch import nn
 
 
-def count_macs_params(model: nn.Module, example_input: torch.Tensor):
-    """Return (macs, params) for one forward pass on `example_input`."""
+def count_macs_params(model: nn.Module, *example_inputs: torch.Tensor):
+    """Return (macs, params) for one forward pass on `example_inputs`."""
     macs = 0
 
     def conv_hook(mod, inp, out):
@@ -34,7 +34,7 @@ def count_macs_params(model: nn.Module, example_input: torch.Tensor):
         params += m.weight.numel() + (m.bias.numel() if m.bias is not None else 0)
     model.eval()
     with torch.no_grad():
-        model(example_input)
+        model(*example_inputs)
     for h in handles:
         h.remove()
     return macs, params

@@ -33,6 +33,17 @@ def conv_same(in_ch, out_ch, kernel, stride, in_hw, groups=1):
     return nn.Sequential(nn.ZeroPad2d((left, right, top, bottom)), conv), out_hw
 
 
+def he_normal_(model: nn.Module):
+    """Keras' he_normal kernel initialiser (the MLPerf Tiny references use it): keeps activations
+    at a useful scale through deep ReLU stacks, so outputs really depend on the input (a weak
+    random init makes every input give nearly the same output, which would make tests blind)."""
+    for m in model.modules():
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Linear)):
+            nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+            if m.bias is not None:
+                nn.init.uniform_(m.bias, -0.1, 0.1)
+
+
 def randomize_batchnorm(model: nn.Module):
     """Give BatchNorm layers non-trivial statistics so folding is actually exercised by tests."""
     for m in model.modules():

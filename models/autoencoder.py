@@ -11,7 +11,7 @@ Counts (models/_counting.py; tests/python/test_zoo.py recomputes them):
 import torch
 from torch import nn
 
-from models._layers import randomize_batchnorm
+from models._layers import he_normal_, randomize_batchnorm
 
 INPUT_SHAPES = [(1, 640)]
 MACS = 264_192
@@ -28,6 +28,7 @@ class Model(nn.Module):
             layers += [nn.Linear(a, b), nn.BatchNorm1d(b), nn.ReLU()]
         layers.append(nn.Linear(128, dim))
         self.net = nn.Sequential(*layers)
+        he_normal_(self)
         randomize_batchnorm(self)
 
     def forward(self, x):

@@ -14,7 +14,7 @@ Counts (models/_counting.py; tests/python/test_zoo.py recomputes them):
 import torch
 from torch import nn
 
-from models._layers import conv_same, randomize_batchnorm
+from models._layers import conv_same, he_normal_, randomize_batchnorm
 
 INPUT_SHAPES = [(1, 1, 49, 10)]
 MACS = 2_656_768
@@ -35,6 +35,7 @@ class Model(nn.Module):
         self.features = nn.Sequential(*layers)
         self.fc = nn.Linear(filters, num_classes)
         self.softmax = nn.Softmax(dim=-1)
+        he_normal_(self)
         randomize_batchnorm(self)
 
     def forward(self, x):

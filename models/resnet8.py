@@ -13,7 +13,7 @@ Counts (models/_counting.py; tests/python/test_zoo.py recomputes them):
 import torch
 from torch import nn
 
-from models._layers import conv_same, randomize_batchnorm
+from models._layers import conv_same, he_normal_, randomize_batchnorm
 
 INPUT_SHAPES = [(1, 3, 32, 32)]
 MACS = 12_501_632
@@ -51,6 +51,7 @@ class Model(nn.Module):
         self.flatten = nn.Flatten()
         self.fc = nn.Linear(64, num_classes)
         self.softmax = nn.Softmax(dim=-1)
+        he_normal_(self)
         randomize_batchnorm(self)
 
     def forward(self, x):
