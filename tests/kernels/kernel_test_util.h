@@ -229,12 +229,13 @@ class Args {
   std::vector<T> values(size_t i) {
     return tt(i).values<T>();
   }
-  Error call(OpFunction fn) {
+  // Calls fn with the arguments from index `first` on (earlier ones can hold list members).
+  Error call(OpFunction fn, size_t first = 0) {
     if (temp_.size() == 0) temp_.resize(1 << 16);
     MemoryAllocator temp(temp_.data(), temp_.size());
     ctx.temp = &temp;
     ctx.failure = nullptr;
-    Error e = fn(ctx, Span<EValue*>(ptrs_.data(), ptrs_.size()));
+    Error e = fn(ctx, Span<EValue*>(ptrs_.data() + first, ptrs_.size() - first));
     ctx.temp = nullptr;
     return e;
   }

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "kernels/portable/util/reduce.h"
+
 namespace etmcu {
 namespace kernels {
 namespace util {
@@ -163,12 +165,28 @@ bool is_broadcast_shape(const Tensor& out, const Tensor* const* ins, int n) {
   return true;
 }
 
-StridedIter::StridedIter(const Tensor& out, const Tensor* const* ins, int n)
-    : ndim_(out.dim), n_(n) {
+const uint8_t kContiguousOrder[kTensorMaxDim] = {0, 1, 2,  3,  4,  5,  6,  7,
+                                                 8, 9, 10, 11, 12, 13, 14, 15};
+
+void StridedIter::init_sizes(const Tensor& drive) {
   for (int k = 0; k < ndim_; ++k) {
-    size_[k] = out.sizes[out.dim_order[k]];  // k-th memory dim of out, outermost first
+    size_[k] = drive.sizes[drive.dim_order[k]];  // k-th memory dim, outermost first
     idx_[k] = 0;
   }
+}
+
+bool broadcasts_to(const Tensor& t, const Tensor& out) {
+  if (t.dim > out.dim) return false;
+  for (int d = 0; d < t.dim; ++d) {
+    int32_t s = t.sizes[d], o = out.sizes[d + out.dim - t.dim];
+    if (s != 1 && s != o) return false;
+  }
+  return true;
+}
+
+StridedIter::StridedIter(const Tensor& out, const Tensor* const* ins, int n)
+    : ndim_(out.dim), n_(n) {
+  init_sizes(out);
   for (int j = 0; j < n_; ++j) {
     off_[j] = 0;
     const Tensor& t = *ins[j];
@@ -181,18 +199,121 @@ StridedIter::StridedIter(const Tensor& out, const Tensor* const* ins, int n)
   }
 }
 
+StridedIter::StridedIter(const Tensor& drive, const int64_t (*strides)[kTensorMaxDim], int n,
+                         const int64_t* base)
+    : ndim_(drive.dim), n_(n) {
+  init_sizes(drive);
+  for (int j = 0; j < n_; ++j) {
+    off_[j] = base ? base[j] : 0;
+    for (int k = 0; k < ndim_; ++k) stride_[j][k] = strides[j][drive.dim_order[k]];
+  }
+}
+
+namespace {
+template <typename T>
+void gather_typed(const Tensor& out, const T* src, const int64_t (*st)[kTensorMaxDim],
+                  int64_t base) {
+  StridedIter it(out, st, 1, &base);
+  T* dst = static_cast<T*>(out.data);
+  const size_t n = out.numel();
+  for (size_t i = 0; i < n; ++i, it.next()) dst[i] = src[it.offset(0)];
+}
+}  // namespace
+
+void gather_copy(const Tensor& out, const void* src, const int64_t* in_strides, int64_t base,
+                 size_t es) {
+  int64_t st[1][kTensorMaxDim];
+  for (int d = 0; d < out.dim; ++d) st[0][d] = in_strides[d];
+  switch (es) {
+    case 1:
+      gather_typed(out, static_cast<const uint8_t*>(src), st, base);
+      break;
+    case 2:
+      gather_typed(out, static_cast<const uint16_t*>(src), st, base);
+      break;
+    case 4:
+      gather_typed(out, static_cast<const uint32_t*>(src), st, base);
+      break;
+    default:
+      gather_typed(out, static_cast<const uint64_t*>(src), st, base);
+      break;
+  }
+}
+
 void copy_strided(const Tensor& in, const Tensor& out) {
-  size_t n = out.numel();
-  size_t es = out.element_size();
   if (in.same_dim_order(out) || in.dim <= 1) {
-    if (in.data != out.data) memmove(out.data, in.data, n * es);
+    if (in.data != out.data) memmove(out.data, in.data, out.numel() * out.element_size());
+    return;
+  }
+  int64_t strides[kTensorMaxDim];
+  in.strides(strides);
+  gather_copy(out, in.data, strides, 0, out.element_size());
+}
+
+void copy_reshaped(const Tensor& in, const Tensor& out) {
+  if (in.is_contiguous() && out.is_contiguous()) {
+    if (in.data != out.data) memmove(out.data, in.data, out.numel() * out.element_size());
+    return;
+  }
+  // Walk both tensors in logical row-major order through contiguous views of their shapes.
+  Tensor in_view = in, out_view = out;
+  in_view.dim_order = kContiguousOrder;
+  out_view.dim_order = kContiguousOrder;
+  const Tensor* a[1] = {&in};
+  const Tensor* b[1] = {&out};
+  StridedIter src(in_view, a, 1), dst(out_view, b, 1);
+  const size_t es = out.element_size(), n = out.numel();
+  const uint8_t* s = static_cast<const uint8_t*>(in.data);
+  uint8_t* d = static_cast<uint8_t*>(out.data);
+  for (size_t i = 0; i < n; ++i, src.next(), dst.next())
+    memcpy(d + dst.offset(0) * es, s + src.offset(0) * es, es);
+}
+
+void convert_copy(const Tensor& in, const Tensor& out) {
+  if (in.dtype == out.dtype) {
+    copy_strided(in, out);
     return;
   }
   const Tensor* ins[1] = {&in};
   StridedIter it(out, ins, 1);
-  const uint8_t* src = static_cast<const uint8_t*>(in.data);
-  uint8_t* dst = static_cast<uint8_t*>(out.data);
-  for (size_t i = 0; i < n; ++i, it.next()) memcpy(dst + i * es, src + it.offset(0) * es, es);
+  const size_t n = out.numel();
+  // int64 keeps integer -> integer conversions exact; anything involving floats goes via double.
+  if (is_floating(in.dtype) || is_floating(out.dtype)) {
+    for (size_t i = 0; i < n; ++i, it.next())
+      store_as<double>(out.data, out.dtype, i, load_as<double>(in.data, in.dtype, it.offset(0)));
+  } else {
+    for (size_t i = 0; i < n; ++i, it.next())
+      store_as<int64_t>(out.data, out.dtype, i, load_as<int64_t>(in.data, in.dtype, it.offset(0)));
+  }
+}
+
+bool reduction_mask(const EValue& dims, const Tensor& in, uint32_t* mask) {
+  uint32_t m = 0;
+  if (dims.is_none() || dims.payload.as_span.size == 0) {
+    *mask = in.dim == 0 ? 0 : static_cast<uint32_t>((1ull << in.dim) - 1);
+    return true;
+  }
+  Span<const int64_t> l = dims.to_int_list();
+  for (size_t i = 0; i < l.size(); ++i) {
+    int d;
+    if (!normalize_dim(l[i], in.dim, &d)) return false;
+    if (in.dim == 0) continue;  // dim 0 / -1 of a scalar reduces nothing
+    if (m & (1u << d)) return false;
+    m |= 1u << d;
+  }
+  *mask = m;
+  return true;
+}
+
+bool is_reduced_shape(const Tensor& in, uint32_t mask, bool keepdim, const Tensor& out) {
+  int od = 0;
+  for (int d = 0; d < in.dim; ++d) {
+    const bool r = mask & (1u << d);
+    if (r && !keepdim) continue;
+    if (od >= out.dim || out.sizes[od] != (r ? 1 : in.sizes[d])) return false;
+    ++od;
+  }
+  return od == out.dim;
 }
 
 }  // namespace util

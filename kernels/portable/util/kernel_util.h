@@ -220,15 +220,22 @@ inline bool dispatch_float(ScalarType t, F&& f) {
 bool normalize_dim(int64_t dim, int rank, int* out);
 // out has the broadcast shape of the given tensors (numpy rules).
 bool is_broadcast_shape(const Tensor& out, const Tensor* const* ins, int n);
+// `t` broadcasts to out's shape (trailing alignment, size 1 or equal).
+bool broadcasts_to(const Tensor& t, const Tensor& out);
 // Byte-wise copy from `in` to `out` (same shape and dtype) honouring both dim orders.
 void copy_strided(const Tensor& in, const Tensor& out);
 
-// Visits the elements of `out` in its memory order (so out offsets are 0, 1, 2, ...) and tracks
-// each input's element offset, with stride 0 along broadcast dims. Inputs must broadcast to out.
+// Visits the elements of a driving tensor in its memory order (so its own offsets are 0, 1, 2, ...)
+// while tracking the element offset of up to three other operands.
 class StridedIter {
  public:
   static constexpr int kMaxInputs = 3;
+  // Broadcasting: inputs align to out's trailing dims, stride 0 along their size-1 dims.
   StridedIter(const Tensor& out, const Tensor* const* ins, int n);
+  // Explicit strides: strides[j][d] is operand j's element stride along the driver's logical dim
+  // d (0 to repeat); base[j] its starting offset (nullptr = all 0).
+  StridedIter(const Tensor& drive, const int64_t (*strides)[kTensorMaxDim], int n,
+              const int64_t* base = nullptr);
   int64_t offset(int j) const { return off_[j]; }
   void next() {
     for (int k = ndim_ - 1; k >= 0; --k) {
@@ -240,6 +247,7 @@ class StridedIter {
   }
 
  private:
+  void init_sizes(const Tensor& drive);
   int ndim_;
   int n_;
   int32_t size_[kTensorMaxDim];
@@ -247,6 +255,19 @@ class StridedIter {
   int64_t stride_[kMaxInputs][kTensorMaxDim];
   int64_t off_[kMaxInputs];
 };
+
+// Identity dim order for up to kTensorMaxDim dims (a contiguous view of any shape).
+extern const uint8_t kContiguousOrder[kTensorMaxDim];
+
+// Copies the elements of `out` (element size `es`) from `src`, whose offset for out's logical
+// index is given by per-dim strides `in_strides` (indexed by out's logical dims) plus `base`.
+void gather_copy(const Tensor& out, const void* src, const int64_t* in_strides, int64_t base,
+                 size_t es);
+// Same elements in logical row-major order, different shapes/dim orders (view/reshape copies);
+// same dtype and numel.
+void copy_reshaped(const Tensor& in, const Tensor& out);
+// out = in converted to out's dtype (same shape, any dim orders).
+void convert_copy(const Tensor& in, const Tensor& out);
 
 }  // namespace util
 }  // namespace kernels

@@ -1,0 +1,13 @@
+// aten::_softmax.out: softmax along `dim` (max-subtracted, float math for f32); any dim order.
+#include "kernels/portable/util/softmax.h"
+
+namespace etmcu {
+namespace kernels {
+
+// _softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> out
+Error aten__softmax_out(KernelContext& ctx, Span<EValue*> args) {
+  return util::softmax_common(ctx, args, false);
+}
+
+}  // namespace kernels
+}  // namespace etmcu
