@@ -22,10 +22,12 @@ __all__ = ["export", "ExportError", "ExportedProgram"]
 
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
-           inplace=True, fold_bn=True):
+           inplace=True, fold_bn=True, frontend="fx"):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
+    frontend: "fx" (module-level torch.fx tracing, the default) or "aten" (an ATen graph from
+    torch.export on torch >= 2.1, make_fx on 1.13); both feed the same lowering.
     The module is put in eval mode (inference export). Raises ExportError on anything that
     cannot be exported faithfully.
     """
@@ -37,7 +39,13 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     was_training = module.training
     module.eval()
     try:
-        graph = trace(module, example_inputs)
+        if frontend == "fx":
+            graph = trace(module, example_inputs)
+        elif frontend == "aten":
+            from .frontend.aten import trace_aten
+            graph = trace_aten(module, example_inputs)
+        else:
+            raise ExportError(f"unknown front end '{frontend}'", op="export")
     finally:
         module.train(was_training)
     run_default_passes(graph, fold_bn=fold_bn)

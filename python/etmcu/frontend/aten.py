@@ -1,0 +1,281 @@
+"""ATen-graph front end: the path for torch.export (torch >= 2.1), testable today via make_fx.
+
+`torch.export.export(m, args).run_decompositions()` and torch 1.13's
+`torch.fx.experimental.proxy_tensor.make_fx(m)(*args)` both give an fx graph whose call nodes are
+ATen OpOverloads (`aten.convolution.default`, `aten.add.Tensor`, ...) with positional
+arguments. This module maps those functional ops onto the same IR out-variant nodes the fx
+front end emits, filling omitted arguments from the op's own schema, so BN folding, lowering,
+memory planning and serialisation are shared unchanged. The driver loop (shape propagation by
+running the graph once, constant folding, error reporting) is FxFrontend's.
+
+What differs from the module-level fx front end: views arrive as `view`/`_reshape_alias`/
+`_unsafe_view`/`as_strided` (aliases when they describe the contiguous layout), linear arrives
+decomposed as `t` + `addmm` (the `t` of a parameter is constant-folded), and parameters are
+`get_attr` constants (make_fx) or lifted placeholders listed in the export graph signature.
+"""
+
+import operator
+
+import numpy as np
+import torch
+
+from ..errors import ExportError
+from ..ir import Tensor
+from .fx import FxFrontend, _norm_dim, np_dtype
+
+aten = torch.ops.aten
+
+
+def _fill(target, args, kwargs):
+    """Positional argument list of an OpOverload call with every default filled in."""
+    out = []
+    for i, a in enumerate(target._schema.arguments):
+        if i < len(args):
+            out.append(args[i])
+        elif a.name in kwargs:
+            out.append(kwargs[a.name])
+        elif a.has_default_value():
+            out.append(a.default_value)
+        else:
+            out.append(None)
+    return out
+
+
+def _contiguous_strides(shape):
+    strides, acc = [], 1
+    for s in reversed(shape):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return list(reversed(strides))
+
+
+def _alias(fe, a, res):
+    x = fe.tensor(a[0])
+    return fe.alias(x, tuple(res.shape))
+
+
+def _as_strided(fe, a, res):
+    x = fe.tensor(a[0])
+    size, stride = list(a[1]), list(a[2])
+    offset = a[3] if len(a) > 3 and a[3] is not None else 0
+    live = [st for s, st in zip(size, stride) if s != 1]
+    want = [st for s, st in zip(size, _contiguous_strides(size)) if s != 1]
+    if offset or live != want or int(np.prod(size)) != int(np.prod(x.shape)):
+        raise fe.error("as_strided with a non-contiguous layout is not supported")
+    return fe.alias(x, tuple(res.shape))
+
+
+def _binary(kind):
+    def h(fe, a, res):
+        x, y = a[0], a[1]
+        tail = [a[2]] if kind in ("add", "sub") else []
+        if isinstance(y, Tensor):
+            return fe.emit1(f"aten::{kind}.out", [fe.tensor(x), y] + tail, res)
+        y = float(y) if np.issubdtype(x.dtype, np.floating) else y
+        return fe.emit1(f"aten::{kind}.Scalar_out", [fe.tensor(x), y] + tail, res)
+    return h
+
+
+def _simple(op, n_args):
+    def h(fe, a, res):
+        return fe.emit1(op, list(a[:n_args]), res)
+    return h
+
+
+def _softmax(op):
+    def h(fe, a, res):
+        x = fe.tensor(a[0])
+        return fe.emit1(op, [x, _norm_dim(a[1], len(x.shape)), bool(a[2])], res)
+    return h
+
+
+def _permute(fe, a, res):
+    x = fe.tensor(a[0])
+    dims = [_norm_dim(d, len(x.shape)) for d in a[1]]
+    return fe.emit1("aten::permute_copy.out", [x, dims], res)
+
+
+def _transpose(fe, a, res):
+    x = fe.tensor(a[0])
+    dims = list(range(len(x.shape)))
+    i, j = _norm_dim(a[1], len(dims)), _norm_dim(a[2], len(dims))
+    dims[i], dims[j] = dims[j], dims[i]
+    return fe.emit1("aten::permute_copy.out", [x, dims], res)
+
+
+def _t(fe, a, res):
+    x = fe.tensor(a[0])
+    return fe.emit1("aten::permute_copy.out", [x, list(range(len(x.shape)))[::-1]], res)
+
+
+def _max_pool(fe, a, res):
+    x = fe.tensor(a[0])
+    k = list(a[1])
+    s = list(a[2]) if a[2] else list(k)
+    out, idx = fe.emit("aten::max_pool2d_with_indices.out",
+                       [x, k, s, list(a[3]), list(a[4]), bool(a[5])],
+                       [tuple(res[0].shape), tuple(res[1].shape)], [x.dtype, np.int64])
+    return (out, idx)
+
+
+def _avg_pool(fe, a, res):
+    x = fe.tensor(a[0])
+    k = list(a[1])
+    s = list(a[2]) if a[2] else list(k)
+    return fe.emit1("aten::avg_pool2d.out", [x, k, s, list(a[3]), bool(a[4]), bool(a[5]), a[6]], res)
+
+
+def _reduce(op):
+    def h(fe, a, res):
+        x = fe.tensor(a[0])
+        if a[3] is not None:
+            raise fe.error("reductions with dtype= are not supported")
+        dims = list(range(len(x.shape))) if a[1] is None else [_norm_dim(d, len(x.shape)) for d in a[1]]
+        return fe.emit1(op, [x, dims, bool(a[2]), None], res)
+    return h
+
+
+def _cat(fe, a, res):
+    return fe.emit1("aten::cat.out", [[fe.tensor(t) for t in a[0]], _norm_dim(a[1], len(res.shape))], res)
+
+
+def _batch_norm(fe, x, w, b, rm, rv, momentum, eps, res0):
+    out, m, v = fe.emit("aten::_native_batch_norm_legit_no_training.out",
+                        [x, w, b, fe.tensor(rm), fe.tensor(rv), float(momentum), float(eps)],
+                        [x.shape, (0,), (0,)], [x.dtype] * 3)
+    return (out, m, v)
+
+
+def _native_batch_norm(fe, a, res):
+    x, w, b, rm, rv, training, momentum, eps = a[:8]
+    if training:
+        raise fe.error("batch norm in training mode is not supported")
+    return _batch_norm(fe, fe.tensor(x), w, b, rm, rv, momentum, eps, res[0])
+
+
+def _bn_legit(fe, a, res):
+    x, w, b, rm, rv, training, momentum, eps = a[:8]
+    if training:
+        raise fe.error("batch norm in training mode is not supported")
+    return _batch_norm(fe, fe.tensor(x), w, b, rm, rv, momentum, eps, res[0])
+
+
+def _bn_no_training(fe, a, res):
+    x, w, b, rm, rv, momentum, eps = a[:7]
+    return _batch_norm(fe, fe.tensor(x), w, b, rm, rv, momentum, eps, res[0])
+
+
+def _layer_norm(fe, a, res):
+    x = fe.tensor(a[0])
+    outs = fe.emit("aten::native_layer_norm.out", [x, list(a[1]), a[2], a[3], float(a[4])],
+                   [tuple(r.shape) for r in res], [x.dtype] * 3)
+    return tuple(outs)
+
+
+def _expand(fe, a, res):
+    x = fe.tensor(a[0])
+    if tuple(res.shape) == x.shape:
+        return x
+    return fe.emit1("aten::expand_copy.out", [x, list(res.shape), False], res)
+
+
+def _to_copy(fe, a, res):
+    x = fe.tensor(a[0])
+    if np_dtype(res.dtype) == x.dtype:
+        return fe.emit1("aten::clone.out", [x, None], res)
+    return fe.emit1("dim_order_ops::_to_dim_order_copy.out", [x, False, list(range(len(x.shape)))], res)
+
+
+def _upsample(fe, a, res):
+    x = fe.tensor(a[0])
+    size = list(a[1]) if a[1] is not None else None
+    scales = [float(s) for s in a[2]] if a[2] is not None else None
+    return fe.emit1("aten::upsample_nearest2d.vec_out", [x, size, scales], res)
+
+
+def _clamp(fe, a, res):
+    x = fe.tensor(a[0])
+    cv = lambda v: None if v is None else float(v)  # noqa: E731
+    return fe.emit1("aten::clamp.out", [x, cv(a[1]), cv(a[2])], res)
+
+
+def _eq(fe, a, res):
+    return fe.emit1("aten::eq.Scalar_out", [fe.tensor(a[0]), a[1]], res)
+
+
+_VIEWS = ["view.default", "_reshape_alias.default", "_unsafe_view.default", "reshape.default",
+          "view_copy.default", "squeeze.dim", "squeeze.default", "unsqueeze.default",
+          "unsqueeze_copy.default", "squeeze_copy.dim", "flatten.using_ints", "alias.default",
+          "detach.default", "lift_fresh_copy.default", "dropout.default"]
+
+ATEN_HANDLERS = {
+    "add.Tensor": _binary("add"), "add.Scalar": _binary("add"),
+    "sub.Tensor": _binary("sub"), "sub.Scalar": _binary("sub"),
+    "mul.Tensor": _binary("mul"), "mul.Scalar": _binary("mul"),
+    "div.Tensor": _binary("div"), "div.Scalar": _binary("div"),
+    "relu.default": _simple("aten::relu.out", 1),
+    "sigmoid.default": _simple("aten::sigmoid.out", 1),
+    "tanh.default": _simple("aten::tanh.out", 1),
+    "hardtanh.default": lambda fe, a, res: fe.emit1(
+        "aten::hardtanh.out", [fe.tensor(a[0]), float(a[1]), float(a[2])], res),
+    "clamp.default": _clamp,
+    "_softmax.default": _softmax("aten::_softmax.out"),
+    "_log_softmax.default": _softmax("aten::_log_softmax.out"),
+    "convolution.default": _simple("aten::convolution.out", 9),
+    "addmm.default": _simple("aten::addmm.out", 5),
+    "mm.default": _simple("aten::mm.out", 2),
+    "bmm.default": _simple("aten::bmm.out", 2),
+    "linear.default": _simple("aten::linear.out", 3),
+    "permute.default": _permute, "permute_copy.default": _permute,
+    "transpose.int": _transpose, "t.default": _t,
+    "max_pool2d_with_indices.default": _max_pool,
+    "avg_pool2d.default": _avg_pool,
+    "mean.dim": _reduce("aten::mean.out"), "sum.dim_IntList": _reduce("aten::sum.IntList_out"),
+    "cat.default": _cat,
+    "expand.default": _expand, "expand_copy.default": _expand,
+    "clone.default": lambda fe, a, res: fe.emit1("aten::clone.out", [fe.tensor(a[0]), None], res),
+    "_to_copy.default": _to_copy,
+    "upsample_nearest2d.vec": _upsample,
+    "constant_pad_nd.default": lambda fe, a, res: fe.emit1(
+        "aten::constant_pad_nd.out", [fe.tensor(a[0]), list(a[1]), float(a[2])], res),
+    "native_layer_norm.default": _layer_norm,
+    "native_batch_norm.default": _native_batch_norm,
+    "_native_batch_norm_legit.default": _bn_legit,
+    "_native_batch_norm_legit_no_training.default": _bn_no_training,
+    "eq.Scalar": _eq,
+    "where.self": _simple("aten::where.self_out", 3),
+    "as_strided.default": _as_strided, "as_strided_.default": _as_strided,
+}
+for _v in _VIEWS:
+    ATEN_HANDLERS[_v] = _alias
+
+
+class AtenFrontend(FxFrontend):
+    """FxFrontend driver with handlers keyed by ATen OpOverload instead of module/function."""
+
+    def _handler(self, n):
+        if n.op != "call_function":
+            return None
+        if n.target is operator.getitem:
+            return lambda fe, args, kwargs, res: args[0][args[1]]
+        if not isinstance(n.target, torch._ops.OpOverload):
+            return None
+        key = f"{n.target._schema.name.split('::')[-1]}.{n.target._overloadname}"
+        h = ATEN_HANDLERS.get(key)
+        if h is None:
+            return None
+        target = n.target
+        return lambda fe, args, kwargs, res: h(fe, _fill(target, list(args), kwargs), res)
+
+
+def trace_aten(module, example_inputs):
+    """ATen graph of `module`: torch.export when available (torch >= 2.1), else make_fx."""
+    if hasattr(torch, "export") and hasattr(torch.export, "export"):
+        # torch >= 2.1. Parameters/buffers become lifted placeholders: bind them as constants.
+        ep = torch.export.export(module, tuple(example_inputs)).run_decompositions()
+        gm = ep.module()
+        return AtenFrontend(gm, example_inputs).run()
+    from torch.fx.experimental.proxy_tensor import make_fx
+    with torch.no_grad():
+        gm = make_fx(module)(*example_inputs)
+    return AtenFrontend(gm, example_inputs).run()
