@@ -212,6 +212,15 @@ class _Erf(nn.Module):
         return torch.erf(y)  # unsupported-op-marker
 
 
+class _Gelu(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.GELU()
+
+    def forward(self, x):
+        return self.act(x) * 2  # module-marker
+
+
 class _Slice(nn.Module):
     def forward(self, x):
         return x[:, 1:] * 2  # slice-marker
@@ -230,6 +239,7 @@ def _line_of(cls, marker):
 @pytest.mark.parametrize("cls,marker,op", [
     (_Erf, "unsupported-op-marker", "erf"),
     (_Slice, "slice-marker", "getitem"),
+    (_Gelu, "module-marker", "GELU"),
 ])
 def test_unsupported_op_names_op_and_source_line(cls, marker, op):
     with pytest.raises(etmcu.ExportError) as info:

@@ -56,8 +56,11 @@ def _pair(v, n=2):
     return [int(v)] * n
 
 
-def _op_name(fx_node):
+def _op_name(fx_node, gm=None):
     t = fx_node.target
+    if fx_node.op == "call_module" and gm is not None:
+        mod = gm.get_submodule(t)
+        return f"{type(mod).__module__}.{type(mod).__name__}"
     if fx_node.op == "call_function":
         mod = getattr(t, "__module__", None) or ""
         name = getattr(t, "__name__", repr(t))
@@ -116,7 +119,7 @@ class FxFrontend:
 
     # ---- helpers used by handlers -------------------------------------------------------------
     def error(self, message, op=None):
-        return ExportError(message, op=op or (_op_name(self.node) if self.node else None),
+        return ExportError(message, op=op or (_op_name(self.node, self.gm) if self.node else None),
                            source=self.source)
 
     def const(self, tensor, name=""):
@@ -191,7 +194,8 @@ class FxFrontend:
                 continue
             handler = self._handler(n)
             if handler is None:
-                raise self.error(f"unsupported operation '{_op_name(n)}'", op=_op_name(n))
+                name = _op_name(n, self.gm)
+                raise self.error(f"unsupported operation '{name}'", op=name)
             if n.op == "call_module":
                 mod = self.gm.get_submodule(n.target)
                 self.env[n] = handler(self, mod, args, kwargs, res)
