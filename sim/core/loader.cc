@@ -30,6 +30,8 @@ bool InFile(const std::vector<uint8_t>& f, uint64_t off, uint64_t len) {
 constexpr uint32_t kPtLoad = 1;
 constexpr uint32_t kShtSymtab = 2;
 constexpr uint8_t kSttFunc = 2;
+constexpr uint8_t kSttNotype = 0;
+constexpr uint8_t kStbGlobal = 1;
 
 }  // namespace
 
@@ -78,14 +80,24 @@ LoadResult parse_elf(const std::vector<uint8_t>& f) {
       for (uint32_t e = 0; e + entsize <= size; e += entsize) {
         const size_t sym = off + e;
         const uint32_t name = Rd32(f, sym), value = Rd32(f, sym + 4), ssize = Rd32(f, sym + 8);
-        if ((f[sym + 12] & 0xf) != kSttFunc || name >= strsize) continue;
+        // Functions, plus global untyped code labels (assembly routines without .type).
+        const uint8_t type = f[sym + 12] & 0xf, bind = f[sym + 12] >> 4;
+        const uint16_t shndx = Rd16(f, sym + 14);
+        const bool code_label = type == kSttNotype && bind == kStbGlobal && shndx != 0 &&
+                                shndx < 0xff00;
+        if ((type != kSttFunc && !code_label) || name >= strsize || name == 0) continue;
         const char* p = reinterpret_cast<const char*>(f.data() + stroff + name);
         const size_t maxlen = strsize - name;
         r.image.functions.push_back({value, ssize, std::string(p, strnlen(p, maxlen))});
       }
     }
-    std::sort(r.image.functions.begin(), r.image.functions.end(),
-              [](const Symbol& a, const Symbol& b) { return a.addr < b.addr; });
+    auto& fn = r.image.functions;
+    std::sort(fn.begin(), fn.end(), [](const Symbol& a, const Symbol& b) {
+      return a.addr != b.addr ? a.addr < b.addr : a.size > b.size;
+    });
+    fn.erase(std::unique(fn.begin(), fn.end(),
+                         [](const Symbol& a, const Symbol& b) { return a.addr == b.addr; }),
+             fn.end());
   }
   r.ok = true;
   return r;

@@ -22,7 +22,7 @@ struct Symbol {
 
 struct Image {
   std::vector<Segment> segments;
-  std::vector<Symbol> functions;  // sorted by address
+  std::vector<Symbol> functions;  // code symbols (STT_FUNC, global untyped labels), by address
   uint32_t entry = 0;
 };
 
