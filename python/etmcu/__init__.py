@@ -22,12 +22,15 @@ __all__ = ["export", "ExportError", "ExportedProgram"]
 
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
-           inplace=True, fold_bn=True, frontend="fx"):
+           inplace=True, fold_bn=True, frontend="fx", verify=True):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
     frontend: "fx" (module-level torch.fx tracing, the default) or "aten" (an ATen graph from
     torch.export on torch >= 2.1, make_fx on 1.13); both feed the same lowering.
+    verify: run the finished .pte with the reference interpreter (etmcu/reference.py: real arena
+    bytes, so the memory plan is exercised) on the example inputs and require it to match eager
+    (max |err| <= 1e-4 x output scale); a mismatch is an ExportError, never a silent file.
     The module is put in eval mode (inference export). Raises ExportError on anything that
     cannot be exported faithfully.
     """
@@ -53,4 +56,45 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     plan = plan_memory(method, memory_regions, inplace=inplace)
     buffer, pool = build_pte([(method, plan)])
     offsets, segment = pool.layout()
-    return ExportedProgram(buffer, method, plan, pool.nbytes, len(segment))
+    prog = ExportedProgram(buffer, method, plan, pool.nbytes, len(segment))
+    if verify:
+        prog.verified_error = _verify(module, example_inputs, prog)
+    return prog
+
+
+def _verify(module, example_inputs, prog):
+    import numpy as np
+
+    from .reference import run_pte
+    was_training = module.training
+    module.eval()
+    try:
+        with torch.no_grad():
+            ref = module(*example_inputs)
+    finally:
+        module.train(was_training)
+    refs, stack = [], [ref]
+    while stack:        # same flattening order as the fx front end's outputs
+        v = stack.pop(0)
+        if isinstance(v, (list, tuple)):
+            stack[:0] = list(v)
+        elif isinstance(v, dict):
+            stack[:0] = list(v.values())
+        else:
+            refs.append(v)
+    outs = run_pte(prog.buffer, [x.numpy() for x in example_inputs])
+    worst = 0.0
+    for o, r in zip(outs, refs):
+        r = r.numpy()
+        if r.dtype == np.bool_ or not np.issubdtype(r.dtype, np.floating):
+            if not np.array_equal(o, r):
+                raise ExportError("exported program disagrees with eager (non-float output)",
+                                  op="verify")
+            continue
+        scale = max(float(np.abs(r).max()) if r.size else 0.0, 1e-12)
+        err = float(np.abs(o.astype(np.float64) - r).max()) / scale if r.size else 0.0
+        if not err <= 1e-4:
+            raise ExportError(f"exported program disagrees with eager: max |err| = {err:.2e} x "
+                              "output scale (an exporter bug: please report it)", op="verify")
+        worst = max(worst, err)
+    return worst

@@ -1,6 +1,7 @@
 """The result of an export: the .pte bytes plus what the exporter decided (for reports/tests)."""
 
 from dataclasses import dataclass
+from typing import Optional
 from pathlib import Path
 
 from .lowering.emit import Method
@@ -14,6 +15,7 @@ class ExportedProgram:
     plan: MemoryPlan
     constant_bytes: int          # de-duplicated constant payload (without alignment padding)
     segment_bytes: int           # constant segment size in the file (with padding)
+    verified_error: Optional[float] = None   # reference interpreter vs eager (x output scale)
 
     def save(self, path):
         Path(path).write_bytes(self.buffer)
@@ -35,4 +37,7 @@ class ExportedProgram:
                      f"{self.plan.lower_bound} ({ratio:.3f}x), {self.plan.buffers} buffers, "
                      f"{self.plan.inplace_reuses} in-place reuses")
         lines.append(f"file bytes: {len(self.buffer)}")
+        if self.verified_error is not None:
+            lines.append(f"verified: reference interpreter vs eager max |err| = "
+                         f"{self.verified_error:.1e} x output scale")
         return "\n".join(lines)

@@ -250,6 +250,25 @@ def test_unsupported_op_names_op_and_source_line(cls, marker, op):
     assert marker in str(err)
 
 
+class _AliasedInplace(nn.Module):
+    def forward(self, x):
+        y = x * 1
+        z = y
+        y += 1          # fx 1.13 records this out of place, eager mutates z too
+        return y + z
+
+
+def test_fx_mistrace_is_caught_not_exported():
+    with pytest.raises(etmcu.ExportError, match="does not reproduce eager"):
+        etmcu.export(_AliasedInplace(), (torch.randn(3),))
+
+
+def test_export_verifies_itself_with_the_reference_interpreter():
+    _, prog = exported("resnet8")
+    assert prog.verified_error is not None and prog.verified_error <= 1e-4
+    assert "verified" in prog.summary()
+
+
 def test_data_dependent_python_value_is_an_error():
     with pytest.raises(etmcu.ExportError):
         etmcu.export(_DataDependent(), (torch.randn(2, 4),))

@@ -274,8 +274,8 @@ def trace_aten(module, example_inputs):
         # torch >= 2.1. Parameters/buffers become lifted placeholders: bind them as constants.
         ep = torch.export.export(module, tuple(example_inputs)).run_decompositions()
         gm = ep.module()
-        return AtenFrontend(gm, example_inputs).run()
+        return AtenFrontend(gm, example_inputs, eager=module).run()
     from torch.fx.experimental.proxy_tensor import make_fx
     with torch.no_grad():
         gm = make_fx(module)(*example_inputs)
-    return AtenFrontend(gm, example_inputs).run()
+    return AtenFrontend(gm, example_inputs, eager=module).run()

@@ -108,8 +108,9 @@ class _Recorder(torch.fx.Interpreter):
 class FxFrontend:
     """Translate a traced GraphModule + recorded results into an etmcu IR Graph."""
 
-    def __init__(self, gm, example_inputs):
+    def __init__(self, gm, example_inputs, eager=None):
         self.gm = gm
+        self.eager = eager
         self.example_inputs = example_inputs
         self.g = Graph()
         self.env = {}
@@ -161,8 +162,9 @@ class FxFrontend:
     def run(self):
         recorder = _Recorder(self.gm)
         with torch.no_grad():
-            recorder.run(*self.example_inputs)
+            traced_out = recorder.run(*self.example_inputs)
         results = recorder.results
+        self._check_against_eager(traced_out)
         placeholders = iter(self.example_inputs)
         for n in self.gm.graph.nodes:
             self.node = n
@@ -202,6 +204,32 @@ class FxFrontend:
             else:
                 self.env[n] = handler(self, args, kwargs, res)
         return self.g
+
+    def _check_against_eager(self, traced_out):
+        """fx can mis-trace silently (e.g. `y += 1` on an aliased tensor becomes out of place),
+        so the traced graph must reproduce eager on the example inputs before we lower it."""
+        if self.eager is None:
+            return
+        with torch.no_grad():
+            eager_out = self.eager(*self.example_inputs)
+        flat_t, flat_e = [], []
+        for src, dst in ((traced_out, flat_t), (eager_out, flat_e)):
+            stack = [src]
+            while stack:
+                v = stack.pop()
+                if isinstance(v, (list, tuple)):
+                    stack.extend(v)
+                elif isinstance(v, dict):
+                    stack.extend(v.values())
+                elif isinstance(v, torch.Tensor):
+                    dst.append(v)
+        ok = len(flat_t) == len(flat_e) and all(
+            a.shape == b.shape and torch.allclose(a.double(), b.double(), rtol=1e-5, atol=1e-6)
+            for a, b in zip(flat_t, flat_e))
+        if not ok:
+            raise ExportError("the torch.fx trace does not reproduce eager execution on the example "
+                              "inputs (in-place updates of aliased tensors, or Python control flow "
+                              "that fx cannot see); rewrite that code out of place", op="trace")
 
     def _fold(self, res):
         if isinstance(res, torch.Tensor):
@@ -328,6 +356,16 @@ def _rbinary(kind):
 
     def handler(fe, args, kwargs, res):
         return inner(fe, [args[1], args[0]], kwargs, res)
+    return handler
+
+
+def _iop(kind):
+    """`a += b` etc.: fx records operator.iadd; fine as out-of-place if `a` is not read again."""
+    inner = _binary(kind)
+
+    def handler(fe, args, kwargs, res):
+        _check_inplace(fe, True)
+        return inner(fe, args, kwargs, res)
     return handler
 
 
@@ -822,6 +860,8 @@ FUNCTION_HANDLERS = {
     operator.sub: _sub, torch.sub: _sub,
     operator.mul: _mul, torch.mul: _mul,
     operator.truediv: _div, torch.div: _div,
+    operator.iadd: _iop("add"), operator.isub: _iop("sub"),
+    operator.imul: _iop("mul"), operator.itruediv: _iop("div"),
     operator.matmul: _matmul, torch.matmul: _matmul,
     operator.getitem: _getitem,
     operator.eq: _eq, torch.eq: _eq,
@@ -887,4 +927,4 @@ def trace(module, example_inputs):
         raise ExportError(f"torch.fx could not trace the model: {e}", op="trace") from e
     gm = torch.fx.GraphModule(tracer.root, graph)
     gm.eval()
-    return FxFrontend(gm, example_inputs).run()
+    return FxFrontend(gm, example_inputs, eager=module).run()
