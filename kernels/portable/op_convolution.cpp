@@ -1,0 +1,101 @@
+// aten::convolution.out: direct 1-D/2-D convolution (groups incl. depthwise, stride, padding,
+// dilation, optional bias) for f32/f64, accumulating in the tensor's type; any dim order (strided
+// indexing, so channels-last works). Transposed convolution is not supported.
+#include "kernels/portable/util/pool.h"
+
+namespace etmcu {
+namespace kernels {
+
+namespace {
+template <typename T>
+void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, const Tensor& out,
+                 const int64_t* stride, const int64_t* pad, const int64_t* dil, int64_t groups) {
+  const util::View4 x = util::view4_conv(in), k = util::view4_conv(w), y = util::view4_conv(out);
+  const T* px = in.const_data_ptr<T>();
+  const T* pw = w.const_data_ptr<T>();
+  T* py = out.mutable_data_ptr<T>();
+  const T* pb = bias ? bias->const_data_ptr<T>() : nullptr;
+  int64_t bstride = 0;
+  if (bias) bias->strides(&bstride);
+  const int64_t cout_g = y.size[1] / groups, cin_g = k.size[1];
+  for (int64_t n = 0; n < y.size[0]; ++n) {
+    for (int64_t oc = 0; oc < y.size[1]; ++oc) {
+      const int64_t ic0 = (oc / cout_g) * cin_g;
+      const T b = pb ? pb[oc * bstride] : static_cast<T>(0);
+      for (int64_t oh = 0; oh < y.size[2]; ++oh) {
+        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
+          T acc = 0;
+          for (int64_t ic = 0; ic < cin_g; ++ic) {
+            const T* xc = px + n * x.stride[0] + (ic0 + ic) * x.stride[1];
+            const T* wc = pw + oc * k.stride[0] + ic * k.stride[1];
+            for (int64_t kh = 0; kh < k.size[2]; ++kh) {
+              const int64_t ih = oh * stride[0] - pad[0] + kh * dil[0];
+              if (ih < 0 || ih >= x.size[2]) continue;  // zero padding
+              for (int64_t kw = 0; kw < k.size[3]; ++kw) {
+                const int64_t iw = ow * stride[1] - pad[1] + kw * dil[1];
+                if (iw < 0 || iw >= x.size[3]) continue;
+                acc += xc[ih * x.stride[2] + iw * x.stride[3]] *
+                       wc[kh * k.stride[2] + kw * k.stride[3]];
+              }
+            }
+          }
+          py[n * y.stride[0] + oc * y.stride[1] + oh * y.stride[2] + ow * y.stride[3]] = acc + b;
+        }
+      }
+    }
+  }
+}
+}  // namespace
+
+// convolution.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, SymInt[] padding,
+//                 int[] dilation, bool transposed, SymInt[] output_padding, SymInt groups, *,
+//                 Tensor(a!) out) -> out
+Error aten_convolution_out(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 11 || !util::is_valid_tensor_arg(args, 0) ||
+      !util::is_valid_tensor_arg(args, 1) || !util::is_optional_tensor_arg(args, 2) ||
+      !util::is_int_list_arg(args, 3) || !util::is_int_list_arg(args, 4) ||
+      !util::is_int_list_arg(args, 5) || !util::is_bool_arg(args, 6) ||
+      !util::is_int_list_arg(args, 7) || !util::is_int_arg(args, 8) ||
+      !util::is_valid_tensor_arg(args, 9) || !util::is_return_of(args, 10, 9))
+    return ctx.fail(Error::InvalidArgument, "convolution.out: bad argument count or tags");
+  if (args[6]->to_bool()) return ctx.fail(Error::NotSupported, "convolution.out: transposed conv");
+  const Tensor& in = util::tensor_arg(args, 0);
+  const Tensor& w = util::tensor_arg(args, 1);
+  const Tensor* bias = args[2]->is_tensor() ? &util::tensor_arg(args, 2) : nullptr;
+  const Tensor& out = util::tensor_arg(args, 9);
+  if ((in.dim != 3 && in.dim != 4) || w.dim != in.dim || out.dim != in.dim)
+    return ctx.fail(Error::NotSupported, "convolution.out: only 1-D and 2-D (rank 3/4) convs");
+  if (!util::is_floating(in.dtype) || w.dtype != in.dtype || out.dtype != in.dtype ||
+      (bias && bias->dtype != in.dtype))
+    return ctx.fail(Error::InvalidType, "convolution.out: tensors must share a float dtype");
+  const int sp = in.dim - 2;  // spatial dims
+  int64_t s[2] = {1, 1}, p[2] = {0, 0}, d[2] = {1, 1};
+  // For 1-D the single value goes to W (index 1); H keeps stride 1, pad 0, dilation 1.
+  if (!util::read_pair(*args[3], sp, s + 2 - sp, 1, false) ||
+      !util::read_pair(*args[4], sp, p + 2 - sp, 0, false) ||
+      !util::read_pair(*args[5], sp, d + 2 - sp, 1, false))
+    return ctx.fail(Error::InvalidArgument, "convolution.out: bad stride/padding/dilation");
+  const int64_t groups = args[8]->to_int();
+  const int64_t cin = in.sizes[1], cout = w.sizes[0];
+  if (groups < 1 || cin % groups != 0 || cout % groups != 0 || w.sizes[1] * groups != cin)
+    return ctx.fail(Error::InvalidArgument, "convolution.out: channels do not match groups");
+  if (bias && (bias->dim != 1 || bias->sizes[0] != cout))
+    return ctx.fail(Error::InvalidArgument, "convolution.out: bias must be [C_out]");
+  const util::View4 x = util::view4_conv(in), k = util::view4_conv(w), y = util::view4_conv(out);
+  int64_t want[4] = {x.size[0], cout, 0, 0};
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = d[i] * (k.size[2 + i] - 1) + 1;
+    want[2 + i] = (x.size[2 + i] + 2 * p[i] - span) / s[i] + 1;
+    if (x.size[2 + i] + 2 * p[i] < span)
+      return ctx.fail(Error::InvalidArgument, "convolution.out: kernel larger than padded input");
+  }
+  for (int i = 0; i < 4; ++i)
+    if (y.size[i] != want[i])
+      return ctx.fail(Error::InvalidArgument, "convolution.out: out shape mismatch");
+  util::dispatch_float(
+      in.dtype, [&](auto tag) { conv_direct<decltype(tag)>(in, w, bias, out, s, p, d, groups); });
+  return Error::Ok;
+}
+
+}  // namespace kernels
+}  // namespace etmcu
