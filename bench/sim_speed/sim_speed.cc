@@ -16,8 +16,10 @@ int main(int argc, char** argv) {
   etmcu::sim::SimOptions opt;
   double min_seconds = 3.0;
   for (int i = 2; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--nopulp") == 0) opt.config = etmcu::sim::Config::kNoPulp;
-    else min_seconds = std::atof(argv[i]);
+    if (std::strcmp(argv[i], "--nopulp") == 0)
+      opt.config = etmcu::sim::Config::kNoPulp;
+    else
+      min_seconds = std::atof(argv[i]);
   }
   etmcu::sim::Sim sim(opt);
   const etmcu::sim::LoadResult img = etmcu::sim::load_firmware_file(argv[1]);

@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
   std::string firmware, config = "pulp", trace;
   uint64_t max_cycles = 0;
   bool profile = false;
-  app.add_option("firmware", firmware, "ELF32 or Verilog hex (objcopy -O verilog) firmware")->required();
+  app.add_option("firmware", firmware, "ELF32 or Verilog hex (objcopy -O verilog) firmware")
+      ->required();
   app.add_option("--config", config, "core configuration: pulp (COREV_PULP=1) or nopulp")
       ->check(CLI::IsMember({"pulp", "nopulp"}));
   app.add_option("--max-cycles", max_cycles, "stop after N cycles (exit code 124); 0 = no limit");
@@ -49,7 +50,9 @@ int main(int argc, char** argv) {
   std::fflush(stdout);
   int rc = 0;
   switch (r.reason) {
-    case etmcu::sim::StopReason::kExit: rc = r.exit_code & 0xff; break;
+    case etmcu::sim::StopReason::kExit:
+      rc = r.exit_code & 0xff;
+      break;
     case etmcu::sim::StopReason::kUnhandledTrap:
       std::fprintf(stderr, "etmcu-sim: %s\n", r.message.c_str());
       rc = kExitTrap;

@@ -83,8 +83,8 @@ LoadResult parse_elf(const std::vector<uint8_t>& f) {
         // Functions, plus global untyped code labels (assembly routines without .type).
         const uint8_t type = f[sym + 12] & 0xf, bind = f[sym + 12] >> 4;
         const uint16_t shndx = Rd16(f, sym + 14);
-        const bool code_label = type == kSttNotype && bind == kStbGlobal && shndx != 0 &&
-                                shndx < 0xff00;
+        const bool code_label =
+            type == kSttNotype && bind == kStbGlobal && shndx != 0 && shndx < 0xff00;
         if ((type != kSttFunc && !code_label) || name >= strsize || name == 0) continue;
         const char* p = reinterpret_cast<const char*>(f.data() + stroff + name);
         const size_t maxlen = strsize - name;
@@ -118,8 +118,15 @@ LoadResult parse_verilog_hex(std::string_view text) {
   };
   while (i < text.size()) {
     const char c = text[i];
-    if (c == '\n') { ++line; ++i; continue; }
-    if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+    if (c == '\n') {
+      ++line;
+      ++i;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+      continue;
+    }
     size_t j = i + (c == '@' ? 1 : 0);
     uint64_t v = 0;
     size_t digits = 0;
@@ -136,7 +143,8 @@ LoadResult parse_verilog_hex(std::string_view text) {
       r.image.segments.push_back({static_cast<uint32_t>(v), {}});
       cur = &r.image.segments.back();
     } else {
-      if (digits != 2) return Fail("hex: expected a byte (2 hex digits) on line " + std::to_string(line));
+      if (digits != 2)
+        return Fail("hex: expected a byte (2 hex digits) on line " + std::to_string(line));
       if (!have_addr) return Fail("hex: data before the first @address");
       if (addr > 0xffffffffu) return Fail("hex: address overflow on line " + std::to_string(line));
       cur->bytes.push_back(static_cast<uint8_t>(v));
@@ -159,7 +167,8 @@ LoadResult load_firmware_file(const std::string& path) {
   std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (data.size() >= 4 && data[0] == 0x7f && data[1] == 'E' && data[2] == 'L' && data[3] == 'F')
     return parse_elf(data);
-  return parse_verilog_hex(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+  return parse_verilog_hex(
+      std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
 }
 
 }  // namespace etmcu::sim

@@ -19,13 +19,19 @@ constexpr uint32_t kCauseStoreFault = 7;
 constexpr uint32_t kCauseEcallM = 11;
 constexpr uint32_t kNumSlots = kRamSize / 2;
 
-inline uint32_t Sx8(uint32_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v))); }
-inline uint32_t Sx16(uint32_t v) { return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v))); }
+inline uint32_t Sx8(uint32_t v) {
+  return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(v)));
+}
+inline uint32_t Sx16(uint32_t v) {
+  return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(v)));
+}
 inline uint32_t MulhSS(uint32_t a, uint32_t b) {
-  return static_cast<uint32_t>((static_cast<int64_t>(static_cast<int32_t>(a)) * static_cast<int32_t>(b)) >> 32);
+  return static_cast<uint32_t>(
+      (static_cast<int64_t>(static_cast<int32_t>(a)) * static_cast<int32_t>(b)) >> 32);
 }
 inline uint32_t MulhSU(uint32_t a, uint32_t b) {
-  return static_cast<uint32_t>((static_cast<int64_t>(static_cast<int32_t>(a)) * static_cast<int64_t>(b)) >> 32);
+  return static_cast<uint32_t>(
+      (static_cast<int64_t>(static_cast<int32_t>(a)) * static_cast<int64_t>(b)) >> 32);
 }
 inline uint32_t MulhUU(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
@@ -46,14 +52,22 @@ inline uint32_t Occupancy(uint32_t addr, uint32_t size) { return ((addr & 3) + s
 
 const char* trap_cause_name(uint32_t cause) {
   switch (cause) {
-    case 0: return "instruction address misaligned";
-    case kCauseFetchFault: return "instruction access fault";
-    case kCauseIllegal: return "illegal instruction";
-    case kCauseBreakpoint: return "breakpoint";
-    case kCauseLoadFault: return "load access fault";
-    case kCauseStoreFault: return "store access fault";
-    case kCauseEcallM: return "environment call from M-mode";
-    default: return "unknown";
+    case 0:
+      return "instruction address misaligned";
+    case kCauseFetchFault:
+      return "instruction access fault";
+    case kCauseIllegal:
+      return "illegal instruction";
+    case kCauseBreakpoint:
+      return "breakpoint";
+    case kCauseLoadFault:
+      return "load access fault";
+    case kCauseStoreFault:
+      return "store access fault";
+    case kCauseEcallM:
+      return "environment call from M-mode";
+    default:
+      return "unknown";
   }
 }
 
@@ -109,7 +123,8 @@ std::string Sim::load_image(const Image& image) {
     }
   }
   std::memset(ram_.get(), 0, kRamSize);
-  for (const Segment& s : image.segments) std::memcpy(ram_.get() + s.addr, s.bytes.data(), s.bytes.size());
+  for (const Segment& s : image.segments)
+    std::memcpy(ram_.get() + s.addr, s.bytes.data(), s.bytes.size());
   functions_ = image.functions;
   reset();
   return {};
@@ -158,31 +173,80 @@ uint32_t Sim::minstret_value() const {
 
 bool Sim::csr_read(uint32_t csr, uint64_t c, uint32_t& v) {
   const uint64_t cyc = (mcountinhibit_ & 1) ? mcycle_frozen_ : mcycle_frozen_ + (c - mcycle_base_);
-  const uint64_t ins = (mcountinhibit_ & 4) ? minstret_frozen_
-                                            : minstret_frozen_ + (instret_ - minstret_base_);
+  const uint64_t ins =
+      (mcountinhibit_ & 4) ? minstret_frozen_ : minstret_frozen_ + (instret_ - minstret_base_);
   switch (csr) {
-    case 0x300: v = mstatus_; return true;
-    case 0x301: v = pulp_ ? 0x40801104u : 0x40001104u; return true;
-    case 0x304: v = mie_; return true;
-    case 0x305: v = mtvec_; return true;
-    case 0x320: v = mcountinhibit_; return true;
-    case 0x323: v = mhpmevent3_; return true;
-    case 0x340: v = mscratch_; return true;
-    case 0x341: v = mepc_; return true;
-    case 0x342: v = mcause_; return true;
-    case 0x343: v = mtval_; return true;
-    case 0x344: v = 0; return true;
-    case 0xB00: case 0xC00: v = static_cast<uint32_t>(cyc); return true;
-    case 0xB80: case 0xC80: v = static_cast<uint32_t>(cyc >> 32); return true;
-    case 0xB02: case 0xC02: v = static_cast<uint32_t>(ins); return true;
-    case 0xB82: case 0xC82: v = static_cast<uint32_t>(ins >> 32); return true;
-    case 0xB03: case 0xC03: v = static_cast<uint32_t>(mhpmcounter3_); return true;
-    case 0xB83: case 0xC83: v = static_cast<uint32_t>(mhpmcounter3_ >> 32); return true;
-    case 0xF11: v = 0x602; return true;
-    case 0xF12: v = 4; return true;
-    case 0xF13: v = pulp_ ? 1 : 0; return true;
-    case 0xF14: v = 0; return true;
-    default: break;
+    case 0x300:
+      v = mstatus_;
+      return true;
+    case 0x301:
+      v = pulp_ ? 0x40801104u : 0x40001104u;
+      return true;
+    case 0x304:
+      v = mie_;
+      return true;
+    case 0x305:
+      v = mtvec_;
+      return true;
+    case 0x320:
+      v = mcountinhibit_;
+      return true;
+    case 0x323:
+      v = mhpmevent3_;
+      return true;
+    case 0x340:
+      v = mscratch_;
+      return true;
+    case 0x341:
+      v = mepc_;
+      return true;
+    case 0x342:
+      v = mcause_;
+      return true;
+    case 0x343:
+      v = mtval_;
+      return true;
+    case 0x344:
+      v = 0;
+      return true;
+    case 0xB00:
+    case 0xC00:
+      v = static_cast<uint32_t>(cyc);
+      return true;
+    case 0xB80:
+    case 0xC80:
+      v = static_cast<uint32_t>(cyc >> 32);
+      return true;
+    case 0xB02:
+    case 0xC02:
+      v = static_cast<uint32_t>(ins);
+      return true;
+    case 0xB82:
+    case 0xC82:
+      v = static_cast<uint32_t>(ins >> 32);
+      return true;
+    case 0xB03:
+    case 0xC03:
+      v = static_cast<uint32_t>(mhpmcounter3_);
+      return true;
+    case 0xB83:
+    case 0xC83:
+      v = static_cast<uint32_t>(mhpmcounter3_ >> 32);
+      return true;
+    case 0xF11:
+      v = 0x602;
+      return true;
+    case 0xF12:
+      v = 4;
+      return true;
+    case 0xF13:
+      v = pulp_ ? 1 : 0;
+      return true;
+    case 0xF14:
+      v = 0;
+      return true;
+    default:
+      break;
   }
   if ((csr >= 0x324 && csr <= 0x33F) || (csr >= 0xB04 && csr <= 0xB1F) ||
       (csr >= 0xB84 && csr <= 0xB9F) || (csr >= 0xC04 && csr <= 0xC1F) ||
@@ -192,13 +256,26 @@ bool Sim::csr_read(uint32_t csr, uint64_t c, uint32_t& v) {
   }
   if (pulp_) {
     switch (csr) {
-      case 0xCC0: v = lpstart_[0]; return true;
-      case 0xCC1: v = lpend_[0]; return true;
-      case 0xCC2: v = lpcount_[0]; return true;
-      case 0xCC4: v = lpstart_[1]; return true;
-      case 0xCC5: v = lpend_[1]; return true;
-      case 0xCC6: v = lpcount_[1]; return true;
-      default: break;
+      case 0xCC0:
+        v = lpstart_[0];
+        return true;
+      case 0xCC1:
+        v = lpend_[0];
+        return true;
+      case 0xCC2:
+        v = lpcount_[0];
+        return true;
+      case 0xCC4:
+        v = lpstart_[1];
+        return true;
+      case 0xCC5:
+        v = lpend_[1];
+        return true;
+      case 0xCC6:
+        v = lpcount_[1];
+        return true;
+      default:
+        break;
     }
   }
   return false;
@@ -206,10 +283,17 @@ bool Sim::csr_read(uint32_t csr, uint64_t c, uint32_t& v) {
 
 bool Sim::csr_write(uint32_t csr, uint64_t c, uint32_t v) {
   switch (csr) {
-    case 0x300: mstatus_ = (v & 0x88) | 0x1800; return true;
-    case 0x301: return true;  // misa: writes ignored
-    case 0x304: mie_ = v & 0xffff0888u; return true;
-    case 0x305: mtvec_ = (v & 0xffffff00u) | (v & 1); return true;
+    case 0x300:
+      mstatus_ = (v & 0x88) | 0x1800;
+      return true;
+    case 0x301:
+      return true;  // misa: writes ignored
+    case 0x304:
+      mie_ = v & 0xffff0888u;
+      return true;
+    case 0x305:
+      mtvec_ = (v & 0xffffff00u) | (v & 1);
+      return true;
     case 0x320: {
       const uint32_t nv = v & 0xd;
       const uint64_t cyc = mcycle_value(c), ins = minstret_value();
@@ -220,12 +304,23 @@ bool Sim::csr_write(uint32_t csr, uint64_t c, uint32_t v) {
       mcountinhibit_ = nv;
       return true;
     }
-    case 0x323: mhpmevent3_ = v; return true;
-    case 0x340: mscratch_ = v; return true;
-    case 0x341: mepc_ = v & ~1u; return true;
-    case 0x342: mcause_ = v & 0x8000001fu; return true;
-    case 0x343: mtval_ = v; return true;
-    case 0x344: return true;
+    case 0x323:
+      mhpmevent3_ = v;
+      return true;
+    case 0x340:
+      mscratch_ = v;
+      return true;
+    case 0x341:
+      mepc_ = v & ~1u;
+      return true;
+    case 0x342:
+      mcause_ = v & 0x8000001fu;
+      return true;
+    case 0x343:
+      mtval_ = v;
+      return true;
+    case 0x344:
+      return true;
     case 0xB00:
     case 0xB80: {
       uint64_t cur = mcycle_value(c) | (static_cast<uint64_t>(0) << 32);
@@ -239,9 +334,14 @@ bool Sim::csr_write(uint32_t csr, uint64_t c, uint32_t v) {
       minstret_frozen_ = csr == 0xB02 ? v : (static_cast<uint64_t>(v) << 32);
       minstret_base_ = instret_ + 1;
       return true;
-    case 0xB03: mhpmcounter3_ = (mhpmcounter3_ & ~0xffffffffull) | v; return true;
-    case 0xB83: mhpmcounter3_ = (mhpmcounter3_ & 0xffffffffull) | (static_cast<uint64_t>(v) << 32); return true;
-    default: break;
+    case 0xB03:
+      mhpmcounter3_ = (mhpmcounter3_ & ~0xffffffffull) | v;
+      return true;
+    case 0xB83:
+      mhpmcounter3_ = (mhpmcounter3_ & 0xffffffffull) | (static_cast<uint64_t>(v) << 32);
+      return true;
+    default:
+      break;
   }
   if ((csr >= 0x324 && csr <= 0x33F) || (csr >= 0xB04 && csr <= 0xB1F) ||
       (csr >= 0xB84 && csr <= 0xB9F))

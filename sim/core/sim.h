@@ -23,10 +23,10 @@ enum class Config { kPulp, kNoPulp };
 
 struct SimOptions {
   Config config = Config::kPulp;
-  uint64_t max_cycles = 0;     // 0 = unlimited
-  bool profile = false;        // per-function cycle accounting (slower loop)
-  std::string trace_path;      // per-instruction trace file (slower loop); empty = off
-  FILE* echo = nullptr;        // if set, program output is also written here as it is produced
+  uint64_t max_cycles = 0;  // 0 = unlimited
+  bool profile = false;     // per-function cycle accounting (slower loop)
+  std::string trace_path;   // per-instruction trace file (slower loop); empty = off
+  FILE* echo = nullptr;     // if set, program output is also written here as it is produced
 };
 
 enum class StopReason { kExit, kUnhandledTrap, kMaxCycles, kTraceError };
@@ -40,11 +40,11 @@ struct TrapInfo {
 
 struct RunResult {
   StopReason reason = StopReason::kExit;
-  int exit_code = 0;      // value stored to the exit device (kExit)
-  uint64_t cycles = 0;    // testbench cycles: reset release to the exit store (+5 latency)
-  uint64_t instret = 0;   // instructions retired (trapping ones excluded)
-  TrapInfo trap;          // kUnhandledTrap
-  std::string message;    // human-readable reason when not kExit
+  int exit_code = 0;     // value stored to the exit device (kExit)
+  uint64_t cycles = 0;   // testbench cycles: reset release to the exit store (+5 latency)
+  uint64_t instret = 0;  // instructions retired (trapping ones excluded)
+  TrapInfo trap;         // kUnhandledTrap
+  std::string message;   // human-readable reason when not kExit
 };
 
 struct ProfileEntry {
@@ -73,7 +73,9 @@ class Sim {
   RunResult run();
 
   uint32_t reg(int i) const { return x_[i & 31]; }
-  void set_reg(int i, uint32_t v) { if ((i & 31) != 0) x_[i & 31] = v; }
+  void set_reg(int i, uint32_t v) {
+    if ((i & 31) != 0) x_[i & 31] = v;
+  }
   uint32_t pc() const { return pc_; }
   void set_pc(uint32_t pc) { pc_ = pc; }
   uint64_t instret() const { return instret_; }
@@ -111,7 +113,7 @@ class Sim {
   uint32_t mstatus_ = 0x1800, mtvec_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0, mscratch_ = 0;
   uint32_t mie_ = 0, mcountinhibit_ = 0xd, mhpmevent3_ = 0;
   uint64_t mhpmcounter3_ = 0;
-  uint64_t mcycle_frozen_ = 0, mcycle_base_ = 0;    // mcycle = frozen + (c - base) when counting
+  uint64_t mcycle_frozen_ = 0, mcycle_base_ = 0;  // mcycle = frozen + (c - base) when counting
   uint64_t minstret_frozen_ = 0, minstret_base_ = 0;
   bool in_trap_ = false;
   // hardware loops

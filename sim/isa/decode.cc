@@ -19,7 +19,9 @@ constexpr InsnInfo kTable[] = {
 };
 static_assert(sizeof(kTable) / sizeof(kTable[0]) == static_cast<size_t>(Op::kCount));
 
-constexpr uint32_t Bits(uint32_t w, int hi, int lo) { return (w >> lo) & ((1u << (hi - lo + 1)) - 1); }
+constexpr uint32_t Bits(uint32_t w, int hi, int lo) {
+  return (w >> lo) & ((1u << (hi - lo + 1)) - 1);
+}
 constexpr int32_t Sext(uint32_t v, int bits) {
   return static_cast<int32_t>(v << (32 - bits)) >> (32 - bits);
 }
@@ -30,12 +32,13 @@ constexpr uint32_t EncI(uint32_t op, uint32_t f3, uint32_t rd, uint32_t rs1, int
 }
 constexpr uint32_t EncS(uint32_t op, uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t imm) {
   const uint32_t u = static_cast<uint32_t>(imm);
-  return (Bits(u, 11, 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (Bits(u, 4, 0) << 7) | op;
+  return (Bits(u, 11, 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) | (Bits(u, 4, 0) << 7) |
+         op;
 }
 constexpr uint32_t EncB(uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t imm) {
   const uint32_t u = static_cast<uint32_t>(imm);
-  return (Bits(u, 12, 12) << 31) | (Bits(u, 10, 5) << 25) | (rs2 << 20) | (rs1 << 15) |
-         (f3 << 12) | (Bits(u, 4, 1) << 8) | (Bits(u, 11, 11) << 7) | 0x63;
+  return (Bits(u, 12, 12) << 31) | (Bits(u, 10, 5) << 25) | (rs2 << 20) | (rs1 << 15) | (f3 << 12) |
+         (Bits(u, 4, 1) << 8) | (Bits(u, 11, 11) << 7) | 0x63;
 }
 constexpr uint32_t EncJ(uint32_t rd, int32_t imm) {
   const uint32_t u = static_cast<uint32_t>(imm);
@@ -48,9 +51,19 @@ constexpr uint32_t EncR(uint32_t f7, uint32_t f3, uint32_t rd, uint32_t rs1, uin
 
 bool IsSlowCsr(uint32_t csr) {
   switch (csr) {
-    case 0x300: case 0x305: case 0x341: case 0x342: case 0x320:
-    case 0xB00: case 0xB02: case 0xB80: case 0xB82:
-    case 0xC00: case 0xC02: case 0xC80: case 0xC82:
+    case 0x300:
+    case 0x305:
+    case 0x341:
+    case 0x342:
+    case 0x320:
+    case 0xB00:
+    case 0xB02:
+    case 0xB80:
+    case 0xB82:
+    case 0xC00:
+    case 0xC02:
+    case 0xC80:
+    case 0xC82:
       return true;
     default:
       break;
@@ -82,31 +95,38 @@ uint32_t expand_rvc(uint16_t c) {
                                                  (Bits(w, 6, 6) << 2) | (Bits(w, 5, 5) << 3));
         return imm == 0 ? 0 : EncI(0x13, 0, rdp, 2, imm);
       }
-      case 2: return EncI(0x03, 2, rdp, rs1p, lw_imm);
-      case 6: return EncS(0x23, 2, rs1p, rdp, lw_imm);
-      default: return 0;
+      case 2:
+        return EncI(0x03, 2, rdp, rs1p, lw_imm);
+      case 6:
+        return EncS(0x23, 2, rs1p, rdp, lw_imm);
+      default:
+        return 0;
     }
   }
   if (q == 1) {
     const int32_t imm6 = Sext((Bits(w, 12, 12) << 5) | Bits(w, 6, 2), 6);
-    const int32_t jimm = Sext((Bits(w, 12, 12) << 11) | (Bits(w, 11, 11) << 4) |
-                                  (Bits(w, 10, 9) << 8) | (Bits(w, 8, 8) << 10) |
-                                  (Bits(w, 7, 7) << 6) | (Bits(w, 6, 6) << 7) |
-                                  (Bits(w, 5, 3) << 1) | (Bits(w, 2, 2) << 5),
-                              12);
-    const int32_t bimm = Sext((Bits(w, 12, 12) << 8) | (Bits(w, 11, 10) << 3) |
-                                  (Bits(w, 6, 5) << 6) | (Bits(w, 4, 3) << 1) | (Bits(w, 2, 2) << 5),
-                              9);
+    const int32_t jimm =
+        Sext((Bits(w, 12, 12) << 11) | (Bits(w, 11, 11) << 4) | (Bits(w, 10, 9) << 8) |
+                 (Bits(w, 8, 8) << 10) | (Bits(w, 7, 7) << 6) | (Bits(w, 6, 6) << 7) |
+                 (Bits(w, 5, 3) << 1) | (Bits(w, 2, 2) << 5),
+             12);
+    const int32_t bimm =
+        Sext((Bits(w, 12, 12) << 8) | (Bits(w, 11, 10) << 3) | (Bits(w, 6, 5) << 6) |
+                 (Bits(w, 4, 3) << 1) | (Bits(w, 2, 2) << 5),
+             9);
     switch (f3) {
-      case 0: return EncI(0x13, 0, rd, rd, imm6);
-      case 1: return EncJ(1, jimm);
-      case 2: return EncI(0x13, 0, rd, 0, imm6);
+      case 0:
+        return EncI(0x13, 0, rd, rd, imm6);
+      case 1:
+        return EncJ(1, jimm);
+      case 2:
+        return EncI(0x13, 0, rd, 0, imm6);
       case 3:
         if (rd == 2) {
-          const int32_t imm = Sext((Bits(w, 12, 12) << 9) | (Bits(w, 6, 6) << 4) |
-                                       (Bits(w, 5, 5) << 6) | (Bits(w, 4, 3) << 7) |
-                                       (Bits(w, 2, 2) << 5),
-                                   10);
+          const int32_t imm =
+              Sext((Bits(w, 12, 12) << 9) | (Bits(w, 6, 6) << 4) | (Bits(w, 5, 5) << 6) |
+                       (Bits(w, 4, 3) << 7) | (Bits(w, 2, 2) << 5),
+                   10);
           return imm == 0 ? 0 : EncI(0x13, 0, 2, 2, imm);
         }
         if (imm6 == 0) return 0;
@@ -120,15 +140,22 @@ uint32_t expand_rvc(uint16_t c) {
         if (sub == 2) return EncI(0x13, 7, rs1p, rs1p, imm6);
         if (Bits(w, 12, 12)) return 0;
         switch (Bits(w, 6, 5)) {
-          case 0: return EncR(0x20, 0, rs1p, rs1p, rdp);
-          case 1: return EncR(0, 4, rs1p, rs1p, rdp);
-          case 2: return EncR(0, 6, rs1p, rs1p, rdp);
-          default: return EncR(0, 7, rs1p, rs1p, rdp);
+          case 0:
+            return EncR(0x20, 0, rs1p, rs1p, rdp);
+          case 1:
+            return EncR(0, 4, rs1p, rs1p, rdp);
+          case 2:
+            return EncR(0, 6, rs1p, rs1p, rdp);
+          default:
+            return EncR(0, 7, rs1p, rs1p, rdp);
         }
       }
-      case 5: return EncJ(0, jimm);
-      case 6: return EncB(0, rs1p, 0, bimm);
-      default: return EncB(1, rs1p, 0, bimm);
+      case 5:
+        return EncJ(0, jimm);
+      case 6:
+        return EncB(0, rs1p, 0, bimm);
+      default:
+        return EncB(1, rs1p, 0, bimm);
     }
   }
   if (q == 2) {
@@ -154,7 +181,8 @@ uint32_t expand_rvc(uint16_t c) {
         const int32_t imm = static_cast<int32_t>((Bits(w, 12, 9) << 2) | (Bits(w, 8, 7) << 6));
         return EncS(0x23, 2, 2, rs2, imm);
       }
-      default: return 0;
+      default:
+        return 0;
     }
   }
   return 0;
@@ -192,14 +220,35 @@ Decoded decode(uint32_t word, bool pulp) {
   d.imm = 0;
   bool writes_rd = true;
   switch (info.fmt) {
-    case Fmt::kNone: writes_rd = false; break;
-    case Fmt::kR: use(rs1); use(rs2); break;
-    case Fmt::kR1: use(rs1); break;
-    case Fmt::kRdSrc: use(rs1); use(rs2); use(rd); break;
-    case Fmt::kRs3: use(rs1); use(rs2); use(rd); writes_rd = false; break;
-    case Fmt::kI: use(rs1); d.imm = Sext(Bits(w, 31, 20), 12); break;
+    case Fmt::kNone:
+      writes_rd = false;
+      break;
+    case Fmt::kR:
+      use(rs1);
+      use(rs2);
+      break;
+    case Fmt::kR1:
+      use(rs1);
+      break;
+    case Fmt::kRdSrc:
+      use(rs1);
+      use(rs2);
+      use(rd);
+      break;
+    case Fmt::kRs3:
+      use(rs1);
+      use(rs2);
+      use(rd);
+      writes_rd = false;
+      break;
+    case Fmt::kI:
+      use(rs1);
+      d.imm = Sext(Bits(w, 31, 20), 12);
+      break;
     case Fmt::kS:
-      use(rs1); use(rs2); writes_rd = false;
+      use(rs1);
+      use(rs2);
+      writes_rd = false;
       d.imm = Sext((Bits(w, 31, 25) << 5) | Bits(w, 11, 7), 12);
       break;
     case Fmt::kB:
@@ -211,15 +260,25 @@ Decoded decode(uint32_t word, bool pulp) {
                        (Bits(w, 11, 8) << 1),
                    13);
       break;
-    case Fmt::kU: d.imm = static_cast<int32_t>(w & 0xfffff000u); break;
+    case Fmt::kU:
+      d.imm = static_cast<int32_t>(w & 0xfffff000u);
+      break;
     case Fmt::kJ:
       d.imm = Sext((Bits(w, 31, 31) << 20) | (Bits(w, 19, 12) << 12) | (Bits(w, 20, 20) << 11) |
                        (Bits(w, 30, 21) << 1),
                    21);
       break;
-    case Fmt::kShamt: use(rs1); d.imm = static_cast<int32_t>(rs2); break;
-    case Fmt::kCsr: use(rs1); d.imm = static_cast<int32_t>(Bits(w, 31, 20)); break;
-    case Fmt::kCsrI: d.imm = static_cast<int32_t>(Bits(w, 31, 20)); break;
+    case Fmt::kShamt:
+      use(rs1);
+      d.imm = static_cast<int32_t>(rs2);
+      break;
+    case Fmt::kCsr:
+      use(rs1);
+      d.imm = static_cast<int32_t>(Bits(w, 31, 20));
+      break;
+    case Fmt::kCsrI:
+      d.imm = static_cast<int32_t>(Bits(w, 31, 20));
+      break;
     case Fmt::kHwl: {
       writes_rd = false;
       d.aux = static_cast<uint8_t>(Bits(w, 7, 7));
@@ -228,12 +287,27 @@ Decoded decode(uint32_t word, bool pulp) {
       if (f4 == 1 || f4 == 3 || f4 == 5 || f4 == 7) use(rs1);
       break;
     }
-    case Fmt::kR1Imm: use(rs1); break;
-    case Fmt::kR1Is3: use(rs1); d.aux = static_cast<uint8_t>(Bits(w, 29, 25)); break;
-    case Fmt::kRdSrcIs3: use(rs1); use(rd); d.aux = static_cast<uint8_t>(Bits(w, 29, 25)); break;
-    case Fmt::kRIs3: use(rs1); use(rs2); d.aux = static_cast<uint8_t>(Bits(w, 29, 25)); break;
+    case Fmt::kR1Imm:
+      use(rs1);
+      break;
+    case Fmt::kR1Is3:
+      use(rs1);
+      d.aux = static_cast<uint8_t>(Bits(w, 29, 25));
+      break;
+    case Fmt::kRdSrcIs3:
+      use(rs1);
+      use(rd);
+      d.aux = static_cast<uint8_t>(Bits(w, 29, 25));
+      break;
+    case Fmt::kRIs3:
+      use(rs1);
+      use(rs2);
+      d.aux = static_cast<uint8_t>(Bits(w, 29, 25));
+      break;
     case Fmt::kRIs3Rd:
-      use(rs1); use(rs2); use(rd);
+      use(rs1);
+      use(rs2);
+      use(rd);
       d.aux = static_cast<uint8_t>(Bits(w, 29, 25));
       break;
     case Fmt::kSimd:
@@ -262,8 +336,17 @@ Decoded decode(uint32_t word, bool pulp) {
       use(rs1);
       d.imm = static_cast<int32_t>((rs2 << 1) | Bits(w, 25, 25));
       break;
-    case Fmt::kRdSrcDiv: use(rs1); use(rs2); use(rd); d.aux = static_cast<uint8_t>(Bits(w, 14, 13)); break;
-    case Fmt::kRDiv: use(rs1); use(rs2); d.aux = static_cast<uint8_t>(Bits(w, 14, 13)); break;
+    case Fmt::kRdSrcDiv:
+      use(rs1);
+      use(rs2);
+      use(rd);
+      d.aux = static_cast<uint8_t>(Bits(w, 14, 13));
+      break;
+    case Fmt::kRDiv:
+      use(rs1);
+      use(rs2);
+      d.aux = static_cast<uint8_t>(Bits(w, 14, 13));
+      break;
   }
   d.op = static_cast<Op>(idx);
   d.cls = info.cls;

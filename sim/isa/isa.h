@@ -8,14 +8,52 @@ namespace etmcu::sim {
 
 // Operand extraction formats (see instructions.def).
 enum class Fmt : uint8_t {
-  kNone, kR, kR1, kRdSrc, kRs3, kI, kS, kB, kU, kJ, kShamt, kCsr, kCsrI, kHwl, kBImm,
-  kR1Imm, kR1Is3, kRdSrcIs3, kRIs3, kRIs3Rd, kSimd, kSimdU, kSimdRd, kSimdURd, kSimdIdx, kSimdIdxRd,
-  kSimdImm, kRdSrcDiv, kRDiv
+  kNone,
+  kR,
+  kR1,
+  kRdSrc,
+  kRs3,
+  kI,
+  kS,
+  kB,
+  kU,
+  kJ,
+  kShamt,
+  kCsr,
+  kCsrI,
+  kHwl,
+  kBImm,
+  kR1Imm,
+  kR1Is3,
+  kRdSrcIs3,
+  kRIs3,
+  kRIs3Rd,
+  kSimd,
+  kSimdU,
+  kSimdRd,
+  kSimdURd,
+  kSimdIdx,
+  kSimdIdxRd,
+  kSimdImm,
+  kRdSrcDiv,
+  kRDiv
 };
 
 // Timing classes: the only thing the cycle model knows about an instruction besides its registers.
 enum class Cls : uint8_t {
-  kAlu, kMulh, kDiv, kDivU, kLoad, kStore, kBranch, kJal, kJalr, kCsr, kFence, kMret, kTrap
+  kAlu,
+  kMulh,
+  kDiv,
+  kDivU,
+  kLoad,
+  kStore,
+  kBranch,
+  kJal,
+  kJalr,
+  kCsr,
+  kFence,
+  kMret,
+  kTrap
 };
 
 enum class Op : uint16_t {
@@ -52,10 +90,10 @@ struct Decoded {
   uint8_t rd = 0;
   uint8_t rs1 = 0;
   uint8_t rs2 = 0;
-  uint8_t aux = 0;    // Is3 / hwloop index / SIMD variant (0 vv, 2 sc, 3 sci) / divN shift
+  uint8_t aux = 0;  // Is3 / hwloop index / SIMD variant (0 vv, 2 sc, 3 sci) / divN shift
   uint8_t flags = 0;
   Cls cls = Cls::kAlu;
-  int32_t imm = 0;    // immediate, CSR number, branch offset
+  int32_t imm = 0;        // immediate, CSR number, branch offset
   uint32_t src_mask = 0;  // bit r set when register r (r != 0) is read
 };
 static_assert(sizeof(Decoded) == 16, "Decoded must stay compact");

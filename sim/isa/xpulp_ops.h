@@ -76,7 +76,9 @@ inline uint32_t Bitrev(uint32_t v, uint32_t is3, uint32_t is2) {
 }
 
 // ---- packed SIMD ----
-inline uint32_t Lane(uint32_t v, int i, bool b) { return b ? (v >> (8 * i)) & 0xff : (v >> (16 * i)) & 0xffff; }
+inline uint32_t Lane(uint32_t v, int i, bool b) {
+  return b ? (v >> (8 * i)) & 0xff : (v >> (16 * i)) & 0xffff;
+}
 inline int32_t SLane(uint32_t v, int i, bool b) {
   return b ? static_cast<int8_t>(v >> (8 * i)) : static_cast<int16_t>(v >> (16 * i));
 }
@@ -92,7 +94,8 @@ inline int32_t SOp2(uint32_t rs2, int32_t imm, uint8_t variant, int i, bool b) {
 }
 
 // Lane-wise ALU / comparison ops. kind selects the operation (the Op value).
-inline uint32_t SimdLanewise(Op op, bool b, uint32_t a, uint32_t rs2, int32_t imm, uint8_t variant) {
+inline uint32_t SimdLanewise(Op op, bool b, uint32_t a, uint32_t rs2, int32_t imm,
+                             uint8_t variant) {
   const int lanes = b ? 4 : 2;
   const uint32_t lane_mask = b ? 0xff : 0xffff;
   const uint32_t shift_mask = b ? 7 : 15;
@@ -102,37 +105,111 @@ inline uint32_t SimdLanewise(Op op, bool b, uint32_t a, uint32_t rs2, int32_t im
     const int32_t sx = SLane(a, i, b), sy = SOp2(rs2, imm, variant, i, b);
     uint32_t r = 0;
     switch (op) {
-      case Op::kCvAddH: case Op::kCvAddB: r = x + y; break;
-      case Op::kCvSubH: case Op::kCvSubB: r = x - y; break;
-      case Op::kCvAvgH: case Op::kCvAvgB: {
+      case Op::kCvAddH:
+      case Op::kCvAddB:
+        r = x + y;
+        break;
+      case Op::kCvSubH:
+      case Op::kCvSubB:
+        r = x - y;
+        break;
+      case Op::kCvAvgH:
+      case Op::kCvAvgB: {
         const uint32_t s = (x + y) & lane_mask;
         const int32_t ss = b ? static_cast<int8_t>(s) : static_cast<int16_t>(s);
         r = static_cast<uint32_t>(ss >> 1);
         break;
       }
-      case Op::kCvAvguH: case Op::kCvAvguB: r = ((x + y) & lane_mask) >> 1; break;
-      case Op::kCvMinH: case Op::kCvMinB: r = static_cast<uint32_t>(sx < sy ? sx : sy); break;
-      case Op::kCvMinuH: case Op::kCvMinuB: r = x < y ? x : y; break;
-      case Op::kCvMaxH: case Op::kCvMaxB: r = static_cast<uint32_t>(sx > sy ? sx : sy); break;
-      case Op::kCvMaxuH: case Op::kCvMaxuB: r = x > y ? x : y; break;
-      case Op::kCvSrlH: case Op::kCvSrlB: r = x >> (y & shift_mask); break;
-      case Op::kCvSraH: case Op::kCvSraB: r = static_cast<uint32_t>(sx >> (y & shift_mask)); break;
-      case Op::kCvSllH: case Op::kCvSllB: r = x << (y & shift_mask); break;
-      case Op::kCvOrH: case Op::kCvOrB: r = x | y; break;
-      case Op::kCvXorH: case Op::kCvXorB: r = x ^ y; break;
-      case Op::kCvAndH: case Op::kCvAndB: r = x & y; break;
-      case Op::kCvAbsH: case Op::kCvAbsB: r = static_cast<uint32_t>(sx < 0 ? -sx : sx); break;
-      case Op::kCvCmpeqH: case Op::kCvCmpeqB: r = x == y ? ~0u : 0; break;
-      case Op::kCvCmpneH: case Op::kCvCmpneB: r = x != y ? ~0u : 0; break;
-      case Op::kCvCmpgtH: case Op::kCvCmpgtB: r = sx > sy ? ~0u : 0; break;
-      case Op::kCvCmpgeH: case Op::kCvCmpgeB: r = sx >= sy ? ~0u : 0; break;
-      case Op::kCvCmpltH: case Op::kCvCmpltB: r = sx < sy ? ~0u : 0; break;
-      case Op::kCvCmpleH: case Op::kCvCmpleB: r = sx <= sy ? ~0u : 0; break;
-      case Op::kCvCmpgtuH: case Op::kCvCmpgtuB: r = x > y ? ~0u : 0; break;
-      case Op::kCvCmpgeuH: case Op::kCvCmpgeuB: r = x >= y ? ~0u : 0; break;
-      case Op::kCvCmpltuH: case Op::kCvCmpltuB: r = x < y ? ~0u : 0; break;
-      case Op::kCvCmpleuH: case Op::kCvCmpleuB: r = x <= y ? ~0u : 0; break;
-      default: break;
+      case Op::kCvAvguH:
+      case Op::kCvAvguB:
+        r = ((x + y) & lane_mask) >> 1;
+        break;
+      case Op::kCvMinH:
+      case Op::kCvMinB:
+        r = static_cast<uint32_t>(sx < sy ? sx : sy);
+        break;
+      case Op::kCvMinuH:
+      case Op::kCvMinuB:
+        r = x < y ? x : y;
+        break;
+      case Op::kCvMaxH:
+      case Op::kCvMaxB:
+        r = static_cast<uint32_t>(sx > sy ? sx : sy);
+        break;
+      case Op::kCvMaxuH:
+      case Op::kCvMaxuB:
+        r = x > y ? x : y;
+        break;
+      case Op::kCvSrlH:
+      case Op::kCvSrlB:
+        r = x >> (y & shift_mask);
+        break;
+      case Op::kCvSraH:
+      case Op::kCvSraB:
+        r = static_cast<uint32_t>(sx >> (y & shift_mask));
+        break;
+      case Op::kCvSllH:
+      case Op::kCvSllB:
+        r = x << (y & shift_mask);
+        break;
+      case Op::kCvOrH:
+      case Op::kCvOrB:
+        r = x | y;
+        break;
+      case Op::kCvXorH:
+      case Op::kCvXorB:
+        r = x ^ y;
+        break;
+      case Op::kCvAndH:
+      case Op::kCvAndB:
+        r = x & y;
+        break;
+      case Op::kCvAbsH:
+      case Op::kCvAbsB:
+        r = static_cast<uint32_t>(sx < 0 ? -sx : sx);
+        break;
+      case Op::kCvCmpeqH:
+      case Op::kCvCmpeqB:
+        r = x == y ? ~0u : 0;
+        break;
+      case Op::kCvCmpneH:
+      case Op::kCvCmpneB:
+        r = x != y ? ~0u : 0;
+        break;
+      case Op::kCvCmpgtH:
+      case Op::kCvCmpgtB:
+        r = sx > sy ? ~0u : 0;
+        break;
+      case Op::kCvCmpgeH:
+      case Op::kCvCmpgeB:
+        r = sx >= sy ? ~0u : 0;
+        break;
+      case Op::kCvCmpltH:
+      case Op::kCvCmpltB:
+        r = sx < sy ? ~0u : 0;
+        break;
+      case Op::kCvCmpleH:
+      case Op::kCvCmpleB:
+        r = sx <= sy ? ~0u : 0;
+        break;
+      case Op::kCvCmpgtuH:
+      case Op::kCvCmpgtuB:
+        r = x > y ? ~0u : 0;
+        break;
+      case Op::kCvCmpgeuH:
+      case Op::kCvCmpgeuB:
+        r = x >= y ? ~0u : 0;
+        break;
+      case Op::kCvCmpltuH:
+      case Op::kCvCmpltuB:
+        r = x < y ? ~0u : 0;
+        break;
+      case Op::kCvCmpleuH:
+      case Op::kCvCmpleuB:
+        r = x <= y ? ~0u : 0;
+        break;
+      default:
+        break;
     }
     out |= (r & lane_mask) << (b ? 8 * i : 16 * i);
   }
@@ -146,15 +223,16 @@ inline uint32_t SimdDot(bool b, bool ua, bool ub, uint32_t a, uint32_t rs2, int3
   uint32_t sum = acc;
   for (int i = 0; i < lanes; ++i) {
     const int64_t x = ua ? static_cast<int64_t>(Lane(a, i, b)) : SLane(a, i, b);
-    const int64_t y = ub ? static_cast<int64_t>(Op2(rs2, imm, variant, i, b))
-                         : SOp2(rs2, imm, variant, i, b);
+    const int64_t y =
+        ub ? static_cast<int64_t>(Op2(rs2, imm, variant, i, b)) : SOp2(rs2, imm, variant, i, b);
     sum += static_cast<uint32_t>(x * y);
   }
   return sum;
 }
 
 inline uint32_t ShuffleB(uint32_t a, uint32_t sel0, uint32_t sel1, uint32_t sel2, uint32_t sel3) {
-  return Lane(a, static_cast<int>(sel0 & 3), true) | (Lane(a, static_cast<int>(sel1 & 3), true) << 8) |
+  return Lane(a, static_cast<int>(sel0 & 3), true) |
+         (Lane(a, static_cast<int>(sel1 & 3), true) << 8) |
          (Lane(a, static_cast<int>(sel2 & 3), true) << 16) |
          (Lane(a, static_cast<int>(sel3 & 3), true) << 24);
 }

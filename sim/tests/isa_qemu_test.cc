@@ -34,7 +34,8 @@ TEST_P(IsaQemuTest, MatchesQemu) {
   const std::string dir = ETMCU_SIM_ISA_DIR;
   const std::string name = GetParam();
   const std::string tb = dir + "/" + name + "_tb.elf", qemu = dir + "/" + name + "_qemu.elf";
-  if (!FileExists(tb) || !FileExists(qemu)) GTEST_SKIP() << "ISA firmware not built (no riscv64-unknown-elf-gcc)";
+  if (!FileExists(tb) || !FileExists(qemu))
+    GTEST_SKIP() << "ISA firmware not built (no riscv64-unknown-elf-gcc)";
   if (std::system("command -v qemu-system-riscv32 >/dev/null 2>&1") != 0)
     GTEST_SKIP() << "qemu-system-riscv32 not installed";
 

@@ -54,7 +54,7 @@ TEST_P(ReferenceTest, MatchesRtl) {
     EXPECT_NE(sim.output().find("FATAL TRAP mcause=0x00000002"), std::string::npos) << sim.output();
   } else {
     const std::string want = e.contains("stdout_nopulp") ? e["stdout_nopulp"].get<std::string>()
-                                                          : e["stdout"].get<std::string>();
+                                                         : e["stdout"].get<std::string>();
     EXPECT_EQ(sim.output(), want);
     EXPECT_EQ(r.exit_code, e["exit_code_nopulp"].get<int>());
     EXPECT_EQ(r.cycles, e["cycles_nopulp"].get<uint64_t>());

@@ -30,11 +30,15 @@ constexpr uint32_t kEcall = 0x00000073;
 constexpr uint32_t kNop = 0x00000013;
 
 // Xpulp encodings (same field layout as the reference suite's xpulp.h).
-inline uint32_t CvAlu(uint32_t f7, uint32_t rd, uint32_t rs1, uint32_t rs2) { return R(0x2b, 3, f7, rd, rs1, rs2); }
-inline uint32_t Cv5b(uint32_t f3, uint32_t f2, uint32_t is3, uint32_t rd, uint32_t rs1, uint32_t rs2) {
+inline uint32_t CvAlu(uint32_t f7, uint32_t rd, uint32_t rs1, uint32_t rs2) {
+  return R(0x2b, 3, f7, rd, rs1, rs2);
+}
+inline uint32_t Cv5b(uint32_t f3, uint32_t f2, uint32_t is3, uint32_t rd, uint32_t rs1,
+                     uint32_t rs2) {
   return R(0x5b, f3, (f2 << 5) | is3, rd, rs1, rs2);
 }
-inline uint32_t CvSimd(uint32_t f5, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs2, uint32_t f = 0) {
+inline uint32_t CvSimd(uint32_t f5, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t rs2,
+                       uint32_t f = 0) {
   return R(0x7b, f3, (f5 << 2) | (f << 1), rd, rs1, rs2);
 }
 inline uint32_t CvSimdI(uint32_t f5, uint32_t f3, uint32_t rd, uint32_t rs1, uint32_t imm6) {
@@ -48,8 +52,8 @@ struct ProgramRun {
 
 // Places 32-bit words at the boot address, presets registers, runs to the final ecall.
 inline ProgramRun RunProgram(const std::vector<uint32_t>& words,
-                      const std::vector<std::pair<int, uint32_t>>& regs = {},
-                      Config config = Config::kPulp, uint64_t max_cycles = 100000) {
+                             const std::vector<std::pair<int, uint32_t>>& regs = {},
+                             Config config = Config::kPulp, uint64_t max_cycles = 100000) {
   SimOptions opt;
   opt.config = config;
   opt.max_cycles = max_cycles;

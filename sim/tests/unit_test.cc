@@ -14,12 +14,35 @@ namespace {
 
 std::vector<uint8_t> MinimalElf(uint32_t paddr, uint32_t filesz, uint32_t memsz) {
   std::vector<uint8_t> f(52 + 32 + filesz, 0);
-  auto w16 = [&](size_t o, uint16_t v) { f[o] = v & 0xff; f[o + 1] = v >> 8; };
-  auto w32 = [&](size_t o, uint32_t v) { for (int i = 0; i < 4; ++i) f[o + i] = (v >> (8 * i)) & 0xff; };
-  f[0] = 0x7f; f[1] = 'E'; f[2] = 'L'; f[3] = 'F'; f[4] = 1; f[5] = 1; f[6] = 1;
-  w16(16, 2); w16(18, 243); w32(20, 1); w32(24, 0x80); w32(28, 52);
-  w16(40, 52); w16(42, 32); w16(44, 1);
-  w32(52, 1); w32(56, 84); w32(60, paddr); w32(64, paddr); w32(68, filesz); w32(72, memsz); w32(76, 5);
+  auto w16 = [&](size_t o, uint16_t v) {
+    f[o] = v & 0xff;
+    f[o + 1] = v >> 8;
+  };
+  auto w32 = [&](size_t o, uint32_t v) {
+    for (int i = 0; i < 4; ++i) f[o + i] = (v >> (8 * i)) & 0xff;
+  };
+  f[0] = 0x7f;
+  f[1] = 'E';
+  f[2] = 'L';
+  f[3] = 'F';
+  f[4] = 1;
+  f[5] = 1;
+  f[6] = 1;
+  w16(16, 2);
+  w16(18, 243);
+  w32(20, 1);
+  w32(24, 0x80);
+  w32(28, 52);
+  w16(40, 52);
+  w16(42, 32);
+  w16(44, 1);
+  w32(52, 1);
+  w32(56, 84);
+  w32(60, paddr);
+  w32(64, paddr);
+  w32(68, filesz);
+  w32(72, memsz);
+  w32(76, 5);
   return f;
 }
 
@@ -46,7 +69,8 @@ TEST(Loader, BadElfsGiveErrors) {
   truncated.resize(100);
   EXPECT_FALSE(parse_elf(truncated).ok);
   auto bad_phoff = MinimalElf(0x80, 4, 4);
-  bad_phoff[28] = 0xff; bad_phoff[29] = 0xff;
+  bad_phoff[28] = 0xff;
+  bad_phoff[29] = 0xff;
   EXPECT_FALSE(parse_elf(bad_phoff).ok);
   auto bigger_file = MinimalElf(0x80, 8, 4);  // filesz > memsz
   EXPECT_FALSE(parse_elf(bigger_file).ok);
@@ -75,11 +99,11 @@ TEST(Loader, VerilogHex) {
 
 TEST(Loader, BadHexGivesErrors) {
   EXPECT_FALSE(parse_verilog_hex("").ok);
-  EXPECT_FALSE(parse_verilog_hex("13 00\n").ok);             // data before address
-  EXPECT_FALSE(parse_verilog_hex("@zz\n13\n").ok);           // bad address
-  EXPECT_FALSE(parse_verilog_hex("@80\n1G\n").ok);           // bad digit
-  EXPECT_FALSE(parse_verilog_hex("@80\n123\n").ok);          // not a byte
-  EXPECT_FALSE(parse_verilog_hex("@123456789\n12\n").ok);    // address too long
+  EXPECT_FALSE(parse_verilog_hex("13 00\n").ok);           // data before address
+  EXPECT_FALSE(parse_verilog_hex("@zz\n13\n").ok);         // bad address
+  EXPECT_FALSE(parse_verilog_hex("@80\n1G\n").ok);         // bad digit
+  EXPECT_FALSE(parse_verilog_hex("@80\n123\n").ok);        // not a byte
+  EXPECT_FALSE(parse_verilog_hex("@123456789\n12\n").ok);  // address too long
   EXPECT_FALSE(parse_verilog_hex(std::string("@80\n12\0\n", 8)).ok);
   LoadResult far = parse_verilog_hex("@00500000\n12\n");
   ASSERT_TRUE(far.ok);
@@ -122,8 +146,8 @@ TEST(Traps, FetchOutsideMemoryStops) {
 TEST(Traps, HandlerRunsAndMretReturns) {
   // 0x80: lui t0,0x1 ; csrw mtvec,t0 ; ecall ; addi x6,x0,7 ; sw x6 -> exit
   // 0x1000: csrr t1,mepc ; addi t1,t1,4 ; csrw mepc,t1 ; addi x7,x0,1 ; mret
-  std::vector<uint32_t> prog = {Lui(5, 1), I(0x73, 1, 0, 5, 0x305), kEcall, Addi(6, 0, 7),
-                                Lui(8, 0x20000), S(0x23, 2, 8, 6, 4)};
+  std::vector<uint32_t> prog = {Lui(5, 1),     I(0x73, 1, 0, 5, 0x305), kEcall,
+                                Addi(6, 0, 7), Lui(8, 0x20000),         S(0x23, 2, 8, 6, 4)};
   const std::vector<uint32_t> handler = {I(0x73, 2, 6, 0, 0x341), Addi(6, 6, 4),
                                          I(0x73, 1, 0, 6, 0x341), Addi(7, 0, 1), 0x30200073};
   Sim sim;
@@ -158,10 +182,12 @@ TEST(Decode, RvcExpansion) {
 
 TEST(Core, SelfModifyingCodeIsRedecoded) {
   // 0x80: lui x5,0x0 ; addi x5,x5,0x98 (address of slot) ; lw x6,0(x7) (new insn) ; sw x6,0(x5) ;
-  //       fence.i ; addi x10,x0,1 (0x94) ; [0x98] addi x10,x0,2 -> replaced by addi x10,x0,3 ; ecall
+  //       fence.i ; addi x10,x0,1 (0x94) ; [0x98] addi x10,x0,2 -> replaced by addi x10,x0,3 ;
+  //       ecall
   const uint32_t replacement = Addi(10, 0, 3);
-  std::vector<uint32_t> prog = {Lui(5, 0), Addi(5, 5, 0x98), I(0x03, 2, 6, 7, 0), S(0x23, 2, 5, 6, 0),
-                                0x0000100f, Addi(10, 0, 1), Addi(10, 0, 2), kEcall};
+  std::vector<uint32_t> prog = {
+      Lui(5, 0),  Addi(5, 5, 0x98), I(0x03, 2, 6, 7, 0), S(0x23, 2, 5, 6, 0),
+      0x0000100f, Addi(10, 0, 1),   Addi(10, 0, 2),      kEcall};
   Sim sim;
   ASSERT_TRUE(sim.write_memory(kBootAddr, prog.data(), prog.size() * 4));
   ASSERT_TRUE(sim.write_memory(0x2000, &replacement, 4));
@@ -175,7 +201,7 @@ TEST(Core, SelfModifyingCodeIsRedecoded) {
 TEST(Core, CountersInhibitedAtResetThenCount) {
   // csrr x5,minstret ; csrw mcountinhibit,x0 ; nop ; nop ; csrr x6,minstret ; csrr x7,misa ; ecall
   ProgramRun r = RunProgram({I(0x73, 2, 5, 0, 0xB02), I(0x73, 1, 0, 0, 0x320), kNop, kNop,
-                      I(0x73, 2, 6, 0, 0xB02), I(0x73, 2, 7, 0, 0x301), kEcall});
+                             I(0x73, 2, 6, 0, 0xB02), I(0x73, 2, 7, 0, 0x301), kEcall});
   EXPECT_EQ(r.sim->reg(5), 0u);
   EXPECT_EQ(r.sim->reg(6), 3u);  // csrw itself + 2 nops
   EXPECT_EQ(r.sim->reg(7), 0x40801104u);
@@ -186,7 +212,7 @@ TEST(Core, CountersInhibitedAtResetThenCount) {
 TEST(Core, ExitAndConsoleDevices) {
   // addi x6,x0,'A' ; lui x5,0x10000 ; sw x6,0(x5) ; addi x6,x0,42 ; lui x5,0x20000 ; sw x6,4(x5)
   ProgramRun r = RunProgram({Addi(6, 0, 'A'), Lui(5, 0x10000), S(0x23, 2, 5, 6, 0), Addi(6, 0, 42),
-                      Lui(5, 0x20000), S(0x23, 2, 5, 6, 4)});
+                             Lui(5, 0x20000), S(0x23, 2, 5, 6, 4)});
   ASSERT_EQ(r.result.reason, StopReason::kExit);
   EXPECT_EQ(r.result.exit_code, 42);
   EXPECT_EQ(r.sim->output(), "A");

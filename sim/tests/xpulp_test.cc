@@ -16,45 +16,47 @@ uint32_t One(uint32_t insn, uint32_t a, uint32_t b, uint32_t rd_in = 0) {
 }
 
 TEST(Xpulp, GeneralAlu) {
-  EXPECT_EQ(One(CvAlu(0x28, 12, 10, 0), static_cast<uint32_t>(-7), 0), 7u);            // cv.abs
-  EXPECT_EQ(One(CvAlu(0x2b, 12, 10, 11), static_cast<uint32_t>(-3), 2), static_cast<uint32_t>(-3));  // min
-  EXPECT_EQ(One(CvAlu(0x2c, 12, 10, 11), static_cast<uint32_t>(-3), 2), 2u);          // minu
-  EXPECT_EQ(One(CvAlu(0x2d, 12, 10, 11), static_cast<uint32_t>(-3), 2), 2u);          // max
-  EXPECT_EQ(One(CvAlu(0x29, 12, 10, 11), 5, 5), 1u);                                  // sle
-  EXPECT_EQ(One(CvAlu(0x30, 12, 10, 0), 0x00018000, 0), 0xffff8000u);                 // exths
-  EXPECT_EQ(One(CvAlu(0x33, 12, 10, 0), 0x12345681, 0), 0x81u);                       // extbz
-  EXPECT_EQ(One(CvAlu(0x38, 12, 10, 8), 300, 0), 127u);                               // clip 8
-  EXPECT_EQ(One(CvAlu(0x38, 12, 10, 8), static_cast<uint32_t>(-300), 0), static_cast<uint32_t>(-128));
-  EXPECT_EQ(One(CvAlu(0x39, 12, 10, 8), static_cast<uint32_t>(-5), 0), 0u);           // clipu 8
-  EXPECT_EQ(One(CvAlu(0x3a, 12, 10, 11), 1000, 99), 99u);                             // clipr
-  EXPECT_EQ(One(CvAlu(0x48, 12, 10, 11), 3, 4, 10), 22u);                             // cv.mac
-  EXPECT_EQ(One(CvAlu(0x49, 12, 10, 11), 3, 4, 10), static_cast<uint32_t>(-2));       // cv.msu
-  EXPECT_EQ(One(CvAlu(0x40, 12, 10, 11), 4, 3, 20), 3u);                              // addNr
+  EXPECT_EQ(One(CvAlu(0x28, 12, 10, 0), static_cast<uint32_t>(-7), 0), 7u);  // cv.abs
+  EXPECT_EQ(One(CvAlu(0x2b, 12, 10, 11), static_cast<uint32_t>(-3), 2),
+            static_cast<uint32_t>(-3));                                       // min
+  EXPECT_EQ(One(CvAlu(0x2c, 12, 10, 11), static_cast<uint32_t>(-3), 2), 2u);  // minu
+  EXPECT_EQ(One(CvAlu(0x2d, 12, 10, 11), static_cast<uint32_t>(-3), 2), 2u);  // max
+  EXPECT_EQ(One(CvAlu(0x29, 12, 10, 11), 5, 5), 1u);                          // sle
+  EXPECT_EQ(One(CvAlu(0x30, 12, 10, 0), 0x00018000, 0), 0xffff8000u);         // exths
+  EXPECT_EQ(One(CvAlu(0x33, 12, 10, 0), 0x12345681, 0), 0x81u);               // extbz
+  EXPECT_EQ(One(CvAlu(0x38, 12, 10, 8), 300, 0), 127u);                       // clip 8
+  EXPECT_EQ(One(CvAlu(0x38, 12, 10, 8), static_cast<uint32_t>(-300), 0),
+            static_cast<uint32_t>(-128));
+  EXPECT_EQ(One(CvAlu(0x39, 12, 10, 8), static_cast<uint32_t>(-5), 0), 0u);      // clipu 8
+  EXPECT_EQ(One(CvAlu(0x3a, 12, 10, 11), 1000, 99), 99u);                        // clipr
+  EXPECT_EQ(One(CvAlu(0x48, 12, 10, 11), 3, 4, 10), 22u);                        // cv.mac
+  EXPECT_EQ(One(CvAlu(0x49, 12, 10, 11), 3, 4, 10), static_cast<uint32_t>(-2));  // cv.msu
+  EXPECT_EQ(One(CvAlu(0x40, 12, 10, 11), 4, 3, 20), 3u);                         // addNr
 }
 
 TEST(Xpulp, BitManipulation) {
-  EXPECT_EQ(One(CvAlu(0x21, 12, 10, 0), 0x100, 0), 8u);         // ff1
-  EXPECT_EQ(One(CvAlu(0x21, 12, 10, 0), 0, 0), 32u);            // ff1(0)
-  EXPECT_EQ(One(CvAlu(0x22, 12, 10, 0), 0x00f00000, 0), 23u);   // fl1
-  EXPECT_EQ(One(CvAlu(0x23, 12, 10, 0), 0x0000ffff, 0), 15u);   // clb
-  EXPECT_EQ(One(CvAlu(0x23, 12, 10, 0), 0, 0), 0u);             // clb(0)
-  EXPECT_EQ(One(CvAlu(0x24, 12, 10, 0), 0xf0f0, 0), 8u);        // cnt
-  EXPECT_EQ(One(CvAlu(0x20, 12, 10, 11), 1, 1), 0x80000000u);   // ror
-  EXPECT_EQ(One(Cv5b(0, 0, 7, 12, 10, 4), 0x00000f80, 0), 0xfffffff8u);  // extract 7,4
-  EXPECT_EQ(One(Cv5b(0, 1, 7, 12, 10, 4), 0x00000f80, 0), 0xf8u);        // extractu 7,4
-  EXPECT_EQ(One(Cv5b(0, 2, 3, 12, 10, 8), 0xf, 0, 0xffff0000u), 0xffff0f00u);  // insert 3,8
-  EXPECT_EQ(One(Cv5b(1, 1, 2, 12, 10, 29), 0, 0), 0xe0000000u);          // bset 2,29
-  EXPECT_EQ(One(Cv5b(1, 0, 5, 12, 10, 3), 0xffffffff, 0), 0xfffffe07u);  // bclr 5,3
+  EXPECT_EQ(One(CvAlu(0x21, 12, 10, 0), 0x100, 0), 8u);                            // ff1
+  EXPECT_EQ(One(CvAlu(0x21, 12, 10, 0), 0, 0), 32u);                               // ff1(0)
+  EXPECT_EQ(One(CvAlu(0x22, 12, 10, 0), 0x00f00000, 0), 23u);                      // fl1
+  EXPECT_EQ(One(CvAlu(0x23, 12, 10, 0), 0x0000ffff, 0), 15u);                      // clb
+  EXPECT_EQ(One(CvAlu(0x23, 12, 10, 0), 0, 0), 0u);                                // clb(0)
+  EXPECT_EQ(One(CvAlu(0x24, 12, 10, 0), 0xf0f0, 0), 8u);                           // cnt
+  EXPECT_EQ(One(CvAlu(0x20, 12, 10, 11), 1, 1), 0x80000000u);                      // ror
+  EXPECT_EQ(One(Cv5b(0, 0, 7, 12, 10, 4), 0x00000f80, 0), 0xfffffff8u);            // extract 7,4
+  EXPECT_EQ(One(Cv5b(0, 1, 7, 12, 10, 4), 0x00000f80, 0), 0xf8u);                  // extractu 7,4
+  EXPECT_EQ(One(Cv5b(0, 2, 3, 12, 10, 8), 0xf, 0, 0xffff0000u), 0xffff0f00u);      // insert 3,8
+  EXPECT_EQ(One(Cv5b(1, 1, 2, 12, 10, 29), 0, 0), 0xe0000000u);                    // bset 2,29
+  EXPECT_EQ(One(Cv5b(1, 0, 5, 12, 10, 3), 0xffffffff, 0), 0xfffffe07u);            // bclr 5,3
   EXPECT_EQ(One(CvAlu(0x18, 12, 10, 11), 0x00000f80, (7 << 5) | 4), 0xfffffff8u);  // extractr
 }
 
 TEST(Xpulp, ShiftedArithmeticAndMul16) {
-  EXPECT_EQ(One(Cv5b(2, 0, 3, 12, 10, 11), 20, 4), 3u);                       // addN 3
-  EXPECT_EQ(One(Cv5b(2, 2, 3, 12, 10, 11), 20, 5), 3u);                       // addRN 3: 29>>3
-  EXPECT_EQ(One(Cv5b(3, 0, 2, 12, 10, 11), 0, 8), static_cast<uint32_t>(-2)); // subN 2
+  EXPECT_EQ(One(Cv5b(2, 0, 3, 12, 10, 11), 20, 4), 3u);                        // addN 3
+  EXPECT_EQ(One(Cv5b(2, 2, 3, 12, 10, 11), 20, 5), 3u);                        // addRN 3: 29>>3
+  EXPECT_EQ(One(Cv5b(3, 0, 2, 12, 10, 11), 0, 8), static_cast<uint32_t>(-2));  // subN 2
   EXPECT_EQ(One(Cv5b(4, 0, 0, 12, 10, 11), 0xffff, 3), static_cast<uint32_t>(-3));  // mulsN
-  EXPECT_EQ(One(Cv5b(5, 1, 1, 12, 10, 11), 0x00040000, 0x00060000), 12u);    // mulhhuN 1
-  EXPECT_EQ(One(Cv5b(6, 0, 0, 12, 10, 11), 2, 3, 100), 106u);                 // macsN 0
+  EXPECT_EQ(One(Cv5b(5, 1, 1, 12, 10, 11), 0x00040000, 0x00060000), 12u);           // mulhhuN 1
+  EXPECT_EQ(One(Cv5b(6, 0, 0, 12, 10, 11), 2, 3, 100), 106u);                       // macsN 0
 }
 
 TEST(Xpulp, Simd) {
@@ -72,7 +74,8 @@ TEST(Xpulp, Simd) {
   EXPECT_EQ(One(CvSimd(0x1e, 0, 12, 10, 11), 0x1234abcd, 0x5678ef01), 0xabcdef01u);  // pack
   EXPECT_EQ(One(R(0x7b, 1, (0x17 << 2), 12, 10, 1), 0x80ff7f01, 0), 0xffffffffu);    // extract.b 2
   EXPECT_EQ(One(R(0x7b, 2, (0x17 << 2) | 1, 12, 10, 0), 0x80ff7f01, 0), 0x80ffu);    // extractu.h 1
-  EXPECT_EQ(One(R(0x7b, 5, (0x17 << 2) | 1, 12, 10, 0), 0x55, 0, 0xaaaaaaaa), 0xaaaa55aau);  // insert.b 1
+  EXPECT_EQ(One(R(0x7b, 5, (0x17 << 2) | 1, 12, 10, 0), 0x55, 0, 0xaaaaaaaa),
+            0xaaaa55aau);                                                            // insert.b 1
   EXPECT_EQ(One(CvSimd(0x08, 0, 12, 10, 11), 0x80008000, 0x00040004), 0x08000800u);  // srl.h
   EXPECT_EQ(One(CvSimd(0x09, 0, 12, 10, 11), 0x80008000, 0x00040004), 0xf800f800u);  // sra.h
 }
@@ -92,10 +95,10 @@ TEST(Xpulp, PostIncrementAndRegisterOffset) {
   Sim sim(opt);
   ASSERT_TRUE(sim.write_memory(0x1000, &word, 4));
   const std::vector<uint32_t> prog = {
-      I(0x0b, 2, 6, 7, 4),                 // cv.lw x6, (x7), 4
-      S(0x2b, 2, 8, 6, -4),                // cv.sw x6, (x8), -4
-      R(0x2b, 3, 0x0c, 9, 7, 11),          // cv.lbu x9, x11(x7)  (rr: 0x1004 + (-4))
-      B(0x0b, 6, 9, 0x0f, 8),              // cv.beqimm x9, 15, +8  (0xef != 15: not taken)
+      I(0x0b, 2, 6, 7, 4),         // cv.lw x6, (x7), 4
+      S(0x2b, 2, 8, 6, -4),        // cv.sw x6, (x8), -4
+      R(0x2b, 3, 0x0c, 9, 7, 11),  // cv.lbu x9, x11(x7)  (rr: 0x1004 + (-4))
+      B(0x0b, 6, 9, 0x0f, 8),      // cv.beqimm x9, 15, +8  (0xef != 15: not taken)
       kEcall,
   };
   ASSERT_TRUE(sim.write_memory(kBootAddr, prog.data(), prog.size() * 4));

@@ -1,5 +1,6 @@
 // Cycle model of the CV32E40P pipeline (rules of shared/cv32e40p-ref/REFERENCE.md), driven by
-// retire events. Tracks c = the cycle each instruction leaves ID; everything is inline, no virtuals.
+// retire events. Tracks c = the cycle each instruction leaves ID; everything is inline, no
+// virtuals.
 #pragma once
 
 #include <algorithm>
@@ -53,7 +54,8 @@ class Cv32e40pTiming {
   // jal / jalr: performed in ID as soon as there is no jr stall; overlaps a busy EX stage.
   void retire_jump(const Decoded& d, uint64_t c, uint32_t pc, bool is_jalr) {
     uint64_t fetch = fetch_ready_;
-    if (refetch_ && !(d.flags & kFlagCompressed) && (pc & 2)) fetch += 1 + (rd_eq_rs1_hidden_ ? 1 : 0);
+    if (refetch_ && !(d.flags & kFlagCompressed) && (pc & 2))
+      fetch += 1 + (rd_eq_rs1_hidden_ ? 1 : 0);
     uint64_t t = std::max(last_c_ + 1, fetch);  // first ID cycle of the jump
     if (is_jalr && d.rs1 != 0) {
       if (prod_rd_ == d.rs1) t = std::max(t, prod_done_ + 1);
@@ -79,10 +81,19 @@ class Cv32e40pTiming {
     prod_rd_ = (d.flags & kFlagWritesAlu) ? d.rd : kNoReg;
     prod_done_ = c + 1;
   }
-  void retire_fence(uint64_t c) { commit(c, 1); redirect(c + 4, true); }
-  void retire_mret(uint64_t c) { commit(c, 1); redirect(c + 5, true); }
+  void retire_fence(uint64_t c) {
+    commit(c, 1);
+    redirect(c + 4, true);
+  }
+  void retire_mret(uint64_t c) {
+    commit(c, 1);
+    redirect(c + 5, true);
+  }
   // ecall/ebreak/illegal instruction: first handler instruction 4 cycles later.
-  void retire_trap(uint64_t c) { commit(c, 1); redirect(c + 4, true); }
+  void retire_trap(uint64_t c) {
+    commit(c, 1);
+    redirect(c + 4, true);
+  }
 
   uint64_t last_cycle() const { return last_c_; }
 
@@ -107,14 +118,14 @@ class Cv32e40pTiming {
     prod_rd_ = kNoReg;
   }
 
-  uint64_t last_c_ = 0;       // c of the previous instruction
-  uint64_t next_min_ = 0;     // earliest c of the next instruction (EX occupancy)
-  uint64_t fetch_ready_ = 0;  // earliest c after a redirect
-  bool refetch_ = false;      // next instruction is a fetched target (+1 if misaligned 32-bit)
+  uint64_t last_c_ = 0;            // c of the previous instruction
+  uint64_t next_min_ = 0;          // earliest c of the next instruction (EX occupancy)
+  uint64_t fetch_ready_ = 0;       // earliest c after a redirect
+  bool refetch_ = false;           // next instruction is a fetched target (+1 if misaligned 32-bit)
   bool rd_eq_rs1_hidden_ = false;  // a jalr rd==rs1 penalty that only shows on a misaligned target
-  uint8_t ld_rd_ = kNoReg;    // rd of the immediately preceding load
-  uint8_t ld2_rd_ = kNoReg;   // rd of a load two instructions back
-  uint8_t prod_rd_ = kNoReg;  // rd of the preceding non-load producer (jalr dependency)
+  uint8_t ld_rd_ = kNoReg;         // rd of the immediately preceding load
+  uint8_t ld2_rd_ = kNoReg;        // rd of a load two instructions back
+  uint8_t prod_rd_ = kNoReg;       // rd of the preceding non-load producer (jalr dependency)
   uint64_t ld_done_ = 0, ld2_done_ = 0, prod_done_ = 0;
 };
 

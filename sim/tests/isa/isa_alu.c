@@ -2,26 +2,27 @@
    Prints one FNV hash per op and the instret of the compute region. */
 #include "rt.h"
 
-#define RR(op)                                                           \
-  static uint32_t f_##op(uint32_t a, uint32_t b) {                       \
-    uint32_t r;                                                          \
-    __asm__ volatile(#op " %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));      \
-    return r;                                                            \
+#define RR(op)                                                      \
+  static uint32_t f_##op(uint32_t a, uint32_t b) {                  \
+    uint32_t r;                                                     \
+    __asm__ volatile(#op " %0, %1, %2" : "=r"(r) : "r"(a), "r"(b)); \
+    return r;                                                       \
   }
-#define RI(name, op, imm)                                                \
-  static uint32_t f_##name(uint32_t a, uint32_t b) {                     \
-    uint32_t r;                                                          \
-    (void)b;                                                             \
-    __asm__ volatile(#op " %0, %1, " #imm : "=r"(r) : "r"(a));           \
-    return r;                                                            \
+#define RI(name, op, imm)                                      \
+  static uint32_t f_##name(uint32_t a, uint32_t b) {           \
+    uint32_t r;                                                \
+    (void)b;                                                   \
+    __asm__ volatile(#op " %0, %1, " #imm : "=r"(r) : "r"(a)); \
+    return r;                                                  \
   }
-RR(add) RR(sub) RR(sll) RR(slt) RR(sltu) RR(xor) RR(srl) RR(sra) RR(or) RR(and)
-RR(mul) RR(mulh) RR(mulhsu) RR(mulhu) RR(div) RR(divu) RR(rem) RR(remu)
-RI(addi_p, addi, 2047) RI(addi_n, addi, -2048) RI(slti, slti, -1) RI(sltiu, sltiu, -1)
-RI(xori, xori, -1) RI(ori, ori, 0x555) RI(andi, andi, -256) RI(slli, slli, 31)
-RI(srli, srli, 7) RI(srai, srai, 31) RI(srai0, srai, 0)
+RR(add)
+RR(sub) RR(sll) RR(slt) RR(sltu) RR(xor) RR(srl) RR(sra) RR(or) RR(and) RR(mul) RR(mulh) RR(mulhsu)
+    RR(mulhu) RR(div) RR(divu) RR(rem) RR(remu) RI(addi_p, addi, 2047) RI(addi_n, addi, -2048)
+        RI(slti, slti, -1) RI(sltiu, sltiu, -1) RI(xori, xori, -1) RI(ori, ori, 0x555)
+            RI(andi, andi, -256) RI(slli, slli, 31) RI(srli, srli, 7) RI(srai, srai, 31)
+                RI(srai0, srai, 0)
 
-static uint32_t f_lui(uint32_t a, uint32_t b) {
+                    static uint32_t f_lui(uint32_t a, uint32_t b) {
   uint32_t r;
   (void)a;
   (void)b;
@@ -54,20 +55,20 @@ static const struct {
   const char* name;
   fn f;
 } ops[] = {
-    {"add", f_add},       {"sub", f_sub},       {"sll", f_sll},       {"slt", f_slt},
-    {"sltu", f_sltu},     {"xor", f_xor},       {"srl", f_srl},       {"sra", f_sra},
-    {"or", f_or},         {"and", f_and},       {"mul", f_mul},       {"mulh", f_mulh},
-    {"mulhsu", f_mulhsu}, {"mulhu", f_mulhu},   {"div", f_div},       {"divu", f_divu},
-    {"rem", f_rem},       {"remu", f_remu},     {"addi_p", f_addi_p}, {"addi_n", f_addi_n},
-    {"slti", f_slti},     {"sltiu", f_sltiu},   {"xori", f_xori},     {"ori", f_ori},
-    {"andi", f_andi},     {"slli", f_slli},     {"srli", f_srli},     {"srai", f_srai},
-    {"srai0", f_srai0},   {"lui", f_lui},       {"auipc", f_auipc},   {"rvc", f_rvc},
+    {"add", f_add},       {"sub", f_sub},     {"sll", f_sll},       {"slt", f_slt},
+    {"sltu", f_sltu},     {"xor", f_xor},     {"srl", f_srl},       {"sra", f_sra},
+    {"or", f_or},         {"and", f_and},     {"mul", f_mul},       {"mulh", f_mulh},
+    {"mulhsu", f_mulhsu}, {"mulhu", f_mulhu}, {"div", f_div},       {"divu", f_divu},
+    {"rem", f_rem},       {"remu", f_remu},   {"addi_p", f_addi_p}, {"addi_n", f_addi_n},
+    {"slti", f_slti},     {"sltiu", f_sltiu}, {"xori", f_xori},     {"ori", f_ori},
+    {"andi", f_andi},     {"slli", f_slli},   {"srli", f_srli},     {"srai", f_srai},
+    {"srai0", f_srai0},   {"lui", f_lui},     {"auipc", f_auipc},   {"rvc", f_rvc},
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
-static const uint32_t vals[] = {0,          1,          2,          3,          0xffffffffu,
+static const uint32_t vals[] = {0,           1,           2,           3,           0xffffffffu,
                                 0xfffffffeu, 0x7fffffffu, 0x80000000u, 0x12345678u, 0x9abcdef0u,
-                                31,         32,         33,         0x0000ffffu, 0xffff0000u};
+                                31,          32,          33,          0x0000ffffu, 0xffff0000u};
 #define NVALS (sizeof(vals) / sizeof(vals[0]))
 static uint32_t results[NOPS];
 

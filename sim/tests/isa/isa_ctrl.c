@@ -2,17 +2,18 @@
    jump tables and recursion. Prints hashes and the instret of the compute region. */
 #include "rt.h"
 
-#define BR(op)                                                                   \
-  static uint32_t b_##op(uint32_t a, uint32_t b) {                               \
-    uint32_t r;                                                                  \
-    __asm__ volatile(#op " %1, %2, 1f\n\tli %0, 0\n\tj 2f\n1:\tli %0, 1\n2:"     \
-                     : "=r"(r)                                                   \
-                     : "r"(a), "r"(b));                                          \
-    return r;                                                                    \
+#define BR(op)                                                               \
+  static uint32_t b_##op(uint32_t a, uint32_t b) {                           \
+    uint32_t r;                                                              \
+    __asm__ volatile(#op " %1, %2, 1f\n\tli %0, 0\n\tj 2f\n1:\tli %0, 1\n2:" \
+                     : "=r"(r)                                               \
+                     : "r"(a), "r"(b));                                      \
+    return r;                                                                \
   }
-BR(beq) BR(bne) BR(blt) BR(bge) BR(bltu) BR(bgeu)
+BR(beq)
+BR(bne) BR(blt) BR(bge) BR(bltu) BR(bgeu)
 
-static uint32_t c_branches(uint32_t a) {
+    static uint32_t c_branches(uint32_t a) {
   uint32_t r;
   __asm__ volatile(
       ".option push\n\t.option rvc\n\tmv a5, %1\n\tli %0, 0\n\t"
@@ -28,23 +29,34 @@ static uint32_t c_jal_jr(uint32_t a) {
   __asm__ volatile(
       ".option push\n\t.option rvc\n\tmv a0, %1\n\tmv t1, ra\n\t"
       "c.jal 5f\n\tj 6f\n5:\taddi a0, a0, 3\n\tc.jr ra\n6:\t"
-      "la a5, 7f\n\tc.jalr a5\n\tj 8f\n7:\tslli a0, a0, 1\n\tret\n8:\tmv ra, t1\n\tmv %0, a0\n\t.option pop"
+      "la a5, 7f\n\tc.jalr a5\n\tj 8f\n7:\tslli a0, a0, 1\n\tret\n8:\tmv ra, t1\n\tmv %0, "
+      "a0\n\t.option pop"
       : "=r"(r)
       : "r"(a)
       : "a0", "a5", "t1", "ra");
   return r;
 }
-static __attribute__((noinline)) uint32_t fib(uint32_t n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+static __attribute__((noinline)) uint32_t fib(uint32_t n) {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
 static __attribute__((noinline)) uint32_t sw(uint32_t x) {
   switch (x & 7) {
-    case 0: return x * 3;
-    case 1: return x ^ 0x55;
-    case 2: return x + 100;
-    case 3: return x >> 1;
-    case 4: return ~x;
-    case 5: return x << 2;
-    case 6: return x - 9;
-    default: return 42;
+    case 0:
+      return x * 3;
+    case 1:
+      return x ^ 0x55;
+    case 2:
+      return x + 100;
+    case 3:
+      return x >> 1;
+    case 4:
+      return ~x;
+    case 5:
+      return x << 2;
+    case 6:
+      return x - 9;
+    default:
+      return 42;
   }
 }
 

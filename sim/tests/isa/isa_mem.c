@@ -5,11 +5,11 @@
 static uint8_t buf[64] __attribute__((aligned(8)));
 static uint32_t results[8];
 
-#define LD(op, off, p)                                                          \
-  ({                                                                           \
-    uint32_t r_;                                                               \
+#define LD(op, off, p)                                                        \
+  ({                                                                          \
+    uint32_t r_;                                                              \
     __asm__ volatile(#op " %0, " #off "(%1)" : "=r"(r_) : "r"(p) : "memory"); \
-    r_;                                                                        \
+    r_;                                                                       \
   })
 #define ST(op, off, p, v) __asm__ volatile(#op " %0, " #off "(%1)" ::"r"(v), "r"(p) : "memory")
 
@@ -18,14 +18,28 @@ int main(void) {
   uint8_t* p = buf;
   for (int i = 0; i < 64; ++i) buf[i] = (uint8_t)(i * 37 + 0x81);
   uint32_t h = 2166136261u;
-  h = rt_fold(h, LD(lb, 0, p));  h = rt_fold(h, LD(lb, 1, p));  h = rt_fold(h, LD(lb, 7, p));
-  h = rt_fold(h, LD(lbu, 0, p)); h = rt_fold(h, LD(lbu, 3, p)); h = rt_fold(h, LD(lbu, 9, p));
-  h = rt_fold(h, LD(lh, 0, p));  h = rt_fold(h, LD(lh, 2, p));  h = rt_fold(h, LD(lh, 14, p));
-  h = rt_fold(h, LD(lhu, 0, p)); h = rt_fold(h, LD(lhu, 6, p)); h = rt_fold(h, LD(lhu, 30, p));
-  h = rt_fold(h, LD(lw, 0, p));  h = rt_fold(h, LD(lw, 4, p));  h = rt_fold(h, LD(lw, 60, p));
+  h = rt_fold(h, LD(lb, 0, p));
+  h = rt_fold(h, LD(lb, 1, p));
+  h = rt_fold(h, LD(lb, 7, p));
+  h = rt_fold(h, LD(lbu, 0, p));
+  h = rt_fold(h, LD(lbu, 3, p));
+  h = rt_fold(h, LD(lbu, 9, p));
+  h = rt_fold(h, LD(lh, 0, p));
+  h = rt_fold(h, LD(lh, 2, p));
+  h = rt_fold(h, LD(lh, 14, p));
+  h = rt_fold(h, LD(lhu, 0, p));
+  h = rt_fold(h, LD(lhu, 6, p));
+  h = rt_fold(h, LD(lhu, 30, p));
+  h = rt_fold(h, LD(lw, 0, p));
+  h = rt_fold(h, LD(lw, 4, p));
+  h = rt_fold(h, LD(lw, 60, p));
   results[0] = h;
-  ST(sb, 0, p, 0xdeadbeefu); ST(sb, 5, p, 0x1234u); ST(sh, 2, p, 0xcafef00du);
-  ST(sh, 6, p, 0xffffffffu); ST(sw, 8, p, 0x89abcdefu); ST(sw, 12, p, 0u);
+  ST(sb, 0, p, 0xdeadbeefu);
+  ST(sb, 5, p, 0x1234u);
+  ST(sh, 2, p, 0xcafef00du);
+  ST(sh, 6, p, 0xffffffffu);
+  ST(sw, 8, p, 0x89abcdefu);
+  ST(sw, 12, p, 0u);
   h = 2166136261u;
   for (int i = 0; i < 16; i += 4) h = rt_fold(h, LD(lw, 0, p + i));
   results[1] = h;
