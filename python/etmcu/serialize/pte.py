@@ -14,6 +14,7 @@ File layout (see docs pte-format.md §1-4, §10):
 
 import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -218,4 +219,7 @@ def decode_json(data: bytes):
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ExportError(f"flatc --json failed: {proc.stderr.strip()}", op="decode")
-        return json.loads((Path(tmp) / "p.json").read_text())
+        text = (Path(tmp) / "p.json").read_text()
+        # flatc prints non-finite doubles as bare inf/nan, which is not JSON.
+        text = re.sub(r'(?<=[:\[,\s])(-?(?:inf|nan))(?=[\s,\]}])', r'"\1"', text)
+        return json.loads(text)
