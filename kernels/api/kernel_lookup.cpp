@@ -11,8 +11,10 @@ OpFunction find_kernel(const char* name, size_t name_len) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const char* entry = table[mid].name;
-    int c = strncmp(entry, name, name_len);
-    if (c == 0 && entry[name_len] != '\0') c = 1;  // entry is longer: sorts after `name`
+    size_t entry_len = strlen(entry);
+    // Byte order, as the generator sorts; `name` may contain NULs (it comes from the file).
+    int c = memcmp(entry, name, entry_len < name_len ? entry_len : name_len);
+    if (c == 0) c = entry_len < name_len ? -1 : (entry_len > name_len ? 1 : 0);
     if (c == 0) return table[mid].fn;
     if (c < 0) lo = mid + 1; else hi = mid;
   }

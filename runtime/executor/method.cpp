@@ -30,7 +30,7 @@ size_t operator_full_name(fb::Table op, char* buf, size_t size) {
   fb::String overload = op.string(schema::op::kOverload);
   size_t n = name.size + (overload.size ? 1 + overload.size : 0);
   if (n + 1 > size) return 0;
-  memcpy(buf, name.data, name.size);
+  if (name.size) memcpy(buf, name.data, name.size);
   if (overload.size) {
     buf[name.size] = '.';
     memcpy(buf + name.size + 1, overload.data, overload.size);
@@ -199,7 +199,7 @@ class MethodLoader {
         return Error::InvalidExternalData;
       }
       if (planned != nullptr) {
-        memcpy(planned, b.bytes.data(), static_cast<size_t>(nbytes));
+        if (nbytes) memcpy(planned, b.bytes.data(), static_cast<size_t>(nbytes));
         out->data = planned;
       } else {
         out->data = const_cast<uint8_t*>(b.bytes.data());
@@ -440,11 +440,12 @@ class MethodLoader {
             if (len == 0)
               return diag_->fail(Error::InvalidProgram, ET_TEXT("operator name empty or too long"), ET_TEXT("instruction"), n);
             li.kernel = find_kernel(name, len);
-            if (li.kernel == nullptr) {
-              diag_->fail(Error::OperatorMissing, ET_TEXT("no kernel for operator"), ET_TEXT("instruction"), n);
-              diag_->set_name(name, len);
-              return Error::OperatorMissing;
+            if (li.kernel == nullptr && missing_ == 0) {
+              // Reported after every instruction was checked: structural errors come first.
+              memcpy(missing_name_, name, len + 1);
+              first_missing_ = n;
             }
+            missing_ += li.kernel == nullptr ? 1 : 0;
             break;
           }
           case schema::kInstrMoveCall:
@@ -471,8 +472,16 @@ class MethodLoader {
     m_.chain_starts_[chains.size] = n;
     m_.num_chains_ = chains.size;
     m_.num_instructions_ = n;
+    if (missing_ > 0) {
+      diag_->fail_numbers(Error::OperatorMissing, ET_TEXT("no kernel linked for operator (the numbers count calls without a kernel)"), missing_, 0, ET_TEXT("instruction"), first_missing_);
+      diag_->set_name(missing_name_, strlen(missing_name_));
+      return Error::OperatorMissing;
+    }
     return Error::Ok;
   }
+  uint32_t missing_ = 0;
+  uint32_t first_missing_ = 0;
+  char missing_name_[kMaxOperatorName] = {};
 
   const Program& program_;
   const PteFile& file_;

@@ -1,0 +1,37 @@
+// Footprint probe: the smallest program that uses the whole runtime core (load a .pte, load a
+// method over caller pools, set an input, execute). Linked with an empty kernel table and a trivial
+// PAL so the measured bytes are the core's alone.
+#include "runtime/executor/program.h"
+
+extern "C" void et_pal_abort(void) {
+  for (;;) {
+  }
+}
+
+namespace etmcu {
+Span<const KernelEntry> kernel_table() { return Span<const KernelEntry>(); }
+}  // namespace etmcu
+
+alignas(16) extern const unsigned char g_model[];
+extern const unsigned g_model_size;
+alignas(16) static unsigned char g_method_pool[1024];
+alignas(16) static unsigned char g_planned_pool[256];
+alignas(16) static float g_input[8];
+
+int main() {
+  using namespace etmcu;
+  Diagnostic diag;
+  auto program = Program::load(Span<const uint8_t>(g_model, g_model_size), &diag);
+  if (!program.ok()) return 1;
+  MemoryAllocator method_alloc(g_method_pool, sizeof(g_method_pool));
+  Span<uint8_t> planned_span(g_planned_pool, sizeof(g_planned_pool));
+  HierarchicalAllocator planned(Span<Span<uint8_t>>(&planned_span, 1));
+  MemoryManager memory(&method_alloc, &planned);
+  auto method = program->load_method("forward", &memory, &diag);
+  if (!method.ok()) return 2;
+  if (method->set_input_data(0, g_input, sizeof(g_input)) != Error::Ok) return 3;
+  return method->execute() == Error::Ok ? 0 : 4;
+}
+
+alignas(16) const unsigned char g_model[16] = {0};
+const unsigned g_model_size = sizeof(g_model);

@@ -1,0 +1,315 @@
+// Malformed input: truncations, corrupted header fields, offsets and indices out of range, absurd
+// sizes, wrong identifiers, pools too small. Each gives an Error and a diagnostic, never a crash
+// (this suite also runs under ASan/UBSan).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <vector>
+
+#include "runtime/executor/program.h"
+#include "runtime/pte/schema.h"
+#include "tests/runtime/corpus.h"
+#include "tools/cli/file_io.h"
+#include "tools/cli/session.h"
+
+namespace etmcu {
+namespace {
+
+using host::AlignedBytes;
+
+const char* kAddModel = "upstream/examples__arduino__examples__AddModel__model.pte";  // eh00 + segment
+const char* kAddTwo = "upstream/extension__apple__ExecuTorch____tests____resources__add.pte";
+const char* kKws = "upstream/examples__arduino__examples__KeywordSpotting__model.pte";
+
+std::vector<uint8_t> bytes_of(const char* name) {
+  AlignedBytes b = host::read_file(test::corpus(name));
+  return std::vector<uint8_t>(b.data(), b.data() + b.size());
+}
+
+struct Outcome {
+  Error error;
+  std::string message;
+};
+
+// Loads program + method "forward" + one execute over exactly sized pools.
+Outcome try_all(const std::vector<uint8_t>& bytes) {
+  try {
+    auto s = host::Session::open(bytes.data(), bytes.size());
+    Method& m = s->load_method("forward");
+    for (size_t i = 0; i < m.inputs_size(); ++i) {
+      if (!m.get_input(i).is_tensor()) continue;
+      std::vector<uint8_t> zeros(m.get_input(i).to_tensor().nbytes);
+      m.set_input_data(i, zeros.data(), zeros.size());
+    }
+    Error e = m.execute();
+    return {e, host::describe(m.diagnostic())};
+  } catch (const std::exception& e) {
+    return {Error::InvalidProgram, e.what()};
+  }
+}
+
+Outcome load_only(const std::vector<uint8_t>& bytes) {
+  try {
+    auto s = host::Session::open(bytes.data(), bytes.size());
+    s->load_method("forward");
+    return {Error::Ok, ""};
+  } catch (const std::exception& e) {
+    return {Error::InvalidProgram, e.what()};
+  }
+}
+
+void expect_fails_with(const std::vector<uint8_t>& bytes, const char* text) {
+  Outcome o = load_only(bytes);
+  EXPECT_NE(o.error, Error::Ok);
+  EXPECT_NE(o.message.find(text), std::string::npos) << "message: " << o.message;
+}
+
+// Position of field `id` of `table` inside `buf` (asserts presence).
+size_t field_pos(const std::vector<uint8_t>& buf, fb::Table table, int id) {
+  EXPECT_TRUE(table.has(id));
+  return static_cast<size_t>(table.pointer() + table.field_offset(id) - buf.data());
+}
+
+// The aligned copy used to navigate the verified original.
+struct Nav {
+  AlignedBytes copy;
+  fb::Table root;
+  explicit Nav(const std::vector<uint8_t>& b) : copy(b.size()) {
+    std::memcpy(copy.data(), b.data(), b.size());
+    root = fb::root(copy.data());
+  }
+  size_t pos(fb::Table t, int id) const { return static_cast<size_t>(t.pointer() + t.field_offset(id) - copy.data()); }
+  fb::Table plan() const { return fb::Table(root.vector(schema::program::kExecutionPlan).ref(0)); }
+  fb::Table value(uint32_t i) const {
+    return fb::Table(plan().vector(schema::plan::kValues).ref(i)).table(schema::evalue::kVal);
+  }
+};
+
+template <typename T>
+void put(std::vector<uint8_t>& b, size_t pos, T v) {
+  std::memcpy(b.data() + pos, &v, sizeof(T));
+}
+
+TEST(Malformed, EveryTruncationFailsCleanly) {
+  for (const char* name : {kAddModel, kAddTwo}) {
+    std::vector<uint8_t> full = bytes_of(name);
+    for (size_t n = 0; n < full.size(); ++n) {
+      std::vector<uint8_t> cut(full.begin(), full.begin() + static_cast<long>(n));
+      Outcome o = load_only(cut);
+      EXPECT_NE(o.error, Error::Ok) << name << " truncated to " << n;
+    }
+  }
+}
+
+TEST(Malformed, EveryHeaderByteCorruptedNeverCrashes) {
+  for (const char* name : {kAddModel, kKws}) {
+    std::vector<uint8_t> full = bytes_of(name);
+    for (size_t i = 0; i < 64; ++i) {
+      for (uint8_t v : {0x00, 0x01, 0x7f, 0x80, 0xff}) {
+        std::vector<uint8_t> b = full;
+        if (b[i] == v) continue;
+        b[i] = v;
+        (void)try_all(b);  // must not crash or read out of bounds (ASan checks)
+      }
+    }
+  }
+}
+
+TEST(Malformed, ByteFlipsAcrossTheWholeFileNeverCrash) {
+  std::vector<uint8_t> full = bytes_of(kAddTwo);
+  for (size_t i = 0; i < full.size(); ++i) {
+    std::vector<uint8_t> b = full;
+    b[i] ^= 0xa5;
+    (void)try_all(b);
+  }
+}
+
+TEST(Malformed, WrongIdentifier) {
+  std::vector<uint8_t> b = bytes_of(kAddTwo);
+  std::memcpy(b.data() + 4, "XXXX", 4);
+  expect_fails_with(b, "not an ExecuTorch program");
+  std::memcpy(b.data() + 4, "ET13", 4);
+  expect_fails_with(b, "incompatible program version");
+}
+
+TEST(Malformed, ExtendedHeaderFields) {
+  std::vector<uint8_t> base = bytes_of(kAddModel);
+  std::vector<uint8_t> b = base;
+  std::memcpy(b.data() + 8, "eh01", 4);
+  expect_fails_with(b, "not eh00");
+  b = base;
+  put<uint32_t>(b, 12, 8);
+  expect_fails_with(b, "extended header length too small");
+  b = base;
+  put<uint32_t>(b, 12, 0x7fffffff);
+  expect_fails_with(b, "extended header runs past the end");
+  b = base;
+  put<uint64_t>(b, 16, b.size() + 1);
+  expect_fails_with(b, "program_size outside the file");
+  b = base;
+  put<uint64_t>(b, 24, b.size() + 128);
+  expect_fails_with(b, "segment_base_offset outside the file");
+  b = base;
+  put<uint64_t>(b, 32, 1u << 30);
+  expect_fails_with(b, "file truncated");
+}
+
+TEST(Malformed, SegmentAndConstantOffsets) {
+  std::vector<uint8_t> base = bytes_of(kAddModel);
+  Nav nav(base);
+  // (Fields equal to their default are not stored, so only stored ones can be corrupted in place.)
+  fb::Table seg(nav.root.vector(schema::program::kSegments).ref(0));
+  std::vector<uint8_t> b = base;
+  put<uint64_t>(b, nav.pos(seg, schema::segment::kSize), ~0ull);
+  expect_fails_with(b, "segment runs past the end of the file");
+  b = base;
+  put<uint64_t>(b, nav.pos(seg, schema::segment::kSize), 5);
+  expect_fails_with(b, "segment runs past the end of the file");
+  fb::Vector offsets = nav.root.table(schema::program::kConstantSegment).vector(schema::subseg::kOffsets);
+  b = base;
+  put<uint64_t>(b, static_cast<size_t>(offsets.base - nav.copy.data()) + 8, 1u << 20);
+  expect_fails_with(b, "constant offset past the end of the constant segment");
+  b = base;
+  put<uint32_t>(b, static_cast<size_t>(offsets.base - nav.copy.data()) - 4, 1u << 24);
+  expect_fails_with(b, "vector runs past the end of the buffer");
+}
+
+TEST(Malformed, TensorFieldsAndIndices) {
+  std::vector<uint8_t> base = bytes_of(kAddModel);
+  Nav nav(base);
+  // Value 0 is the constant tensor (data_buffer_idx 1); value 1 the planned input.
+  fb::Table constant = nav.value(0), input = nav.value(1);
+  std::vector<uint8_t> b = base;
+  put<uint32_t>(b, nav.pos(constant, schema::tensor::kDataBufferIdx), 99);
+  expect_fails_with(b, "data_buffer_idx out of range");
+  fb::Table alloc = input.table(schema::tensor::kAllocationInfo);
+  b = base;
+  put<uint32_t>(b, nav.pos(alloc, schema::alloc::kMemoryId), 5);
+  expect_fails_with(b, "memory_id out of range");
+  b = base;
+  put<uint32_t>(b, nav.pos(alloc, schema::alloc::kOffsetLow), 1u << 30);
+  expect_fails_with(b, "planned tensor runs past the end of its buffer");
+  b = base;
+  put<int8_t>(b, nav.pos(input, schema::tensor::kScalarType), 9);
+  expect_fails_with(b, "scalar_type unknown");
+  fb::Vector sizes = input.vector(schema::tensor::kSizes);
+  b = base;
+  put<int32_t>(b, static_cast<size_t>(sizes.base - nav.copy.data()), -3);
+  expect_fails_with(b, "negative size");
+  b = base;
+  put<int32_t>(b, static_cast<size_t>(sizes.base - nav.copy.data()), 0x7fffffff);
+  expect_fails_with(b, "larger than 2 GiB");
+  b = base;
+  put<int32_t>(b, static_cast<size_t>(sizes.base - nav.copy.data()), 1000);
+  expect_fails_with(b, "planned tensor runs past the end");
+  fb::Vector order = input.vector(schema::tensor::kDimOrder);
+  b = base;
+  b[static_cast<size_t>(order.base - nav.copy.data())] = 3;
+  expect_fails_with(b, "dim_order is not a permutation");
+}
+
+TEST(Malformed, InstructionIndices) {
+  std::vector<uint8_t> base = bytes_of(kKws);
+  Nav nav(base);
+  fb::Table chain(nav.plan().vector(schema::plan::kChains).ref(0));
+  fb::Table call = fb::Table(chain.vector(schema::chain::kInstructions).ref(1)).table(schema::instr::kArgs);
+  ASSERT_TRUE(call.has(schema::call::kIndex));  // op_index 0 would not be stored
+  std::vector<uint8_t> b = base;
+  put<int32_t>(b, nav.pos(call, schema::call::kIndex), 300);
+  expect_fails_with(b, "op_index out of range");
+  fb::Vector args = call.vector(schema::call::kArgs);
+  b = base;
+  put<int32_t>(b, static_cast<size_t>(args.base - nav.copy.data()), 100000);
+  expect_fails_with(b, "value index out of range");
+  b = base;
+  put<int32_t>(b, static_cast<size_t>(args.base - nav.copy.data()), -1);
+  expect_fails_with(b, "value index out of range");
+}
+
+TEST(Malformed, UnionTagOutOfRange) {
+  std::vector<uint8_t> base = bytes_of(kAddModel);
+  Nav nav(base);
+  fb::Table ev(nav.plan().vector(schema::plan::kValues).ref(0));
+  std::vector<uint8_t> b = base;
+  b[nav.pos(ev, schema::evalue::kValType)] = 42;
+  expect_fails_with(b, "unknown union type tag");
+}
+
+TEST(Malformed, MisalignedProgramBytes) {
+  std::vector<uint8_t> b = bytes_of(kAddTwo);
+  AlignedBytes buf(b.size() + 4);
+  std::memcpy(buf.data() + 4, b.data(), b.size());
+  Diagnostic d;
+  auto p = Program::load(Span<const uint8_t>(buf.data() + 4, b.size()), &d);
+  EXPECT_FALSE(p.ok());
+  EXPECT_EQ(p.error(), Error::InvalidArgument);
+}
+
+TEST(Pools, TooSmallMethodAllocatorSaysHowMuchIsNeeded) {
+  std::vector<uint8_t> b = bytes_of(kAddModel);
+  AlignedBytes buf(b.size());
+  std::memcpy(buf.data(), b.data(), b.size());
+  auto program = Program::load(Span<const uint8_t>(buf.data(), b.size()));
+  ASSERT_TRUE(program.ok());
+  MethodMeta meta = program->method_meta("forward").get();
+  size_t need = meta.method_allocator_bytes();
+  alignas(16) static uint8_t pool[4096];
+  alignas(16) static uint8_t arena[64];
+  Span<uint8_t> planned_span(arena, sizeof(arena));
+  HierarchicalAllocator planned(Span<Span<uint8_t>>(&planned_span, 1));
+  for (size_t have : {size_t{0}, need / 2, need - 1}) {
+    MemoryAllocator method_alloc(pool, have);
+    MemoryManager mm(&method_alloc, &planned);
+    Diagnostic d;
+    auto m = program->load_method("forward", &mm, &d);
+    ASSERT_FALSE(m.ok());
+    EXPECT_EQ(m.error(), Error::MemoryAllocationFailed);
+    EXPECT_EQ(d.expected, static_cast<int64_t>(need));
+  }
+  MemoryAllocator exact(pool, need);
+  MemoryManager mm(&exact, &planned);
+  auto m = program->load_method("forward", &mm);
+  ASSERT_TRUE(m.ok());
+  EXPECT_EQ(exact.used(), need);  // the figure MethodMeta gives is exact
+}
+
+TEST(Pools, TooSmallPlannedBufferSaysHowMuchIsNeeded) {
+  std::vector<uint8_t> b = bytes_of(kAddModel);
+  AlignedBytes buf(b.size());
+  std::memcpy(buf.data(), b.data(), b.size());
+  auto program = Program::load(Span<const uint8_t>(buf.data(), b.size()));
+  ASSERT_TRUE(program.ok());
+  int64_t need = program->method_meta("forward")->memory_planned_buffer_size(0).get();
+  alignas(16) static uint8_t pool[4096];
+  alignas(16) static uint8_t arena[64];
+  Span<uint8_t> small(arena, static_cast<size_t>(need - 1));
+  HierarchicalAllocator planned(Span<Span<uint8_t>>(&small, 1));
+  MemoryAllocator method_alloc(pool, sizeof(pool));
+  MemoryManager mm(&method_alloc, &planned);
+  Diagnostic d;
+  auto m = program->load_method("forward", &mm, &d);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(d.expected, need);
+  EXPECT_EQ(d.got, need - 1);
+  HierarchicalAllocator none;
+  MemoryManager mm2(&method_alloc, &none);
+  Diagnostic d2;
+  EXPECT_FALSE(program->load_method("forward", &mm2, &d2).ok());
+  EXPECT_EQ(d2.expected, need);
+}
+
+TEST(Inputs, ExecuteRefusesUnsetInputsAndWrongShapes) {
+  auto s = host::Session::open_files(test::corpus(kAddTwo));
+  Method& m = s->load_method("forward");
+  EXPECT_EQ(m.execute(), Error::InvalidState);
+  float x[2] = {1, 2};
+  EXPECT_EQ(m.set_input_data(0, x, 8), Error::InvalidArgument);  // program wants f32[1]
+  int32_t i = 1;
+  Tensor t = m.get_input(0).to_tensor();
+  t.dtype = ScalarType::Int;
+  t.data = &i;
+  EXPECT_EQ(m.set_input(EValue::from_tensor(&t), 0), Error::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace etmcu
