@@ -43,13 +43,13 @@ Error aten__adaptive_avg_pool2d_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument, "_adaptive_avg_pool2d.out: bad output_size");
   if ((in.dim != 3 && in.dim != 4) || out.dim != in.dim)
     return ctx.fail(Error::InvalidArgument, "_adaptive_avg_pool2d.out: expected 3-D or 4-D");
-  if (!util::is_floating(in.dtype) || out.dtype != in.dtype)
+  if (!util::is_float_compute(in.dtype) || out.dtype != in.dtype)
     return ctx.fail(Error::InvalidType, "_adaptive_avg_pool2d.out: float dtype required");
   const util::View4 x = util::view4_chw(in), y = util::view4_chw(out);
   if (y.size[0] != x.size[0] || y.size[1] != x.size[1] || y.size[2] != os[0] ||
       y.size[3] != os[1] || x.size[2] == 0 || x.size[3] == 0)
     return ctx.fail(Error::InvalidArgument, "_adaptive_avg_pool2d.out: out shape mismatch");
-  util::dispatch_float(in.dtype, [&](auto tag) { adaptive_avg<decltype(tag)>(in, out); });
+  (void)util::dispatch_float(in.dtype, [&](auto tag) { adaptive_avg<decltype(tag)>(in, out); });
   return Error::Ok;
 }
 

@@ -67,7 +67,7 @@ Error aten_avg_pool2d_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument, "avg_pool2d.out: divisor_override is 0");
   if ((in.dim != 3 && in.dim != 4) || out.dim != in.dim)
     return ctx.fail(Error::InvalidArgument, "avg_pool2d.out: expected 3-D or 4-D");
-  if (!util::is_floating(in.dtype) || out.dtype != in.dtype)
+  if (!util::is_float_compute(in.dtype) || out.dtype != in.dtype)
     return ctx.fail(Error::InvalidType, "avg_pool2d.out: self and out must share a float dtype");
   const bool ceil_mode = args[4]->to_bool();
   const util::View4 x = util::view4_chw(in), y = util::view4_chw(out);
@@ -79,7 +79,7 @@ Error aten_avg_pool2d_out(KernelContext& ctx, Span<EValue*> args) {
   }
   if (y.size[0] != x.size[0] || y.size[1] != x.size[1])
     return ctx.fail(Error::InvalidArgument, "avg_pool2d.out: out shape mismatch");
-  util::dispatch_float(in.dtype, [&](auto tag) {
+  (void)util::dispatch_float(in.dtype, [&](auto tag) {
     avg_pool<decltype(tag)>(in, out, k, s, p, args[5]->to_bool(), divisor);
   });
   return Error::Ok;

@@ -65,7 +65,7 @@ Error aten_convolution_out(KernelContext& ctx, Span<EValue*> args) {
   const Tensor& out = util::tensor_arg(args, 9);
   if ((in.dim != 3 && in.dim != 4) || w.dim != in.dim || out.dim != in.dim)
     return ctx.fail(Error::NotSupported, "convolution.out: only 1-D and 2-D (rank 3/4) convs");
-  if (!util::is_floating(in.dtype) || w.dtype != in.dtype || out.dtype != in.dtype ||
+  if (!util::is_float_compute(in.dtype) || w.dtype != in.dtype || out.dtype != in.dtype ||
       (bias && bias->dtype != in.dtype))
     return ctx.fail(Error::InvalidType, "convolution.out: tensors must share a float dtype");
   const int sp = in.dim - 2;  // spatial dims
@@ -92,7 +92,7 @@ Error aten_convolution_out(KernelContext& ctx, Span<EValue*> args) {
   for (int i = 0; i < 4; ++i)
     if (y.size[i] != want[i])
       return ctx.fail(Error::InvalidArgument, "convolution.out: out shape mismatch");
-  util::dispatch_float(
+  (void)util::dispatch_float(
       in.dtype, [&](auto tag) { conv_direct<decltype(tag)>(in, w, bias, out, s, p, d, groups); });
   return Error::Ok;
 }

@@ -15,7 +15,7 @@ Error aten_gelu_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument, "gelu.out: expected (self, approximate, out, out)");
   const Tensor& in = util::tensor_arg(args, 0);
   const Tensor& out = util::tensor_arg(args, 2);
-  if (!util::is_floating(in.dtype) || in.dtype != out.dtype)
+  if (!util::is_float_compute(in.dtype) || in.dtype != out.dtype)
     return ctx.fail(Error::InvalidType, "gelu.out: self and out must have the same float dtype");
   Span<const char> mode = args[1]->to_string();
   bool tanh_mode;

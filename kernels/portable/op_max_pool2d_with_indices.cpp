@@ -76,7 +76,7 @@ Error aten_max_pool2d_with_indices_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument, "max_pool2d_with_indices.out: padding > kernel / 2");
   if ((in.dim != 3 && in.dim != 4) || out.dim != in.dim || idx.dim != in.dim)
     return ctx.fail(Error::InvalidArgument, "max_pool2d_with_indices.out: expected 3-D or 4-D");
-  if (!util::is_floating(in.dtype) || out.dtype != in.dtype || idx.dtype != ScalarType::Long)
+  if (!util::is_float_compute(in.dtype) || out.dtype != in.dtype || idx.dtype != ScalarType::Long)
     return ctx.fail(Error::InvalidType, "max_pool2d_with_indices.out: float in/out, int64 indices");
   const bool ceil_mode = args[5]->to_bool();
   const util::View4 x = util::view4_chw(in), y = util::view4_chw(out);
@@ -89,8 +89,8 @@ Error aten_max_pool2d_with_indices_out(KernelContext& ctx, Span<EValue*> args) {
   }
   if (y.size[0] != x.size[0] || y.size[1] != x.size[1] || !out.same_shape(idx))
     return ctx.fail(Error::InvalidArgument, "max_pool2d_with_indices.out: out shape mismatch");
-  util::dispatch_float(in.dtype,
-                       [&](auto tag) { max_pool<decltype(tag)>(in, out, idx, k, s, p, d); });
+  (void)util::dispatch_float(in.dtype,
+                             [&](auto tag) { max_pool<decltype(tag)>(in, out, idx, k, s, p, d); });
   return Error::Ok;
 }
 

@@ -68,15 +68,15 @@ Error aten__native_batch_norm_legit_no_training_out(KernelContext& ctx, Span<EVa
   const double eps =
       args[6]->is_double() ? args[6]->to_double() : static_cast<double>(args[6]->to_int());
   if (in.dim < 2) return ctx.fail(Error::InvalidArgument, "batch_norm_no_training.out: rank < 2");
-  if (!util::is_floating(in.dtype) || out.dtype != in.dtype)
+  if (!util::is_float_compute(in.dtype) || out.dtype != in.dtype)
     return ctx.fail(Error::InvalidType, "batch_norm_no_training.out: float input/out required");
   if (!is_channel_vector(w, in) || !is_channel_vector(b, in) || !is_channel_vector(&mean, in) ||
       !is_channel_vector(&var, in))
     return ctx.fail(Error::InvalidArgument, "batch_norm_no_training.out: params must be [C]");
   if (!in.same_shape(out))
     return ctx.fail(Error::InvalidArgument, "batch_norm_no_training.out: out shape mismatch");
-  util::dispatch_float(in.dtype,
-                       [&](auto tag) { batch_norm<decltype(tag)>(in, w, b, mean, var, eps, out); });
+  (void)util::dispatch_float(
+      in.dtype, [&](auto tag) { batch_norm<decltype(tag)>(in, w, b, mean, var, eps, out); });
   return Error::Ok;
 }
 

@@ -76,7 +76,7 @@ Error aten_native_layer_norm_out(KernelContext& ctx, Span<EValue*> args) {
     cols *= ns[i];
   }
   const int64_t rows = cols ? static_cast<int64_t>(in.numel()) / cols : 0;
-  if (!util::is_floating(in.dtype) || out.dtype != in.dtype || mean_out.dtype != in.dtype ||
+  if (!util::is_float_compute(in.dtype) || out.dtype != in.dtype || mean_out.dtype != in.dtype ||
       rstd_out.dtype != in.dtype)
     return ctx.fail(Error::InvalidType, "native_layer_norm.out: tensors must share a float dtype");
   const Tensor* params[2] = {w, b};
@@ -92,7 +92,7 @@ Error aten_native_layer_norm_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument, "native_layer_norm.out: mean/rstd shape mismatch");
   if (!in.is_contiguous() || !out.is_contiguous())
     return ctx.fail(Error::NotSupported, "native_layer_norm.out: contiguous tensors only");
-  util::dispatch_float(in.dtype, [&](auto tag) {
+  (void)util::dispatch_float(in.dtype, [&](auto tag) {
     layer_norm<decltype(tag)>(in, w, b, eps, out, mean_out, rstd_out, rows, cols);
   });
   return Error::Ok;

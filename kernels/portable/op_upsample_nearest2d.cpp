@@ -50,7 +50,7 @@ Error aten_upsample_nearest2d_vec_out(KernelContext& ctx, Span<EValue*> args) {
       sf[i] = l[i];
       if (!(sf[i] > 0.0))
         return ctx.fail(Error::InvalidArgument, "upsample_nearest2d.vec_out: bad scale");
-      want[i] = static_cast<int64_t>(floor(static_cast<double>(in.sizes[2 + i]) * sf[i]));
+      want[i] = static_cast<int64_t>(static_cast<double>(in.sizes[2 + i]) * sf[i]);  // floor
     }
   }
   if (out.sizes[2] != want[0] || out.sizes[3] != want[1])

@@ -97,9 +97,13 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sca
   if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) && alpha_is_float)
     return ctx.fail(Error::InvalidArgument, "add/sub: float alpha with integral operands");
   bool div_by_zero = false;
-  if (res == ScalarType::Double)
-    binary_compute<K, double>(a, b, out, alpha, &div_by_zero);
-  else if (res == ScalarType::Float)
+  if (res == ScalarType::Double) {
+    // Only the rounding divisions call libm (floor/trunc/fmod) in double.
+    if constexpr (kF64Math || (K != BinaryKind::kDivTrunc && K != BinaryKind::kDivFloor))
+      binary_compute<K, double>(a, b, out, alpha, &div_by_zero);
+    else
+      return ctx.fail(Error::NotSupported, "div: f64 math is disabled in this build");
+  } else if (res == ScalarType::Float)
     binary_compute<K, float>(a, b, out, alpha, &div_by_zero);
   else
     binary_compute<K, int64_t>(a, b, out, alpha, &div_by_zero);

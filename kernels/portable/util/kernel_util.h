@@ -14,6 +14,15 @@ namespace etmcu {
 namespace kernels {
 namespace util {
 
+// f64 support in ops that call libm (exp, sqrt, floor...): on by default on the host, off in
+// freestanding builds so that f32 kernels on soft-float MCUs do not link double libm routines
+// (such calls then fail with NotSupported). -DETMCU_KERNELS_F64 forces it on, _NO_F64 off.
+#if defined(ETMCU_KERNELS_F64) || (!defined(ETMCU_FREESTANDING) && !defined(ETMCU_KERNELS_NO_F64))
+constexpr bool kF64Math = true;
+#else
+constexpr bool kF64Math = false;
+#endif
+
 // Marks "no type yet" in type promotion (not a valid ScalarType).
 constexpr ScalarType kUndefined = static_cast<ScalarType>(-1);
 
@@ -57,6 +66,10 @@ bool is_out_list(Span<EValue*> args, size_t list, size_t first, size_t n);
 // Dtypes the portable kernels compute on: u8, i8, i16, i32, i64, f32, f64, bool.
 bool is_supported_dtype(ScalarType t);
 inline bool is_floating(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
+// Floating dtypes the libm-using kernels compute in: f32, and f64 when kF64Math.
+inline bool is_float_compute(ScalarType t) {
+  return t == ScalarType::Float || (kF64Math && t == ScalarType::Double);
+}
 inline bool is_integral(ScalarType t, bool include_bool) {
   return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short ||
          t == ScalarType::Int || t == ScalarType::Long || (include_bool && t == ScalarType::Bool);
@@ -199,19 +212,20 @@ inline bool dispatch_all(ScalarType t, F&& f) {
       return false;
   }
 }
-// Same for floating dtypes only.
+// Same for floating dtypes only (f64 only with kF64Math).
 template <typename F>
 inline bool dispatch_float(ScalarType t, F&& f) {
-  switch (t) {
-    case ScalarType::Float:
-      f(float());
-      return true;
-    case ScalarType::Double:
+  if (t == ScalarType::Float) {
+    f(float());
+    return true;
+  }
+  if constexpr (kF64Math) {
+    if (t == ScalarType::Double) {
       f(double());
       return true;
-    default:
-      return false;
+    }
   }
+  return false;
 }
 
 // ---- shapes ---------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ inline Error softmax_common(KernelContext& ctx, Span<EValue*> args, bool log_mod
   const Tensor& out = util::tensor_arg(args, 3);
   if (args[2]->to_bool())
     return ctx.fail(Error::NotSupported, "softmax: half_to_float unsupported");
-  if (!util::is_floating(in.dtype) || in.dtype != out.dtype)
+  if (!util::is_float_compute(in.dtype) || in.dtype != out.dtype)
     return ctx.fail(Error::InvalidType, "softmax: self and out must have the same float dtype");
   if (!in.same_shape(out)) return ctx.fail(Error::InvalidArgument, "softmax: shape mismatch");
   int dim;
@@ -56,7 +56,7 @@ inline Error softmax_common(KernelContext& ctx, Span<EValue*> args, bool log_mod
     util::store_as<double>(out.data, out.dtype, 0, log_mode ? 0.0 : 1.0);
     return Error::Ok;
   }
-  util::dispatch_float(in.dtype, [&](auto tag) {
+  (void)util::dispatch_float(in.dtype, [&](auto tag) {
     using T = decltype(tag);
     const T* x = in.const_data_ptr<T>();
     T* y = out.mutable_data_ptr<T>();

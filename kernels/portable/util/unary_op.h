@@ -24,10 +24,14 @@ Error float_unary(KernelContext& ctx, const Tensor& in, const Tensor& out, FF ff
   if (!is_supported_dtype(in.dtype) || !is_floating(out.dtype))
     return ctx.fail(Error::InvalidType, "unary op: unsupported dtype (out must be float)");
   if (!in.same_shape(out)) return ctx.fail(Error::InvalidArgument, "unary op: out shape != input");
-  if (in.dtype == ScalarType::Double || out.dtype == ScalarType::Double)
-    map_unary<double>(in, out, fd);
-  else
+  if (in.dtype == ScalarType::Double || out.dtype == ScalarType::Double) {
+    if constexpr (kF64Math)
+      map_unary<double>(in, out, fd);
+    else
+      return ctx.fail(Error::NotSupported, "unary op: f64 math is disabled in this build");
+  } else {
     map_unary<float>(in, out, ff);
+  }
   return Error::Ok;
 }
 
