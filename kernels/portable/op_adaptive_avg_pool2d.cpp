@@ -6,23 +6,25 @@ namespace etmcu {
 namespace kernels {
 
 namespace {
+using util::Index;
+
 template <typename T>
 void adaptive_avg(const Tensor& in, const Tensor& out) {
   const util::View4 x = util::view4_chw(in), y = util::view4_chw(out);
   const T* px = in.const_data_ptr<T>();
   T* py = out.mutable_data_ptr<T>();
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t c = 0; c < y.size[1]; ++c) {
+  for (Index n = 0; n < y.size[0]; ++n)
+    for (Index c = 0; c < y.size[1]; ++c) {
       const T* plane = px + n * x.stride[0] + c * x.stride[1];
-      for (int64_t oh = 0; oh < y.size[2]; ++oh) {
-        const int64_t h0 = oh * x.size[2] / y.size[2];
-        const int64_t h1 = ((oh + 1) * x.size[2] + y.size[2] - 1) / y.size[2];
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          const int64_t w0 = ow * x.size[3] / y.size[3];
-          const int64_t w1 = ((ow + 1) * x.size[3] + y.size[3] - 1) / y.size[3];
+      for (Index oh = 0; oh < y.size[2]; ++oh) {
+        const Index h0 = oh * x.size[2] / y.size[2];
+        const Index h1 = ((oh + 1) * x.size[2] + y.size[2] - 1) / y.size[2];
+        for (Index ow = 0; ow < y.size[3]; ++ow) {
+          const Index w0 = ow * x.size[3] / y.size[3];
+          const Index w1 = ((ow + 1) * x.size[3] + y.size[3] - 1) / y.size[3];
           T sum = 0;
-          for (int64_t h = h0; h < h1; ++h)
-            for (int64_t w = w0; w < w1; ++w) sum += plane[h * x.stride[2] + w * x.stride[3]];
+          for (Index h = h0; h < h1; ++h)
+            for (Index w = w0; w < w1; ++w) sum += plane[h * x.stride[2] + w * x.stride[3]];
           py[n * y.stride[0] + c * y.stride[1] + oh * y.stride[2] + ow * y.stride[3]] =
               sum / static_cast<T>((h1 - h0) * (w1 - w0));
         }

@@ -6,23 +6,28 @@ namespace etmcu {
 namespace kernels {
 
 namespace {
+using util::Index;
+
 template <typename T>
-void avg_pool(const Tensor& in, const Tensor& out, const int64_t* k, const int64_t* s,
-              const int64_t* p, bool include_pad, int64_t divisor) {
+void avg_pool(const Tensor& in, const Tensor& out, const int64_t* k64, const int64_t* s64,
+              const int64_t* p64, bool include_pad, Index divisor) {
+  const Index k[2] = {static_cast<Index>(k64[0]), static_cast<Index>(k64[1])};
+  const Index s[2] = {static_cast<Index>(s64[0]), static_cast<Index>(s64[1])};
+  const Index p[2] = {static_cast<Index>(p64[0]), static_cast<Index>(p64[1])};
   const util::View4 x = util::view4_chw(in), y = util::view4_chw(out);
   const T* px = in.const_data_ptr<T>();
   T* py = out.mutable_data_ptr<T>();
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t c = 0; c < y.size[1]; ++c) {
+  for (Index n = 0; n < y.size[0]; ++n)
+    for (Index c = 0; c < y.size[1]; ++c) {
       const T* plane = px + n * x.stride[0] + c * x.stride[1];
-      for (int64_t oh = 0; oh < y.size[2]; ++oh)
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
-          int64_t h1 = h0 + k[0], w1 = w0 + k[1];
+      for (Index oh = 0; oh < y.size[2]; ++oh)
+        for (Index ow = 0; ow < y.size[3]; ++ow) {
+          Index h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
+          Index h1 = h0 + k[0], w1 = w0 + k[1];
           // The padded window (clipped to input + padding) counts for count_include_pad.
           if (h1 > x.size[2] + p[0]) h1 = x.size[2] + p[0];
           if (w1 > x.size[3] + p[1]) w1 = x.size[3] + p[1];
-          const int64_t pool_size = (h1 - h0) * (w1 - w0);
+          const Index pool_size = (h1 - h0) * (w1 - w0);
           if (h0 < 0) h0 = 0;
           if (w0 < 0) w0 = 0;
           if (h1 > x.size[2]) h1 = x.size[2];
@@ -30,10 +35,9 @@ void avg_pool(const Tensor& in, const Tensor& out, const int64_t* k, const int64
           T v = 0;
           if (h0 < h1 && w0 < w1) {
             T sum = 0;
-            for (int64_t h = h0; h < h1; ++h)
-              for (int64_t w = w0; w < w1; ++w) sum += plane[h * x.stride[2] + w * x.stride[3]];
-            const int64_t div =
-                divisor ? divisor : (include_pad ? pool_size : (h1 - h0) * (w1 - w0));
+            for (Index h = h0; h < h1; ++h)
+              for (Index w = w0; w < w1; ++w) sum += plane[h * x.stride[2] + w * x.stride[3]];
+            const Index div = divisor ? divisor : (include_pad ? pool_size : (h1 - h0) * (w1 - w0));
             v = sum / static_cast<T>(div);
           }
           py[n * y.stride[0] + c * y.stride[1] + oh * y.stride[2] + ow * y.stride[3]] = v;

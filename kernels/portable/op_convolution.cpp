@@ -7,32 +7,39 @@ namespace etmcu {
 namespace kernels {
 
 namespace {
+using util::Index;
+
 template <typename T>
 void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, const Tensor& out,
-                 const int64_t* stride, const int64_t* pad, const int64_t* dil, int64_t groups) {
+                 const int64_t* stride64, const int64_t* pad64, const int64_t* dil64,
+                 Index groups) {
+  const Index stride[2] = {static_cast<Index>(stride64[0]), static_cast<Index>(stride64[1])};
+  const Index pad[2] = {static_cast<Index>(pad64[0]), static_cast<Index>(pad64[1])};
+  const Index dil[2] = {static_cast<Index>(dil64[0]), static_cast<Index>(dil64[1])};
   const util::View4 x = util::view4_conv(in), k = util::view4_conv(w), y = util::view4_conv(out);
   const T* px = in.const_data_ptr<T>();
   const T* pw = w.const_data_ptr<T>();
   T* py = out.mutable_data_ptr<T>();
   const T* pb = bias ? bias->const_data_ptr<T>() : nullptr;
-  int64_t bstride = 0;
-  if (bias) bias->strides(&bstride);
-  const int64_t cout_g = y.size[1] / groups, cin_g = k.size[1];
-  for (int64_t n = 0; n < y.size[0]; ++n) {
-    for (int64_t oc = 0; oc < y.size[1]; ++oc) {
-      const int64_t ic0 = (oc / cout_g) * cin_g;
+  int64_t bstride64 = 0;
+  if (bias) bias->strides(&bstride64);
+  const Index bstride = static_cast<Index>(bstride64);
+  const Index cout_g = y.size[1] / groups, cin_g = k.size[1];
+  for (Index n = 0; n < y.size[0]; ++n) {
+    for (Index oc = 0; oc < y.size[1]; ++oc) {
+      const Index ic0 = (oc / cout_g) * cin_g;
       const T b = pb ? pb[oc * bstride] : static_cast<T>(0);
-      for (int64_t oh = 0; oh < y.size[2]; ++oh) {
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
+      for (Index oh = 0; oh < y.size[2]; ++oh) {
+        for (Index ow = 0; ow < y.size[3]; ++ow) {
           T acc = 0;
-          for (int64_t ic = 0; ic < cin_g; ++ic) {
+          for (Index ic = 0; ic < cin_g; ++ic) {
             const T* xc = px + n * x.stride[0] + (ic0 + ic) * x.stride[1];
             const T* wc = pw + oc * k.stride[0] + ic * k.stride[1];
-            for (int64_t kh = 0; kh < k.size[2]; ++kh) {
-              const int64_t ih = oh * stride[0] - pad[0] + kh * dil[0];
+            for (Index kh = 0; kh < k.size[2]; ++kh) {
+              const Index ih = oh * stride[0] - pad[0] + kh * dil[0];
               if (ih < 0 || ih >= x.size[2]) continue;  // zero padding
-              for (int64_t kw = 0; kw < k.size[3]; ++kw) {
-                const int64_t iw = ow * stride[1] - pad[1] + kw * dil[1];
+              for (Index kw = 0; kw < k.size[3]; ++kw) {
+                const Index iw = ow * stride[1] - pad[1] + kw * dil[1];
                 if (iw < 0 || iw >= x.size[3]) continue;
                 acc += xc[ih * x.stride[2] + iw * x.stride[3]] *
                        wc[kh * k.stride[2] + kw * k.stride[3]];

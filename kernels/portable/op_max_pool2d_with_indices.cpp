@@ -9,30 +9,36 @@ namespace etmcu {
 namespace kernels {
 
 namespace {
+using util::Index;
+
 template <typename T>
-void max_pool(const Tensor& in, const Tensor& out, const Tensor& idx, const int64_t* k,
-              const int64_t* s, const int64_t* p, const int64_t* d) {
+void max_pool(const Tensor& in, const Tensor& out, const Tensor& idx, const int64_t* k64,
+              const int64_t* s64, const int64_t* p64, const int64_t* d64) {
+  const Index k[2] = {static_cast<Index>(k64[0]), static_cast<Index>(k64[1])};
+  const Index s[2] = {static_cast<Index>(s64[0]), static_cast<Index>(s64[1])};
+  const Index p[2] = {static_cast<Index>(p64[0]), static_cast<Index>(p64[1])};
+  const Index d[2] = {static_cast<Index>(d64[0]), static_cast<Index>(d64[1])};
   const util::View4 x = util::view4_chw(in), y = util::view4_chw(out), z = util::view4_chw(idx);
   const T* px = in.const_data_ptr<T>();
   T* py = out.mutable_data_ptr<T>();
   int64_t* pz = idx.mutable_data_ptr<int64_t>();
-  for (int64_t n = 0; n < y.size[0]; ++n)
-    for (int64_t c = 0; c < y.size[1]; ++c) {
+  for (Index n = 0; n < y.size[0]; ++n)
+    for (Index c = 0; c < y.size[1]; ++c) {
       const T* plane = px + n * x.stride[0] + c * x.stride[1];
-      for (int64_t oh = 0; oh < y.size[2]; ++oh)
-        for (int64_t ow = 0; ow < y.size[3]; ++ow) {
-          int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
-          const int64_t h1 =
+      for (Index oh = 0; oh < y.size[2]; ++oh)
+        for (Index ow = 0; ow < y.size[3]; ++ow) {
+          Index h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
+          const Index h1 =
               h0 + (k[0] - 1) * d[0] + 1 < x.size[2] ? h0 + (k[0] - 1) * d[0] + 1 : x.size[2];
-          const int64_t w1 =
+          const Index w1 =
               w0 + (k[1] - 1) * d[1] + 1 < x.size[3] ? w0 + (k[1] - 1) * d[1] + 1 : x.size[3];
           while (h0 < 0) h0 += d[0];
           while (w0 < 0) w0 += d[1];
           T best = -static_cast<T>(INFINITY);
-          int64_t best_i = h0 * x.size[3] + w0;
+          Index best_i = h0 * x.size[3] + w0;
           bool nan = false;  // a NaN wins for good, as in PyTorch
-          for (int64_t h = h0; h < h1 && !nan; h += d[0])
-            for (int64_t w = w0; w < w1 && !nan; w += d[1]) {
+          for (Index h = h0; h < h1 && !nan; h += d[0])
+            for (Index w = w0; w < w1 && !nan; w += d[1]) {
               const T v = plane[h * x.stride[2] + w * x.stride[3]];
               if (v > best || v != v) {
                 best = v;
@@ -40,10 +46,8 @@ void max_pool(const Tensor& in, const Tensor& out, const Tensor& idx, const int6
                 nan = v != v;
               }
             }
-          const int64_t yo =
-              n * y.stride[0] + c * y.stride[1] + oh * y.stride[2] + ow * y.stride[3];
-          const int64_t zo =
-              n * z.stride[0] + c * z.stride[1] + oh * z.stride[2] + ow * z.stride[3];
+          const Index yo = n * y.stride[0] + c * y.stride[1] + oh * y.stride[2] + ow * y.stride[3];
+          const Index zo = n * z.stride[0] + c * z.stride[1] + oh * z.stride[2] + ow * z.stride[3];
           py[yo] = best;
           pz[zo] = best_i;
         }

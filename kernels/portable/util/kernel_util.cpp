@@ -194,7 +194,7 @@ StridedIter::StridedIter(const Tensor& out, const Tensor* const* ins, int n)
     t.strides(strides);
     for (int k = 0; k < ndim_; ++k) {
       int jd = out.dim_order[k] - (ndim_ - t.dim);  // inputs align to out's trailing dims
-      stride_[j][k] = (jd >= 0 && t.sizes[jd] != 1) ? strides[jd] : 0;
+      stride_[j][k] = (jd >= 0 && t.sizes[jd] != 1) ? static_cast<Index>(strides[jd]) : 0;
     }
   }
 }
@@ -204,8 +204,9 @@ StridedIter::StridedIter(const Tensor& drive, const int64_t (*strides)[kTensorMa
     : ndim_(drive.dim), n_(n) {
   init_sizes(drive);
   for (int j = 0; j < n_; ++j) {
-    off_[j] = base ? base[j] : 0;
-    for (int k = 0; k < ndim_; ++k) stride_[j][k] = strides[j][drive.dim_order[k]];
+    off_[j] = base ? static_cast<Index>(base[j]) : 0;
+    for (int k = 0; k < ndim_; ++k)
+      stride_[j][k] = static_cast<Index>(strides[j][drive.dim_order[k]]);
   }
 }
 

@@ -23,6 +23,10 @@ constexpr bool kF64Math = true;
 constexpr bool kF64Math = false;
 #endif
 
+// Element offsets and loop indices in hot loops: pointer-sized, so 32-bit targets avoid 64-bit
+// arithmetic. Safe because is_valid_tensor_arg caps every tensor at 2^31 - 1 elements.
+using Index = ptrdiff_t;
+
 // Marks "no type yet" in type promotion (not a valid ScalarType).
 constexpr ScalarType kUndefined = static_cast<ScalarType>(-1);
 
@@ -250,7 +254,7 @@ class StridedIter {
   // d (0 to repeat); base[j] its starting offset (nullptr = all 0).
   StridedIter(const Tensor& drive, const int64_t (*strides)[kTensorMaxDim], int n,
               const int64_t* base = nullptr);
-  int64_t offset(int j) const { return off_[j]; }
+  Index offset(int j) const { return off_[j]; }
   void next() {
     for (int k = ndim_ - 1; k >= 0; --k) {
       for (int j = 0; j < n_; ++j) off_[j] += stride_[j][k];
@@ -266,8 +270,8 @@ class StridedIter {
   int n_;
   int32_t size_[kTensorMaxDim];
   int32_t idx_[kTensorMaxDim];
-  int64_t stride_[kMaxInputs][kTensorMaxDim];
-  int64_t off_[kMaxInputs];
+  Index stride_[kMaxInputs][kTensorMaxDim];
+  Index off_[kMaxInputs];
 };
 
 // Identity dim order for up to kTensorMaxDim dims (a contiguous view of any shape).

@@ -25,15 +25,15 @@ struct AccOf<double> {
 
 // A is n x k with strides (a0, a1); B is k x m with (b0, b1); C is n x m with (c0, c1).
 template <typename T, typename E>
-void matmul(const T* a, int64_t a0, int64_t a1, const T* b, int64_t b0, int64_t b1, T* c,
-            int64_t c0, int64_t c1, int64_t n, int64_t k, int64_t m, E epilogue) {
+void matmul(const T* a, Index a0, Index a1, const T* b, Index b0, Index b1, T* c, Index c0,
+            Index c1, Index n, Index k, Index m, E epilogue) {
   using Acc = typename AccOf<T>::type;
-  for (int64_t i = 0; i < n; ++i) {
-    for (int64_t j = 0; j < m; ++j) {
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < m; ++j) {
       Acc acc = 0;
       const T* pa = a + i * a0;
       const T* pb = b + j * b1;
-      for (int64_t p = 0; p < k; ++p)
+      for (Index p = 0; p < k; ++p)
         acc += static_cast<Acc>(pa[p * a1]) * static_cast<Acc>(pb[p * b0]);
       c[i * c0 + j * c1] = static_cast<T>(epilogue(i, j, acc));
     }

@@ -34,8 +34,8 @@ inline int64_t pool_out_size(int64_t in, int64_t k, int64_t pad, int64_t stride,
 
 // 4-D [N, C, H, W] sizes and strides of a 3-D [C, H, W] or 4-D tensor (N = 1 for 3-D).
 struct View4 {
-  int64_t size[4];
-  int64_t stride[4];
+  Index size[4];
+  Index stride[4];
 };
 inline View4 view4_chw(const Tensor& t) {
   View4 v;
@@ -44,7 +44,7 @@ inline View4 view4_chw(const Tensor& t) {
   const int lead = 4 - t.dim;  // 1 for 3-D inputs
   for (int d = 0; d < 4; ++d) {
     v.size[d] = d < lead ? 1 : t.sizes[d - lead];
-    v.stride[d] = d < lead ? 0 : st[d - lead];
+    v.stride[d] = d < lead ? 0 : static_cast<Index>(st[d - lead]);
   }
   return v;
 }
@@ -54,12 +54,12 @@ inline View4 view4_conv(const Tensor& t) {
   int64_t st[kTensorMaxDim];
   t.strides(st);
   if (t.dim == 4) {
-    for (int d = 0; d < 4; ++d) v.size[d] = t.sizes[d], v.stride[d] = st[d];
+    for (int d = 0; d < 4; ++d) v.size[d] = t.sizes[d], v.stride[d] = static_cast<Index>(st[d]);
   } else {
-    v.size[0] = t.sizes[0], v.stride[0] = st[0];
-    v.size[1] = t.sizes[1], v.stride[1] = st[1];
+    v.size[0] = t.sizes[0], v.stride[0] = static_cast<Index>(st[0]);
+    v.size[1] = t.sizes[1], v.stride[1] = static_cast<Index>(st[1]);
     v.size[2] = 1, v.stride[2] = 0;
-    v.size[3] = t.sizes[2], v.stride[3] = st[2];
+    v.size[3] = t.sizes[2], v.stride[3] = static_cast<Index>(st[2]);
   }
   return v;
 }

@@ -29,7 +29,7 @@ void reduce_sum(const Tensor& in, uint32_t mask, bool keepdim, const Tensor& out
   // Reduced dims in in's memory order (outermost first) for locality.
   int nr = 0;
   int32_t rsize[kTensorMaxDim];
-  int64_t rst[kTensorMaxDim];
+  Index rst[kTensorMaxDim];
   size_t count = 1;
   for (int k = 0; k < in.dim; ++k) {
     int d = in.dim_order[k];
@@ -45,7 +45,7 @@ void reduce_sum(const Tensor& in, uint32_t mask, bool keepdim, const Tensor& out
   int32_t idx[kTensorMaxDim];
   for (size_t i = 0; i < n; ++i, it.next()) {
     Acc acc = static_cast<Acc>(0);
-    int64_t off = it.offset(0);
+    Index off = it.offset(0);
     for (int r = 0; r < nr; ++r) idx[r] = 0;
     for (size_t e = 0; e < count; ++e) {
       acc += load_as<Acc>(in.data, in.dtype, off);

@@ -15,23 +15,23 @@ inline float log_of(float x) { return logf(x); }
 inline double log_of(double x) { return log(x); }
 
 template <typename T>
-void softmax_line(const T* x, int64_t xs, T* y, int64_t ys, int64_t n, bool log_mode) {
+void softmax_line(const T* x, Index xs, T* y, Index ys, Index n, bool log_mode) {
   T mx = x[0];
-  for (int64_t i = 1; i < n; ++i) mx = (x[i * xs] > mx || x[i * xs] != x[i * xs]) ? x[i * xs] : mx;
+  for (Index i = 1; i < n; ++i) mx = (x[i * xs] > mx || x[i * xs] != x[i * xs]) ? x[i * xs] : mx;
   T sum = 0;
   if (log_mode) {
-    for (int64_t i = 0; i < n; ++i) sum += exp_of(x[i * xs] - mx);
+    for (Index i = 0; i < n; ++i) sum += exp_of(x[i * xs] - mx);
     const T lse = log_of(sum);
-    for (int64_t i = 0; i < n; ++i) y[i * ys] = x[i * xs] - mx - lse;
+    for (Index i = 0; i < n; ++i) y[i * ys] = x[i * xs] - mx - lse;
   } else {
     // exp written first so that y may alias x.
-    for (int64_t i = 0; i < n; ++i) {
+    for (Index i = 0; i < n; ++i) {
       T e = exp_of(x[i * xs] - mx);
       y[i * ys] = e;
       sum += e;
     }
     const T inv = static_cast<T>(1) / sum;
-    for (int64_t i = 0; i < n; ++i) y[i * ys] *= inv;
+    for (Index i = 0; i < n; ++i) y[i * ys] *= inv;
   }
 }
 
@@ -61,8 +61,8 @@ inline Error softmax_common(KernelContext& ctx, Span<EValue*> args, bool log_mod
     const T* x = in.const_data_ptr<T>();
     T* y = out.mutable_data_ptr<T>();
     int64_t xs, ys;
-    const int64_t n = in.sizes[dim];
-    util::for_each_line(in, out, dim, &xs, &ys, [&](int64_t xo, int64_t yo) {
+    const Index n = in.sizes[dim];
+    util::for_each_line(in, out, dim, &xs, &ys, [&](Index xo, Index yo) {
       softmax_line(x + xo, xs, y + yo, ys, n, log_mode);
     });
   });
