@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
+#include <type_traits>
 
 #include "isa/xpulp_ops.h"
 
@@ -74,8 +76,10 @@ const char* trap_cause_name(uint32_t cause) {
 Sim::Sim(SimOptions options)
     : options_(std::move(options)),
       pulp_(options_.config == Config::kPulp),
-      ram_(new uint8_t[kRamSize]()),
-      dcache_(new Decoded[kNumSlots]()) {
+      ram_(static_cast<uint8_t*>(std::calloc(kRamSize, 1))),
+      dcache_(static_cast<Decoded*>(std::calloc(kNumSlots, sizeof(Decoded)))) {
+  static_assert(std::is_trivially_copyable_v<Decoded>, "Decoded must be memcpy/calloc-able");
+  if (!ram_ || !dcache_) throw std::bad_alloc();
   reset();
 }
 

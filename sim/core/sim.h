@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -100,8 +101,12 @@ class Sim {
 
   SimOptions options_;
   bool pulp_ = true;
-  std::unique_ptr<uint8_t[]> ram_;
-  std::unique_ptr<Decoded[]> dcache_;
+  struct FreeDeleter {
+    void operator()(void* p) const { std::free(p); }
+  };
+  // calloc'd: the OS hands out zero pages lazily, so a Sim is cheap to create.
+  std::unique_ptr<uint8_t[], FreeDeleter> ram_;
+  std::unique_ptr<Decoded[], FreeDeleter> dcache_;
   uint32_t code_lo_ = 0xffffffff, code_hi_ = 0;  // range of decoded slots (byte addresses)
 
   uint32_t x_[32] = {};

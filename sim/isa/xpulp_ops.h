@@ -230,6 +230,23 @@ inline uint32_t SimdDot(bool b, bool ua, bool ub, uint32_t a, uint32_t rs2, int3
   return sum;
 }
 
+// ((x + y) & 0xffff) >>> n on 16-bit halves (cv.add/sub.divN, cv.subrotmj); y may be negated.
+inline uint32_t HalfShift(uint32_t x, uint32_t y, bool /*arith*/, uint32_t n) {
+  const int16_t sum = static_cast<int16_t>(static_cast<uint16_t>((x + y) & 0xffff));
+  return static_cast<uint32_t>(sum >> n) & 0xffff;
+}
+// Complex multiply on 16-bit (re, im) halves, arithmetic shift by 15 + div.
+inline uint32_t CplxMulRe(uint32_t a, uint32_t b, uint32_t div) {
+  const int64_t ar = static_cast<int16_t>(a), ai = static_cast<int16_t>(a >> 16);
+  const int64_t br = static_cast<int16_t>(b), bi = static_cast<int16_t>(b >> 16);
+  return static_cast<uint32_t>((ar * br - ai * bi) >> (15 + div)) & 0xffff;
+}
+inline uint32_t CplxMulIm(uint32_t a, uint32_t b, uint32_t div) {
+  const int64_t ar = static_cast<int16_t>(a), ai = static_cast<int16_t>(a >> 16);
+  const int64_t br = static_cast<int16_t>(b), bi = static_cast<int16_t>(b >> 16);
+  return static_cast<uint32_t>((ar * bi + ai * br) >> (15 + div)) & 0xffff;
+}
+
 inline uint32_t ShuffleB(uint32_t a, uint32_t sel0, uint32_t sel1, uint32_t sel2, uint32_t sel3) {
   return Lane(a, static_cast<int>(sel0 & 3), true) |
          (Lane(a, static_cast<int>(sel1 & 3), true) << 8) |

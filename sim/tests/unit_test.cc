@@ -220,6 +220,27 @@ TEST(Core, ExitAndConsoleDevices) {
   EXPECT_EQ(r.result.instret, 6u);
 }
 
+TEST(Core, RandomProgramsNeverCrash) {
+  // Random words (and random compressed halves) as code: every run must end cleanly.
+  uint32_t seed = 12345;
+  auto next = [&seed] {
+    seed = seed * 1664525u + 1013904223u;
+    return seed ^ (seed >> 15);
+  };
+  for (int prog = 0; prog < 200; ++prog) {
+    std::vector<uint32_t> words(64);
+    for (auto& w : words) w = next();
+    for (Config cfg : {Config::kPulp, Config::kNoPulp}) {
+      std::vector<std::pair<int, uint32_t>> regs;
+      for (int r = 1; r < 32; ++r) regs.push_back({r, (r & 1) ? next() : (next() & 0x3ffffc)});
+      ProgramRun run = RunProgram(words, regs, cfg, 20000);
+      EXPECT_TRUE(run.result.reason == StopReason::kExit ||
+                  run.result.reason == StopReason::kUnhandledTrap ||
+                  run.result.reason == StopReason::kMaxCycles);
+    }
+  }
+}
+
 TEST(Timing, DividerLatencyDependsOnDivisor) {
   EXPECT_EQ(DivCycles(0, false), 35u);
   EXPECT_EQ(DivCycles(1, false), 34u);

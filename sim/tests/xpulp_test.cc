@@ -80,6 +80,20 @@ TEST(Xpulp, Simd) {
   EXPECT_EQ(One(CvSimd(0x09, 0, 12, 10, 11), 0x80008000, 0x00040004), 0xf800f800u);  // sra.h
 }
 
+TEST(Xpulp, ComplexAndHalfDiv) {
+  // cplxmul.r: (0.5 + 0.5i) * (0.5 - 0.5i) in Q15: re = (0x4000*0x4000 - 0x4000*(-0x4000)) >> 15
+  EXPECT_EQ(One(CvSimd(0x0a, 0, 12, 10, 11, 1), 0x40004000, 0xc0004000, 0xabcd0000), 0xabcd4000u);
+  // cplxmul.i: im = (0x4000*(-0x4000) + 0x4000*0x4000) >> 15 = 0, low half of rd kept
+  EXPECT_EQ(One(R(0x7b, 0, (0x0a << 2) | 3, 12, 10, 11), 0x40004000, 0xc0004000, 0x1234), 0x1234u);
+  EXPECT_EQ(One(CvSimd(0x0b, 0, 12, 10, 0, 1), 0x00050007, 0), 0xfffb0007u);  // cplxconj
+  // add.div2: ((0x7fff + 1) & 0xffff) >>> 1 = 0xc000 ; (2 + 4) >> 1 = 3
+  EXPECT_EQ(One(CvSimd(0x0d, 2, 12, 10, 11, 1), 0x00027fff, 0x00040001), 0x0003c000u);
+  // sub.div4: (8 - 4) >> 2 = 1 ; (0 - 8) >>> 2 = -2
+  EXPECT_EQ(One(CvSimd(0x0e, 4, 12, 10, 11, 1), 0x00000008, 0x00080004), 0xfffe0001u);
+  // subrotmj: rd[1] = b[0] - a[0] = 5 - 2 = 3 ; rd[0] = a[1] - b[1] = 9 - 4 = 5
+  EXPECT_EQ(One(CvSimd(0x0c, 0, 12, 10, 11, 1), 0x00090002, 0x00040005), 0x00030005u);
+}
+
 TEST(Xpulp, HardwareLoop) {
   // cv.setupi L0, 5, end ; 3 x addi x5,x5,1 ; end: ecall
   const uint32_t setupi = (5u << 20) | (4u << 15) | (4u << 12) | (12u << 7) | 0x2b;
