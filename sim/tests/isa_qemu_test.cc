@@ -58,6 +58,21 @@ TEST_P(IsaQemuTest, MatchesQemu) {
   }
 }
 
+// The same firmware loaded from ELF and from `objcopy -O verilog` hex runs identically.
+TEST(IsaHex, HexMatchesElf) {
+  const std::string dir = ETMCU_SIM_ISA_DIR;
+  if (!FileExists(dir + "/isa_ctrl_tb.hex")) GTEST_SKIP() << "hex firmware not built";
+  Sim from_elf, from_hex;
+  ASSERT_EQ(from_elf.load_file(dir + "/isa_ctrl_tb.elf"), "");
+  ASSERT_EQ(from_hex.load_file(dir + "/isa_ctrl_tb.hex"), "");
+  const RunResult a = from_elf.run(), b = from_hex.run();
+  ASSERT_EQ(a.reason, StopReason::kExit);
+  ASSERT_EQ(b.reason, StopReason::kExit);
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.instret, b.instret);
+  EXPECT_EQ(from_elf.output(), from_hex.output());
+}
+
 INSTANTIATE_TEST_SUITE_P(Rv32imc, IsaQemuTest,
                          ::testing::Values("isa_alu", "isa_mem", "isa_ctrl", "isa_csr"));
 
