@@ -16,7 +16,8 @@
     return r;                                                  \
   }
 RR(add)
-RR(sub) RR(sll) RR(slt) RR(sltu) RR(xor) RR(srl) RR(sra) RR(or) RR(and) RR(mul) RR(mulh) RR(mulhsu)
+RR(sub)
+RR(sll) RR(slt) RR(sltu) RR(xor) RR(srl) RR(sra) RR(or) RR(and) RR(mul) RR(mulh) RR(mulhsu)
     RR(mulhu) RR(div) RR(divu) RR(rem) RR(remu) RI(addi_p, addi, 2047) RI(addi_n, addi, -2048)
         RI(slti, slti, -1) RI(sltiu, sltiu, -1) RI(xori, xori, -1) RI(ori, ori, 0x555)
             RI(andi, andi, -256) RI(slli, slli, 31) RI(srli, srli, 7) RI(srai, srai, 31)
@@ -50,6 +51,20 @@ static uint32_t f_rvc(uint32_t a, uint32_t b) {
   return r;
 }
 
+static uint32_t f_rvc2(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__ volatile(
+      ".option push\n\t.option rvc\n\t"
+      "mv s0, %1\n\tmv s1, %2\n\tc.xor s0, s1\n\tc.or s1, s0\n\tc.and s0, s1\n\t"
+      "c.srli s1, 5\n\tc.lui a5, 0x1f\n\tc.add s0, a5\n\tc.addi4spn a4, sp, 64\n\t"
+      "mv a3, sp\n\tc.sub a4, a3\n\tc.addi16sp sp, -32\n\tc.addi16sp sp, 32\n\tc.add s0, a4\n\t"
+      "c.slli s1, 2\n\tc.add s0, s1\n\tmv %0, s0\n\t.option pop"
+      : "=r"(r)
+      : "r"(a), "r"(b)
+      : "s0", "s1", "a3", "a4", "a5");
+  return r;
+}
+
 typedef uint32_t (*fn)(uint32_t, uint32_t);
 static const struct {
   const char* name;
@@ -63,6 +78,7 @@ static const struct {
     {"slti", f_slti},     {"sltiu", f_sltiu}, {"xori", f_xori},     {"ori", f_ori},
     {"andi", f_andi},     {"slli", f_slli},   {"srli", f_srli},     {"srai", f_srai},
     {"srai0", f_srai0},   {"lui", f_lui},     {"auipc", f_auipc},   {"rvc", f_rvc},
+    {"rvc2", f_rvc2},
 };
 #define NOPS (sizeof(ops) / sizeof(ops[0]))
 
