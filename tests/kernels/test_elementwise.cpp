@@ -64,6 +64,26 @@ TEST(Add, BroadcastRowCol) {
   EXPECT_EQ(a.values<float>(3), (std::vector<float>{11, 21, 31, 12, 22, 32}));
 }
 
+TEST(Add, BroadcastFirstOperand) {
+  // self [1,3] broadcast against other [2,3]: same rank and dim order, different shapes.
+  Args a;
+  a.tensor<float>({1, 3}, {1, 2, 3});
+  a.tensor<float>({2, 3}, {10, 20, 30, 40, 50, 60});
+  a.add_int(1);
+  a.tensor<float>({2, 3});
+  a.repeat(3);
+  ASSERT_EQ(a.call(kernels::aten_add_out), Error::Ok);
+  EXPECT_EQ(a.values<float>(3), (std::vector<float>{11, 22, 33, 41, 52, 63}));
+
+  Args b;  // scalar-like self [1] with a [4] other
+  b.tensor<int32_t>({1}, {5});
+  b.tensor<int32_t>({4}, {1, 2, 3, 4});
+  b.tensor<int32_t>({4});
+  b.repeat(2);
+  ASSERT_EQ(b.call(kernels::aten_mul_out), Error::Ok);
+  EXPECT_EQ(b.values<int32_t>(2), (std::vector<int32_t>{5, 10, 15, 20}));
+}
+
 TEST(Add, ChannelsLastSameOrder) {
   std::vector<float> x(2 * 3 * 2 * 2), y(x.size());
   for (size_t i = 0; i < x.size(); ++i) x[i] = float(i), y[i] = float(100 * i);

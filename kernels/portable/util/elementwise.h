@@ -39,7 +39,7 @@ template <typename C, typename Op>
 void map_unary(const Tensor& in, const Tensor& out, Op op) {
   const size_t n = out.numel();
   constexpr ScalarType kC = dtype_of<C>();
-  if (in.dtype == kC && out.dtype == kC && in.same_dim_order(out)) {
+  if (in.dtype == kC && out.dtype == kC && in.same_shape(out) && in.same_dim_order(out)) {
     const C* x = in.const_data_ptr<C>();
     C* y = out.mutable_data_ptr<C>();
     for (size_t i = 0; i < n; ++i) y[i] = op(x[i]);
@@ -56,7 +56,8 @@ template <typename C, typename Op>
 void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
   const size_t n = out.numel();
   constexpr ScalarType kC = dtype_of<C>();
-  if (a.dtype == kC && b.dtype == kC && out.dtype == kC && a.same_dim_order(out)) {
+  if (a.dtype == kC && b.dtype == kC && out.dtype == kC && a.same_shape(out) &&
+      a.same_dim_order(out)) {
     const C* x = a.const_data_ptr<C>();
     const C* y = b.const_data_ptr<C>();
     C* z = out.mutable_data_ptr<C>();
@@ -64,7 +65,7 @@ void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
       for (size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
       return;
     }
-    if (b.numel() == 1 && a.same_shape(out)) {  // the common tensor-op-scalar case
+    if (b.numel() == 1) {  // the common tensor-op-scalar case
       const C s = y[0];
       for (size_t i = 0; i < n; ++i) z[i] = op(x[i], s);
       return;
