@@ -12,8 +12,9 @@ namespace etmcu {
 Span<const KernelEntry> kernel_table() { return Span<const KernelEntry>(); }
 }  // namespace etmcu
 
-alignas(16) extern const unsigned char g_model[];
-extern const unsigned g_model_size;
+// Defined in size_model.c (compiled without LTO so the optimiser cannot see the bytes).
+extern "C" const unsigned char g_model[];
+extern "C" const unsigned g_model_size;
 alignas(16) static unsigned char g_method_pool[1024];
 alignas(16) static unsigned char g_planned_pool[256];
 alignas(16) static float g_input[8];
@@ -32,6 +33,3 @@ int main() {
   if (method->set_input_data(0, g_input, sizeof(g_input)) != Error::Ok) return 3;
   return method->execute() == Error::Ok ? 0 : 4;
 }
-
-alignas(16) const unsigned char g_model[16] = {0};
-const unsigned g_model_size = sizeof(g_model);

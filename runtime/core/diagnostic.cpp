@@ -29,6 +29,29 @@ struct Writer {
 
 }  // namespace
 
+// Parameters are `long` (the native word on targets: 64-bit math costs code on rv32); the stored
+// figures are 64-bit.
+Error Diagnostic::fail(Error e, const char* what_text, const char* where_text, long at) {
+  if (error == Error::Ok) {
+    error = e;
+    what = what_text;
+    where = where_text;
+    index = at;
+  }
+  return e;
+}
+
+Error Diagnostic::fail_numbers(Error e, const char* what_text, long got_value, long expected_value,
+                               const char* where_text, long at) {
+  if (error == Error::Ok) {
+    fail(e, what_text, where_text, at);
+    got = got_value;
+    expected = expected_value;
+    has_numbers = true;
+  }
+  return e;
+}
+
 char* format_diagnostic(const Diagnostic& d, char* buf, size_t size) {
   if (size == 0) return buf;
   Writer w{buf, size};

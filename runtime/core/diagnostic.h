@@ -30,26 +30,13 @@ struct Diagnostic {
   bool has_numbers = false;
   char name[96] = {};          // e.g. operator or backend name (copied; empty when none)
 
-  // Records the first failure only (later ones are consequences), returns `e`.
-  Error fail(Error e, const char* what_text, const char* where_text = "", int64_t at = -1) {
-    if (error == Error::Ok) {
-      error = e;
-      what = what_text;
-      where = where_text;
-      index = at;
-    }
-    return e;
-  }
-  Error fail_numbers(Error e, const char* what_text, int64_t got_value, int64_t expected_value,
-                     const char* where_text = "", int64_t at = -1) {
-    if (error == Error::Ok) {
-      fail(e, what_text, where_text, at);
-      got = got_value;
-      expected = expected_value;
-      has_numbers = true;
-    }
-    return e;
-  }
+  // Records the first failure only (later ones are consequences), returns `e`. Out of line on
+  // purpose: there are ~100 call sites, and inlining them costs kilobytes on targets.
+  __attribute__((noinline)) Error fail(Error e, const char* what_text, const char* where_text = "",
+                                       long at = -1);
+  __attribute__((noinline)) Error fail_numbers(Error e, const char* what_text, long got_value,
+                                               long expected_value, const char* where_text = "",
+                                               long at = -1);
   // Sets the name once (the first failure's); `s` need not be NUL-terminated.
   void set_name(const char* s, size_t n) {
     if (name[0] != '\0' || s == nullptr) return;

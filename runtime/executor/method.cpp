@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "runtime/core/features.h"
 #include "runtime/executor/method_layout.h"
 #include "runtime/executor/program.h"
 #include "runtime/pte/pte_named_data.h"
@@ -174,6 +175,8 @@ class MethodLoader {
     fb::Table extra = t.table(st::kExtraTensorInfo);
     uint32_t buffer_idx = t.scalar<uint32_t>(st::kDataBufferIdx);
     if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) {
+      if (!kFeatureExternalData)
+        return fail_value(Error::NotSupported, ET_TEXT("external tensor; runtime built with ETMCU_FEATURE_EXTERNAL_DATA=0"), i);
       // EXTERNAL: bytes from a .ptd (or the .pte's named_data), looked up by fully qualified name.
       fb::String fqn = extra.string(schema::extra::kFullyQualifiedName);
       Result<NamedBlob> blob = find_external(fqn);
@@ -209,6 +212,8 @@ class MethodLoader {
       out->data = const_cast<uint8_t*>(data);  // constants are never written by kernels
     } else if (buffer_idx > 0) {
       // Planned with initial contents from mutable_data_segments[0].
+      if (!kFeatureMutableData)
+        return fail_value(Error::NotSupported, ET_TEXT("tensor with initial data; runtime built with ETMCU_FEATURE_MUTABLE_DATA=0"), i);
       fb::Vector mds = file_.program().vector(schema::program::kMutableDataSegments);
       if (mds.size == 0)
         return fail_value(Error::InvalidProgram, ET_TEXT("tensor has initial data but the program has no mutable_data_segments"), i);
@@ -351,6 +356,10 @@ class MethodLoader {
 
   Error init_delegates() {
     fb::Vector delegates = plan_.vector(sp::kDelegates);
+    if (!kFeatureDelegates) {
+      if (delegates.size == 0) return Error::Ok;
+      return diag_->fail(Error::NotSupported, ET_TEXT("program has delegates; runtime built with ETMCU_FEATURE_DELEGATES=0"), ET_TEXT("delegates"), 0);
+    }
     PteNamedData named(&file_);
     for (uint32_t d = 0; d < delegates.size; ++d) {
       fb::Table del(delegates.ref(d));
@@ -402,6 +411,24 @@ class MethodLoader {
     return Error::Ok;
   }
 
+  Error resolve_control_flow(LoadedInstruction& li, uint32_t n, uint32_t chain_size) {
+    ET_CHECK_OR_RETURN(check_index(li.a, n) == Error::Ok, diag_->error);
+    switch (li.kind) {
+      case schema::kInstrMoveCall:
+        return check_index(li.b, n);
+      case schema::kInstrJumpFalseCall:
+        if (li.b < 0 || static_cast<uint32_t>(li.b) > chain_size)
+          return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("jump destination out of range"), li.b, chain_size, ET_TEXT("instruction"), n);
+        if (!m_.values_[li.a].is_bool() && !m_.values_[li.a].is_tensor())
+          return diag_->fail(Error::InvalidProgram, ET_TEXT("jump condition is neither Bool nor a tensor"), ET_TEXT("instruction"), n);
+        return Error::Ok;
+      default:  // FreeCall
+        if (!m_.values_[li.a].is_tensor())
+          return diag_->fail(Error::InvalidProgram, ET_TEXT("FreeCall on a value that is not a tensor"), ET_TEXT("instruction"), n);
+        return Error::Ok;
+    }
+  }
+
   Error resolve_instructions() {
     fb::Vector chains = plan_.vector(sp::kChains);
     fb::Vector ops = plan_.vector(sp::kOperators);
@@ -449,20 +476,11 @@ class MethodLoader {
             break;
           }
           case schema::kInstrMoveCall:
-            ET_CHECK_OR_RETURN(check_index(li.a, n) == Error::Ok, diag_->error);
-            ET_CHECK_OR_RETURN(check_index(li.b, n) == Error::Ok, diag_->error);
-            break;
           case schema::kInstrJumpFalseCall:
-            ET_CHECK_OR_RETURN(check_index(li.a, n) == Error::Ok, diag_->error);
-            if (li.b < 0 || static_cast<uint32_t>(li.b) > instrs.size)
-              return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("jump destination out of range"), li.b, instrs.size, ET_TEXT("instruction"), n);
-            if (!m_.values_[li.a].is_bool() && !m_.values_[li.a].is_tensor())
-              return diag_->fail(Error::InvalidProgram, ET_TEXT("jump condition is neither Bool nor a tensor"), ET_TEXT("instruction"), n);
-            break;
           case schema::kInstrFreeCall:
-            ET_CHECK_OR_RETURN(check_index(li.a, n) == Error::Ok, diag_->error);
-            if (!m_.values_[li.a].is_tensor())
-              return diag_->fail(Error::InvalidProgram, ET_TEXT("FreeCall on a value that is not a tensor"), ET_TEXT("instruction"), n);
+            if (!kFeatureControlFlow)
+              return diag_->fail(Error::NotSupported, ET_TEXT("Move/JumpFalse/FreeCall; runtime built with ETMCU_FEATURE_CONTROL_FLOW=0"), ET_TEXT("instruction"), n);
+            ET_CHECK_OR_RETURN(resolve_control_flow(li, n, instrs.size) == Error::Ok, diag_->error);
             break;
           default:
             return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("unknown instruction type"), kind, 5, ET_TEXT("instruction"), n);
@@ -619,6 +637,7 @@ Error Method::execute() {
           }
           break;
         case schema::kInstrDelegateCall: {
+          if (!kFeatureDelegates) break;  // rejected at load
           BackendExecutionContext bctx{temp, meta_.name()};
           const LoadedDelegate& d = delegates_[in.a];
           e = d.backend->execute(bctx, d.handle, Span<EValue*>(in.args, in.num_args));
@@ -629,9 +648,10 @@ Error Method::execute() {
           break;
         }
         case schema::kInstrMoveCall:
-          values_[in.b] = values_[in.a];
+          if (kFeatureControlFlow) values_[in.b] = values_[in.a];
           break;
         case schema::kInstrJumpFalseCall: {
+          if (!kFeatureControlFlow) break;
           const EValue& cond = values_[in.a];
           bool truth = true;
           if (cond.is_bool()) {
@@ -650,7 +670,7 @@ Error Method::execute() {
           break;
         }
         case schema::kInstrFreeCall:
-          values_[in.a].to_tensor().data = nullptr;
+          if (kFeatureControlFlow) values_[in.a].to_tensor().data = nullptr;
           break;
         default:
           break;

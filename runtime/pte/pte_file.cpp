@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "runtime/core/features.h"
 #include "runtime/pte/schema.h"
 #include "runtime/pte/verifier.h"
 
@@ -136,6 +137,8 @@ Result<const uint8_t*> PteFile::constant(uint32_t k, size_t nbytes, Diagnostic* 
       return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("constant tensor runs past the end of the constant segment"), static_cast<int64_t>(off + nbytes), static_cast<int64_t>(seg.size()));
     return seg.data() + off;
   }
+  if (!kFeatureConstantBuffer)
+    return diag->fail(Error::NotSupported, ET_TEXT("deprecated inline constant_buffer; runtime built with ETMCU_FEATURE_CONSTANT_BUFFER=0"));
   fb::Vector storage = fb::Table(program_.vector(schema::program::kConstantBuffer).ref(k)).vector(0);
   if (nbytes > storage.size)
     return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("constant_buffer entry smaller than its tensor"), storage.size, static_cast<int64_t>(nbytes));

@@ -16,7 +16,6 @@ struct Field {
 };
 
 struct TableDesc {
-  const char* name;
   const Field* fields;
   uint8_t count;
 };
@@ -73,27 +72,41 @@ constexpr Field kBTensorF[] = {F(kU8), F(kVecU32), F(kVecU8), F(kVecU8)};
 
 #undef F
 #undef T
-#define D(name, f) TableDesc{ET_TEXT(name), f, sizeof(f) / sizeof(Field)}
+#define D(f) TableDesc{f, sizeof(f) / sizeof(Field)}
 
 // Indexed by TableType.
 constexpr TableDesc kTables[] = {
-    D("Program", kProgramF), D("ExecutionPlan", kPlanF), D("ContainerMetadata", kContainerMetaF),
-    D("EValue", kEValueF), TableDesc{ET_TEXT("Null"), nullptr, 0}, D("Int", kU64F),
-    D("Bool", kU8F), D("Double", kU64F), D("Tensor", kTensorF), D("String", kStringF),
-    D("IntList", kVecU64F), D("DoubleList", kVecU64F), D("BoolList", kVecU8F),
-    D("TensorList", kVecU32F), D("OptionalTensorList", kVecU32F), D("AllocationDetails", kAllocF),
-    D("ExtraTensorInfo", kExtraF), D("Operator", kTwoStringsF), D("Instruction", kInstructionF),
-    D("KernelCall", kCallF), D("DelegateCall", kCallF), D("MoveCall", kTwoU32F),
-    D("JumpFalseCall", kTwoU32F), D("FreeCall", kU32F), D("Chain", kChainF),
-    D("FrameList", kFrameListF), D("Frame", kFrameF), D("BackendDelegate", kDelegateF),
-    D("BackendDelegateDataReference", kDataRefF), D("CompileSpec", kCompileSpecF),
-    D("BackendDelegateInlineData", kVecU8F), D("Buffer", kVecU8F), D("DataSegment", kSegmentF),
-    D("SubsegmentOffsets", kSubsegF), D("NamedData", kNamedDataF),
-    D("NonConstBufferDevice", kDeviceF), D("FlatTensor", kFlatTensorF),
-    D("NamedData", kFlatNamedF), D("TensorLayout", kLayoutF), D("BundledProgram", kBundledF),
-    D("BundledMethodTestSuite", kSuiteF), D("BundledMethodTestCase", kCaseF),
-    D("Value", kBValueF), D("Tensor", kBTensorF),
+    D(kProgramF), D(kPlanF), D(kContainerMetaF),
+    D(kEValueF), TableDesc{nullptr, 0}, D(kU64F),
+    D(kU8F), D(kU64F), D(kTensorF), D(kStringF),
+    D(kVecU64F), D(kVecU64F), D(kVecU8F),
+    D(kVecU32F), D(kVecU32F), D(kAllocF),
+    D(kExtraF), D(kTwoStringsF), D(kInstructionF),
+    D(kCallF), D(kCallF), D(kTwoU32F),
+    D(kTwoU32F), D(kU32F), D(kChainF),
+    D(kFrameListF), D(kFrameF), D(kDelegateF),
+    D(kDataRefF), D(kCompileSpecF),
+    D(kVecU8F), D(kVecU8F), D(kSegmentF),
+    D(kSubsegF), D(kNamedDataF),
+    D(kDeviceF), D(kFlatTensorF),
+    D(kFlatNamedF), D(kLayoutF), D(kBundledF),
+    D(kSuiteF), D(kCaseF),
+    D(kBValueF), D(kBTensorF),
 };
+#if ETMCU_DIAGNOSTIC_TEXT
+// Indexed by TableType, for messages only (not linked when diagnostic text is off).
+const char* const kTableNames[] = {"Program", "ExecutionPlan", "ContainerMetadata", "EValue", "Null", "Int", "Bool", "Double", "Tensor", "String", "IntList", "DoubleList", "BoolList", "TensorList", "OptionalTensorList", "AllocationDetails", "ExtraTensorInfo", "Operator", "Instruction", "KernelCall", "DelegateCall", "MoveCall", "JumpFalseCall", "FreeCall", "Chain", "FrameList", "Frame", "BackendDelegate", "BackendDelegateDataReference", "CompileSpec", "BackendDelegateInlineData", "Buffer", "DataSegment", "SubsegmentOffsets", "NamedData", "NonConstBufferDevice", "FlatTensor", "NamedData", "TensorLayout", "BundledProgram", "BundledMethodTestSuite", "BundledMethodTestCase", "Value", "Tensor"};
+static_assert(sizeof(kTableNames) / sizeof(kTableNames[0]) == schema::kTableTypeCount, "one per type");
+#endif
+const char* name_of(TableType t) {
+#if ETMCU_DIAGNOSTIC_TEXT
+  return kTableNames[t];
+#else
+  (void)t;
+  return "";
+#endif
+}
+
 #undef D
 static_assert(sizeof(kTables) / sizeof(kTables[0]) == schema::kTableTypeCount, "one per type");
 
@@ -116,94 +129,93 @@ constexpr UnionDesc kUnions[] = {{kKernelTypesMembers, sizeof(kKernelTypesMember
 
 class Verifier {
  public:
-  Verifier(const uint8_t* buf, size_t size, Diagnostic* diag) : buf_(buf), size_(size), diag_(diag) {}
+  // Positions are 32-bit: a flatbuffer is at most 2 GiB (checked by verify_buffer), and 64-bit
+  // arithmetic costs code on rv32. Every sum below is formed only after checking it cannot wrap.
+  Verifier(const uint8_t* buf, uint32_t size, Diagnostic* diag) : buf_(buf), size_(size), diag_(diag) {}
 
-  bool table(uint64_t pos, TableType type, int depth) {
+  bool table(uint32_t pos, TableType type, int depth) {
     const TableDesc& desc = kTables[type];
-    if (depth > kVerifierMaxDepth) return fail(ET_TEXT("tables nested too deeply"), desc.name, pos);
+    if (depth > kVerifierMaxDepth) return fail(ET_TEXT("tables nested too deeply"), name_of(type), pos);
     if (++tables_ > kVerifierMaxTables)
-      return fail(ET_TEXT("too many tables (file is malformed or adversarial)"), desc.name, pos);
-    if (pos % 4 != 0 || pos + 4 > size_) return fail(ET_TEXT("table outside the buffer or misaligned"), desc.name, pos);
-    int64_t vt = static_cast<int64_t>(pos) - fb::read<int32_t>(buf_ + pos);
-    if (vt < 0 || vt % 2 != 0 || static_cast<uint64_t>(vt) + 4 > size_)
-      return fail(ET_TEXT("vtable outside the buffer"), desc.name, pos);
+      return fail(ET_TEXT("too many tables (file is malformed or adversarial)"), name_of(type), pos);
+    if (pos % 4 != 0 || pos > size_ - 4) return fail(ET_TEXT("table outside the buffer or misaligned"), name_of(type), pos);
+    int32_t soffset = fb::read<int32_t>(buf_ + pos);
+    // vtable = pos - soffset, inside [0, size - 4].
+    uint32_t vt;
+    if (soffset >= 0) {
+      if (static_cast<uint32_t>(soffset) > pos) return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
+      vt = pos - static_cast<uint32_t>(soffset);
+    } else {
+      uint32_t back = 0u - static_cast<uint32_t>(soffset);
+      if (back > size_ - 4 - pos) return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
+      vt = pos + back;
+    }
+    if (vt % 2 != 0 || vt > size_ - 4) return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
     uint16_t vt_size = fb::read<uint16_t>(buf_ + vt);
     uint16_t inline_size = fb::read<uint16_t>(buf_ + vt + 2);
-    if (vt_size < 4 || vt_size % 2 != 0 || static_cast<uint64_t>(vt) + vt_size > size_)
-      return fail(ET_TEXT("vtable size invalid"), desc.name, pos);
-    if (inline_size < 4 || pos + inline_size > size_)
-      return fail(ET_TEXT("table size runs past the end of the buffer"), desc.name, pos);
+    if (vt_size < 4 || vt_size % 2 != 0 || vt_size > size_ - vt)
+      return fail(ET_TEXT("vtable size invalid"), name_of(type), pos);
+    if (inline_size < 4 || inline_size > size_ - pos)
+      return fail(ET_TEXT("table size runs past the end of the buffer"), name_of(type), pos);
     uint8_t union_tag = 0;
-    bool union_tag_present = false;
     for (uint8_t id = 0; id < desc.count; ++id) {
       uint32_t entry = 4 + 2u * id;
       uint16_t off = entry + 2 <= vt_size ? fb::read<uint16_t>(buf_ + vt + entry) : 0;
       const Field& f = desc.fields[id];
       if (off == 0) {
-        if (f.kind == Kind::kUnionValue && union_tag_present && union_tag != 0)
-          return fail(ET_TEXT("union tag set but its value is missing"), desc.name, pos);
+        if (f.kind == Kind::kUnionValue && union_tag != 0)
+          return fail(ET_TEXT("union tag set but its value is missing"), name_of(type), pos);
         continue;
       }
-      uint32_t width = field_width(f.kind);
       // Bounded by the buffer, not by the table's inline size: real writers place 8-byte scalars
       // past the size they record (the flatbuffers verifier checks the same way).
-      if (pos + off + width > size_)
-        return fail(ET_TEXT("field runs past the end of the buffer"), desc.name, pos);
-      uint64_t loc = pos + off;
+      uint32_t width = field_width(f.kind);
+      if (width > size_ - pos - off)
+        return fail(ET_TEXT("field runs past the end of the buffer"), name_of(type), pos);
+      uint32_t loc = pos + off;
+      if (loc % (width < 4 ? width : 4) != 0)  // writers align scalars; readers rely on it
+        return fail(ET_TEXT("field misaligned"), name_of(type), pos);
       switch (f.kind) {
         case Kind::kNone: case Kind::kU8: case Kind::kU16: case Kind::kU32: case Kind::kU64:
           break;
         case Kind::kUnionType:
           union_tag = buf_[loc];
-          union_tag_present = true;
           break;
         case Kind::kString:
-          if (!string(target(loc), desc.name)) return false;
+          if (!string(target(loc), name_of(type))) return false;
           break;
         case Kind::kTable:
           if (!table(target(loc), static_cast<TableType>(f.ref), depth + 1)) return false;
           break;
         case Kind::kVecU8:
-          if (!vector(target(loc), 1, desc.name)) return false;
-          break;
         case Kind::kVecU32:
-          if (!vector(target(loc), 4, desc.name)) return false;
-          break;
         case Kind::kVecU64:
-          if (!vector(target(loc), 8, desc.name)) return false;
+          if (!vector(target(loc), vector_element(f.kind), name_of(type))) return false;
           break;
         case Kind::kVecTable: {
-          uint64_t v = target(loc);
-          if (!vector(v, 4, desc.name)) return false;
+          uint32_t v = target(loc);
+          if (!vector(v, 4, name_of(type))) return false;
           uint32_t n = fb::read<uint32_t>(buf_ + v);
-          for (uint32_t i = 0; i < n; ++i) {
-            uint64_t slot = v + 4 + 4ull * i;
-            if (!table(target(slot), static_cast<TableType>(f.ref), depth + 1)) return false;
-          }
+          for (uint32_t i = 0; i < n; ++i)
+            if (!table(target(v + 4 + 4 * i), static_cast<TableType>(f.ref), depth + 1)) return false;
           break;
         }
         case Kind::kUnionValue: {
           const UnionDesc& u = kUnions[f.ref];
-          if (!union_tag_present || union_tag == 0)
-            return fail(ET_TEXT("union value present without a type tag"), desc.name, pos);
+          if (union_tag == 0)
+            return fail(ET_TEXT("union value present without a type tag"), name_of(type), pos);
           if (union_tag > u.count)
             return fail_number(ET_TEXT("unknown union type tag (expected: the largest known tag)"),
-                               desc.name, pos, union_tag, u.count);
+                               name_of(type), pos, union_tag, u.count);
           if (!table(target(loc), static_cast<TableType>(u.members[union_tag - 1]), depth + 1))
             return false;
+          union_tag = 0;  // consumed
           break;
         }
       }
     }
-    if (union_tag_present && union_tag != 0) {
-      // The tag was present: the loop above already required the value when its id is in the vtable.
-      uint8_t value_id = 0;
-      for (uint8_t id = 0; id < desc.count; ++id)
-        if (desc.fields[id].kind == Kind::kUnionValue) value_id = id;
-      uint32_t entry = 4 + 2u * value_id;
-      if (entry + 2 > vt_size || fb::read<uint16_t>(buf_ + vt + entry) == 0)
-        return fail(ET_TEXT("union tag set but its value is missing"), desc.name, pos);
-    }
+    if (union_tag != 0)  // a tag whose value id lies beyond this vtable
+      return fail(ET_TEXT("union tag set but its value is missing"), name_of(type), pos);
     return true;
   }
 
@@ -213,48 +225,55 @@ class Verifier {
       case Kind::kU8: case Kind::kUnionType: return 1;
       case Kind::kU16: return 2;
       case Kind::kU64: return 8;
-      case Kind::kNone: return 0;
+      case Kind::kNone: return 1;
       default: return 4;
     }
   }
-  // Absolute position a uoffset at `loc` points to (may be out of range: checked by the callee).
-  uint64_t target(uint64_t loc) const { return loc + fb::read<uint32_t>(buf_ + loc); }
+  static uint32_t vector_element(Kind k) {
+    return k == Kind::kVecU8 ? 1 : (k == Kind::kVecU32 ? 4 : 8);
+  }
+  // Absolute position a uoffset at `loc` points to; size_ (never valid) when it would wrap.
+  uint32_t target(uint32_t loc) const {
+    uint32_t off = fb::read<uint32_t>(buf_ + loc);
+    return off > size_ - loc ? size_ : loc + off;
+  }
 
-  bool vector(uint64_t pos, uint32_t elem, const char* table_name) {
-    if (pos + 4 > size_) return fail(ET_TEXT("vector outside the buffer"), table_name, pos);
-    uint64_t n = fb::read<uint32_t>(buf_ + pos);
-    if (pos + 4 + n * elem > size_)
+  bool vector(uint32_t pos, uint32_t elem, const char* table_name) {
+    if (size_ < 4 || pos > size_ - 4 || pos % 4 != 0)
+      return fail(ET_TEXT("vector outside the buffer or misaligned"), table_name, pos);
+    uint32_t n = fb::read<uint32_t>(buf_ + pos);
+    if (n > (size_ - pos - 4) / elem)
       return fail(ET_TEXT("vector runs past the end of the buffer"), table_name, pos);
     if (reinterpret_cast<uintptr_t>(buf_ + pos + 4) % elem != 0)
       return fail(ET_TEXT("vector misaligned for its element type"), table_name, pos);
     return true;
   }
-  bool string(uint64_t pos, const char* table_name) {
-    if (pos + 4 > size_) return fail(ET_TEXT("string outside the buffer"), table_name, pos);
-    uint64_t n = fb::read<uint32_t>(buf_ + pos);
-    if (pos + 4 + n + 1 > size_)
+  bool string(uint32_t pos, const char* table_name) {
+    if (size_ < 4 || pos > size_ - 4 || pos % 4 != 0)
+      return fail(ET_TEXT("string outside the buffer or misaligned"), table_name, pos);
+    uint32_t n = fb::read<uint32_t>(buf_ + pos);
+    if (n >= size_ - pos - 4)
       return fail(ET_TEXT("string runs past the end of the buffer"), table_name, pos);
     if (buf_[pos + 4 + n] != 0) return fail(ET_TEXT("string not NUL-terminated"), table_name, pos);
     return true;
   }
-  bool fail(const char* what, const char* table_name, uint64_t pos) {
+  bool fail(const char* what, const char* table_name, uint32_t pos) {
     if (diag_->error == Error::Ok) {
       diag_->fail(Error::InvalidProgram, what, table_name);
-      diag_->offset = static_cast<int64_t>(pos);
+      diag_->offset = pos;
     }
     return false;
   }
-  bool fail_number(const char* what, const char* table_name, uint64_t pos, int64_t got,
-                   int64_t expected) {
+  bool fail_number(const char* what, const char* table_name, uint32_t pos, long got, long expected) {
     if (diag_->error == Error::Ok) {
       diag_->fail_numbers(Error::InvalidProgram, what, got, expected, table_name);
-      diag_->offset = static_cast<int64_t>(pos);
+      diag_->offset = pos;
     }
     return false;
   }
 
   const uint8_t* buf_;
-  uint64_t size_;
+  uint32_t size_;
   Diagnostic* diag_;
   uint32_t tables_ = 0;
 };
@@ -262,14 +281,14 @@ class Verifier {
 }  // namespace
 
 const char* table_type_name(schema::TableType t) {
-  return t < schema::kTableTypeCount ? kTables[t].name : "?";
+  return t < schema::kTableTypeCount ? name_of(t) : "?";
 }
 
 Error verify_buffer(const uint8_t* buf, size_t size, schema::TableType root, Diagnostic* diag) {
   if (size < 8) return diag->fail(Error::InvalidProgram, ET_TEXT("buffer shorter than 8 bytes"));
-  Verifier v(buf, size, diag);
-  uint64_t root_pos = fb::read<uint32_t>(buf);
-  return v.table(root_pos, root, 0) ? Error::Ok : Error::InvalidProgram;
+  if (size > 0x7fffffffu) return diag->fail(Error::InvalidProgram, ET_TEXT("flatbuffer larger than 2 GiB"));
+  Verifier v(buf, static_cast<uint32_t>(size), diag);
+  return v.table(fb::read<uint32_t>(buf), root, 0) ? Error::Ok : Error::InvalidProgram;
 }
 
 }  // namespace etmcu

@@ -209,11 +209,55 @@ int verify_bundled(const std::string& path, bool as_json) {
   return failed == 0 ? 0 : 1;
 }
 
-int inspect_command(const std::string& model, bool as_json, bool ops_only) {
+namespace {
+// The runtime features (runtime/core/features.h) a program needs, for selective firmware builds.
+std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) {
+  bool delegates = false, external = false, mutable_data = false, control_flow = false;
+  fb::Table root = file.program();
+  fb::Vector plans = root.vector(schema::program::kExecutionPlan);
+  for (uint32_t p = 0; p < plans.size; ++p) {
+    fb::Table plan(plans.ref(p));
+    delegates = delegates || plan.vector(schema::plan::kDelegates).size > 0;
+    fb::Vector values = plan.vector(schema::plan::kValues);
+    for (uint32_t v = 0; v < values.size; ++v) {
+      fb::Table ev(values.ref(v));
+      if (ev.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) continue;
+      fb::Table t = ev.table(schema::evalue::kVal);
+      fb::Table extra = t.table(schema::tensor::kExtraTensorInfo);
+      external = external || (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1);
+      mutable_data = mutable_data || (t.scalar<uint32_t>(schema::tensor::kDataBufferIdx) > 0 &&
+                                      t.has(schema::tensor::kAllocationInfo) &&
+                                      !(extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1));
+    }
+    fb::Vector chains = plan.vector(schema::plan::kChains);
+    for (uint32_t c = 0; c < chains.size; ++c) {
+      fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+      for (uint32_t i = 0; i < instrs.size; ++i) {
+        uint8_t kind = fb::Table(instrs.ref(i)).scalar<uint8_t>(schema::instr::kArgsType);
+        control_flow = control_flow || kind >= schema::kInstrMoveCall;
+      }
+    }
+  }
+  fb::Table cs = root.table(schema::program::kConstantSegment);
+  bool constant_buffer = root.vector(schema::program::kConstantBuffer).size > 1 &&
+                         !(cs.valid() && cs.vector(schema::subseg::kOffsets).size > 0);
+  return {{"DELEGATES", delegates}, {"EXTERNAL_DATA", external}, {"MUTABLE_DATA", mutable_data},
+          {"CONTROL_FLOW", control_flow}, {"CONSTANT_BUFFER", constant_buffer}};
+}
+}  // namespace
+
+int inspect_command(const std::string& model, bool as_json, bool ops_only, bool features_only) {
   auto session = Session::open_files(model);
   Program& program = session->program();
   const PteFile& file = program.file();
+  auto features = program_features(file);
+  if (features_only) {
+    for (const auto& [name, needed] : features)
+      std::cout << "ETMCU_FEATURE_" << name << "=" << (needed ? 1 : 0) << "\n";
+    return 0;
+  }
   json j;
+  for (const auto& [name, needed] : features) j["features"][name] = needed;
   j["file"] = model;
   j["bytes"] = file.file().size();
   const ExtendedHeader& h = file.header();

@@ -21,7 +21,7 @@ int run_command(const std::string& model, const std::string& method_name,
                 const std::vector<std::string>& inputs, const std::string& data,
                 const std::string& output_dir, bool as_json);
 int verify_bundled(const std::string& path, bool as_json);
-int inspect_command(const std::string& model, bool as_json, bool ops_only);
+int inspect_command(const std::string& model, bool as_json, bool ops_only, bool features_only);
 }  // namespace etmcu::host
 
 int main(int argc, char** argv) {
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
 
   std::string model, method = "forward", data, output_dir;
   std::vector<std::string> inputs;
-  bool as_json = false, verify = false, ops_only = false;
+  bool as_json = false, verify = false, ops_only = false, features_only = false;
 
   auto* run = app.add_subcommand("run", "run a program on the host runtime");
   run->add_option("model", model, "MODEL.pte (or .bpte with --verify)")->required();
@@ -45,6 +45,8 @@ int main(int argc, char** argv) {
   inspect->add_option("model", model, "MODEL.pte")->required();
   inspect->add_flag("--json", as_json, "print JSON");
   inspect->add_flag("--ops", ops_only, "print only the operator list (for selective builds)");
+  inspect->add_flag("--features", features_only,
+                    "print the runtime features the program needs (-DETMCU_FEATURE_<NAME>=0|1)");
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -52,7 +54,7 @@ int main(int argc, char** argv) {
       if (verify) return etmcu::host::verify_bundled(model, as_json);
       return etmcu::host::run_command(model, method, inputs, data, output_dir, as_json);
     }
-    return etmcu::host::inspect_command(model, as_json, ops_only);
+    return etmcu::host::inspect_command(model, as_json, ops_only, features_only);
   } catch (const std::exception& e) {
     std::cerr << "etmcu: " << e.what() << "\n";
     return 1;

@@ -1,0 +1,29 @@
+// Runtime features that a build can leave out when its programs do not use them (the firmware
+// builder derives them from the .pte: `etmcu-cli inspect MODEL.pte --features`). A program that
+// needs a feature the build left out fails at load with NotSupported naming the feature.
+// All default to on. Set with -DETMCU_FEATURE_<NAME>=0.
+#pragma once
+
+#ifndef ETMCU_FEATURE_DELEGATES
+#define ETMCU_FEATURE_DELEGATES 1  // DelegateCall + BackendInterface
+#endif
+#ifndef ETMCU_FEATURE_EXTERNAL_DATA
+#define ETMCU_FEATURE_EXTERNAL_DATA 1  // EXTERNAL tensors (.ptd or the program's named_data)
+#endif
+#ifndef ETMCU_FEATURE_MUTABLE_DATA
+#define ETMCU_FEATURE_MUTABLE_DATA 1  // planned tensors with initial data (mutable_data_segments)
+#endif
+#ifndef ETMCU_FEATURE_CONTROL_FLOW
+#define ETMCU_FEATURE_CONTROL_FLOW 1  // MoveCall, JumpFalseCall, FreeCall
+#endif
+#ifndef ETMCU_FEATURE_CONSTANT_BUFFER
+#define ETMCU_FEATURE_CONSTANT_BUFFER 1  // the deprecated inline constant_buffer
+#endif
+
+namespace etmcu {
+constexpr bool kFeatureDelegates = ETMCU_FEATURE_DELEGATES != 0;
+constexpr bool kFeatureExternalData = ETMCU_FEATURE_EXTERNAL_DATA != 0;
+constexpr bool kFeatureMutableData = ETMCU_FEATURE_MUTABLE_DATA != 0;
+constexpr bool kFeatureControlFlow = ETMCU_FEATURE_CONTROL_FLOW != 0;
+constexpr bool kFeatureConstantBuffer = ETMCU_FEATURE_CONSTANT_BUFFER != 0;
+}  // namespace etmcu
