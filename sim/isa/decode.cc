@@ -348,6 +348,7 @@ Decoded decode(uint32_t word, bool pulp) {
       d.aux = static_cast<uint8_t>(Bits(w, 14, 13));
       break;
   }
+  if (static_cast<Op>(idx) == Op::kCvBitrev && d.aux >= 4) return d;  // Is3[4:2] must be 0
   d.op = static_cast<Op>(idx);
   d.cls = info.cls;
   if (info.cls == Cls::kCsr) {

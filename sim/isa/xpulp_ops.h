@@ -62,17 +62,24 @@ inline uint32_t ShiftN(uint32_t x, uint32_t n, bool round, bool arith) {
   if (round && n) x += 1u << (n - 1);
   return arith ? static_cast<uint32_t>(static_cast<int32_t>(x) >> n) : x >> n;
 }
-// Bit reverse for FFT addressing: 2^is2 points, radix 2^(is3+1) (is3 = 3 behaves as 0).
+// cv.bitrev as the RTL computes it: shift left by Is2, then reverse the word in digits of 1, 2
+// or 3 bits (radix 2, 4, 8 selected by Is3[1:0]; 3 behaves as radix 2; radix 8 leaves bits 31:30
+// zero).
 inline uint32_t Bitrev(uint32_t v, uint32_t is3, uint32_t is2) {
-  uint32_t radix_bits = (is3 & 3) == 3 ? 1 : (is3 & 3) + 1;
+  const uint32_t s = v << (is2 & 31);
   uint32_t out = 0;
-  const uint32_t digits = 32 / radix_bits;
-  for (uint32_t i = 0; i < digits; ++i) {
-    const uint32_t digit = (v >> (i * radix_bits)) & Mask(radix_bits);
-    const int32_t pos = 32 - static_cast<int32_t>((i + 1) * radix_bits);
-    if (pos >= 0) out |= digit << pos;
+  switch (is3 & 3) {
+    case 1:
+      for (uint32_t j = 0; j < 16; ++j) out |= ((s >> (30 - 2 * j)) & 3u) << (2 * j);
+      break;
+    case 2:
+      for (uint32_t j = 0; j < 10; ++j) out |= ((s >> (29 - 3 * j)) & 7u) << (3 * j);
+      break;
+    default:
+      for (uint32_t j = 0; j < 32; ++j) out |= ((s >> (31 - j)) & 1u) << j;
+      break;
   }
-  return is2 == 0 ? 0 : out >> (32 - is2);
+  return out;
 }
 
 // ---- packed SIMD ----

@@ -48,6 +48,12 @@ TEST(Xpulp, BitManipulation) {
   EXPECT_EQ(One(Cv5b(1, 1, 2, 12, 10, 29), 0, 0), 0xe0000000u);                    // bset 2,29
   EXPECT_EQ(One(Cv5b(1, 0, 5, 12, 10, 3), 0xffffffff, 0), 0xfffffe07u);            // bclr 5,3
   EXPECT_EQ(One(CvAlu(0x18, 12, 10, 11), 0x00000f80, (7 << 5) | 4), 0xfffffff8u);  // extractr
+  // cv.bitrev (RTL behaviour: reverse (rs1 << Is2) in radix-2/4/8 digits)
+  EXPECT_EQ(One(Cv5b(1, 3, 0, 12, 10, 0), 0x00000001, 0), 0x80000000u);   // radix 2, Is2 0
+  EXPECT_EQ(One(Cv5b(1, 3, 0, 12, 10, 24), 0x00000001, 0), 0x00000080u);  // radix 2, Is2 24
+  EXPECT_EQ(One(Cv5b(1, 3, 1, 12, 10, 0), 0x00000001, 0), 0x40000000u);   // radix 4
+  EXPECT_EQ(One(Cv5b(1, 3, 2, 12, 10, 0), 0xc0000000, 0),
+            0x00000006u);  // radix 8: bits 31:29 = 110
 }
 
 TEST(Xpulp, ShiftedArithmeticAndMul16) {
