@@ -13,7 +13,8 @@ Algorithm
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
    (the end of the region if none fits). Offsets and sizes are rounded to `alignment` (16, like
-   upstream). With several regions (memory_id 1..n, each with an optional byte budget), a
+   upstream). The pass is repeated with two other visit orders (size x lifetime, longest
+   lifetime first) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
    buffer goes to the first region where it fits within the budget.
 4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
    of simultaneously live buffers (aligned sizes; no placement can beat it).
@@ -147,7 +148,28 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         if live > lower:
             lower, peak = live, k
 
-    order = sorted(roots, key=lambda r: (-size[r], start[r], r))
+    orders = [
+        sorted(roots, key=lambda r: (-size[r], start[r], r)),                    # best-fit by size
+        sorted(roots, key=lambda r: (-size[r] * (end[r] - start[r] + 1), r)),    # by area
+        sorted(roots, key=lambda r: (-(end[r] - start[r]), -size[r], r)),       # longest first
+    ]
+    best = None
+    for order in orders:
+        try:
+            where, region_sizes = _place(order, size, start, end, regions)
+        except ExportError:
+            if order is orders[0]:
+                raise
+            continue
+        if best is None or sum(region_sizes) < sum(best[1]):
+            best = (where, region_sizes)
+    where, region_sizes = best
+    placement = {tid: where[uf.find(tid)] for tid in tensors}
+    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment)
+
+
+def _place(order, size, start, end, regions):
+    """Best-fit placement of buffers in `order`; returns ({root: (mem_id, offset)}, sizes)."""
     placed = {i: [] for i in range(len(regions))}      # region -> [(offset, size, start, end)]
     where = {}
     for r in order:
@@ -170,5 +192,4 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
             raise ExportError(f"memory plan does not fit: a {sz}-byte buffer fits in no region "
                               f"(budgets {regions})", op="memory_plan")
     region_sizes = [max((o + z for o, z, _, _ in placed[i]), default=0) for i in range(len(regions))]
-    placement = {tid: where[uf.find(tid)] for tid in tensors}
-    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment)
+    return where, region_sizes
