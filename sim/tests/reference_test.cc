@@ -61,6 +61,34 @@ TEST_P(ReferenceTest, MatchesRtl) {
   }
 }
 
+// Trace/profile mode (the slow loop) must not change results; the profile covers every cycle.
+TEST(ReferenceSlowMode, TraceAndProfileKeepCycles) {
+  const std::string elf = std::string(ETMCU_SIM_REF_DIR) + "/elf/t12_xp_hwloop.elf";
+  Sim fast;
+  if (!fast.load_file(elf).empty()) GTEST_SKIP() << "reference ELFs not found";
+  const RunResult a = fast.run();
+  SimOptions opt;
+  opt.profile = true;
+  opt.trace_path = ::testing::TempDir() + "/etmcu_sim_trace.txt";
+  Sim slow(opt);
+  ASSERT_EQ(slow.load_file(elf), "");
+  const RunResult b = slow.run();
+  EXPECT_EQ(a.cycles, b.cycles);
+  EXPECT_EQ(a.instret, b.instret);
+  EXPECT_EQ(fast.output(), slow.output());
+  uint64_t profiled = 0, insns = 0;
+  for (const auto& e : slow.profile()) {
+    profiled += e.cycles;
+    insns += e.instructions;
+  }
+  EXPECT_EQ(profiled + 6, b.cycles);  // the exit store's own cycle + 5 are not charged
+  EXPECT_EQ(insns, b.instret);
+  std::ifstream trace(opt.trace_path);
+  size_t lines = 0;
+  for (std::string line; std::getline(trace, line);) ++lines;
+  EXPECT_EQ(lines, b.instret);
+}
+
 std::string CaseName(const ::testing::TestParamInfo<RefCase>& info) {
   return info.param.entry["name"].get<std::string>() + (info.param.pulp ? "_pulp" : "_nopulp");
 }
