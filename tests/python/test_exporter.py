@@ -3,7 +3,9 @@ the memory plan is valid and near its lower bound, exports are deterministic, an
 code fails with an error that names the op and the user's line."""
 
 import inspect
+import json
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -320,3 +322,19 @@ def test_aten_front_end_feeds_the_same_lowering(name):
         ref = model(*xs).numpy()
     (out,) = run_pte(aten_prog.buffer, [x.numpy() for x in xs])
     assert np.abs(out - ref).max() <= 1e-4 * np.abs(ref).max()
+
+
+def test_add_f32_1_matches_upstream_add_pte_exactly():
+    """Upstream's extension/apple/.../add.pte (x + y on f32[1]) decodes to the same program as
+    ours, except the container_meta strings (it predates the JSON treespec format)."""
+    corpus = Path(__file__).resolve().parents[3] / "shared" / "pte-corpus" / "upstream"
+    ref_json = corpus / "extension__apple__ExecuTorch____tests____resources__add.pte.json"
+    if not ref_json.exists():
+        pytest.skip("shared .pte corpus not available next to the checkout")
+    ref = json.loads(ref_json.read_text())
+    prog = etmcu.export(zoo_module("add").Model(), (torch.randn(1), torch.randn(1)))
+    ours = decode_json(prog.buffer)
+    for doc in (ref, ours):
+        for plan in doc["execution_plan"]:
+            plan.pop("container_meta_type")
+    assert ours == ref

@@ -156,7 +156,9 @@ def program_json(methods, pool):
     offsets, _ = pool.layout()
     return {
         "execution_plan": plans,
-        "segments": [],           # filled by build_pte
+        "constant_buffer": [],          # deprecated inline constants: present but empty, as upstream
+        "backend_delegate_data": [],
+        "segments": [],                 # filled by build_pte
         "constant_segment": {"segment_index": 0, "offsets": offsets},
     }
 
