@@ -1,4 +1,4 @@
-// aten::view_copy.out, unsqueeze_copy.out, squeeze_copy.dims_out: same elements in logical
+// aten::view_copy.out, unsqueeze_copy.out, squeeze_copy.dims_out/.dim_out: same elements in logical
 // order under a new shape; out's shape is checked against the requested one (-1 inferred).
 #include "kernels/portable/util/kernel_util.h"
 
@@ -84,6 +84,30 @@ Error aten_squeeze_copy_dims_out(KernelContext& ctx, Span<EValue*> args) {
   }
   if (o != out.dim)
     return ctx.fail(Error::InvalidArgument, "squeeze_copy.dims_out: out rank mismatch");
+  util::copy_reshaped(in, out);
+  return Error::Ok;
+}
+
+// squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out) -> out
+Error aten_squeeze_copy_dim_out(KernelContext& ctx, Span<EValue*> args) {
+  if (args.size() != 4 || !util::is_valid_tensor_arg(args, 0) || !util::is_int_arg(args, 1) ||
+      !util::is_valid_tensor_arg(args, 2) || !util::is_return_of(args, 3, 2))
+    return ctx.fail(Error::InvalidArgument, "squeeze_copy.dim_out: expected (self, dim, out, out)");
+  const Tensor& in = util::tensor_arg(args, 0);
+  const Tensor& out = util::tensor_arg(args, 2);
+  if (in.dtype != out.dtype)
+    return ctx.fail(Error::InvalidType, "squeeze_copy.dim_out: dtype mismatch");
+  int dim;
+  if (!util::normalize_dim(args[1]->to_int(), in.dim, &dim))
+    return ctx.fail(Error::InvalidArgument, "squeeze_copy.dim_out: dim out of range");
+  const bool drop = in.dim > 0 && in.sizes[dim] == 1;  // a non-1 dim is kept, as in PyTorch
+  if (out.dim != in.dim - (drop ? 1 : 0))
+    return ctx.fail(Error::InvalidArgument, "squeeze_copy.dim_out: out rank mismatch");
+  for (int d = 0, o = 0; d < in.dim; ++d) {
+    if (drop && d == dim) continue;
+    if (out.sizes[o++] != in.sizes[d])
+      return ctx.fail(Error::InvalidArgument, "squeeze_copy.dim_out: out shape mismatch");
+  }
   util::copy_reshaped(in, out);
   return Error::Ok;
 }

@@ -277,6 +277,23 @@ TEST(Squeeze, UnsqueezeAndSqueezeDims) {
   EXPECT_EQ(c.call(kernels::aten_squeeze_copy_dims_out), Error::InvalidArgument);
 }
 
+TEST(Squeeze, SqueezeDim) {
+  Args a;
+  a.tensor<int32_t>({2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  a.add_int(-2);
+  a.tensor<int32_t>({2, 3});
+  a.repeat(2);
+  ASSERT_EQ(a.call(kernels::aten_squeeze_copy_dim_out), Error::Ok);
+  EXPECT_EQ(a.values<int32_t>(2), (std::vector<int32_t>{1, 2, 3, 4, 5, 6}));
+
+  Args b;  // size-3 dim is kept; out must keep the rank
+  b.tensor<int32_t>({2, 3}, {1, 2, 3, 4, 5, 6});
+  b.add_int(1);
+  b.tensor<int32_t>({6});
+  b.repeat(2);
+  EXPECT_EQ(b.call(kernels::aten_squeeze_copy_dim_out), Error::InvalidArgument);
+}
+
 TEST(Expand, BroadcastsWithMinusOne) {
   Args a;
   a.tensor<float>({3, 1}, {1, 2, 3});

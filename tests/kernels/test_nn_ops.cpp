@@ -48,7 +48,7 @@ std::vector<double> ref_conv2d(const ConvCase& c, const std::vector<float>& x,
   return y;
 }
 
-void run_conv2d(const ConvCase& c, bool channels_last) {
+void run_conv2d(const ConvCase& c, bool channels_last, int mixed = 0) {
   SCOPED_TRACE(testing::Message() << "C=" << c.C << " Cout=" << c.Cout << " g=" << c.groups
                                   << " s=" << c.sH << "," << c.sW << " p=" << c.pH << "," << c.pW
                                   << " d=" << c.dH << "," << c.dW << " cl=" << channels_last);
@@ -57,9 +57,14 @@ void run_conv2d(const ConvCase& c, bool channels_last) {
   auto w = pattern(c.Cout * (c.C / c.groups) * c.kH * c.kW, -0.125f, 1, 13);
   auto b = pattern(c.Cout, 0.5f, -1, 7);
   std::vector<uint8_t> order = channels_last ? test::channels_last() : std::vector<uint8_t>{};
+  // mixed: 1 = only the input channels-last, 2 = only the weight, 3 = only the out.
+  std::vector<uint8_t> cl = test::channels_last(), none;
+  std::vector<uint8_t> xo = mixed ? (mixed == 1 ? cl : none) : order;
+  std::vector<uint8_t> wo = mixed ? (mixed == 2 ? cl : none) : order;
+  if (mixed) order = mixed == 3 ? cl : none;
   Args a;
-  a.tensor<float>({c.N, c.C, c.H, c.W}, x, order);
-  a.tensor<float>({c.Cout, c.C / c.groups, c.kH, c.kW}, w, order);
+  a.tensor<float>({c.N, c.C, c.H, c.W}, x, xo);
+  a.tensor<float>({c.Cout, c.C / c.groups, c.kH, c.kW}, w, wo);
   if (c.bias)
     a.tensor<float>({c.Cout}, b);
   else
@@ -88,6 +93,11 @@ TEST(Convolution, Conv2dVariants) {
     run_conv2d(c, false);
     run_conv2d(c, true);
   }
+}
+
+TEST(Convolution, MixedDimOrders) {
+  const ConvCase c{2, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 0, 1, 1, true};
+  for (int mixed = 1; mixed <= 3; ++mixed) run_conv2d(c, false, mixed);
 }
 
 TEST(Convolution, Conv1d) {
