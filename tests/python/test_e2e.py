@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 import torch
 
+import etmcu
+from op_models import OP_MODELS
 from zoo_util import ZOO, exported, random_inputs
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -57,3 +59,22 @@ def test_e2e_host_runtime_matches_eager(name, tmp_path):
         planned = report.get("memory", {}).get("planned")
         if planned is not None:
             assert list(planned) == prog.plan.region_sizes
+
+
+@pytest.mark.parametrize("name", sorted(OP_MODELS))
+def test_e2e_op_models_on_host_runtime(name, tmp_path):
+    """Operators and argument forms outside the zoo (conv1d, bmm, expand, Null optionals,
+    linear.out, sum, eq/where, unfolded BN, ceil-mode pooling) on the host runtime."""
+    cls = OP_MODELS[name]
+    model = cls().eval()
+    gen = torch.Generator().manual_seed(5)
+    prog = etmcu.export(model, tuple(torch.randn(s, generator=gen) for s in cls.INPUT_SHAPES))
+    pte = prog.save(tmp_path / f"{name}.pte")
+    for seed in SEEDS:
+        gen = torch.Generator().manual_seed(seed)
+        xs = [torch.randn(s, generator=gen) for s in cls.INPUT_SHAPES]
+        with torch.no_grad():
+            ref = model(*xs).numpy()
+        _, outs = run_cli(pte, [x.numpy() for x in xs], tmp_path)
+        err = float(np.abs(outs[0] - ref).max())
+        assert err <= 1e-4 * float(np.abs(ref).max()), f"{name}: max|err| {err}"

@@ -18,6 +18,7 @@ from etmcu.lowering.schemas import SCHEMAS
 from etmcu.reference import run_pte
 from etmcu.serialize.pte import decode_json, parse_header
 
+from op_models import OP_MODELS
 from zoo_util import ZOO, exported, random_inputs, zoo_module
 
 
@@ -276,31 +277,23 @@ def test_data_dependent_python_value_is_an_error():
         etmcu.export(_DataDependent(), (torch.randn(2, 4),))
 
 
-def test_small_functional_ops_match_eager():
-    """Ops the zoo does not use: conv1d, bmm, expand, transpose, rsub/rdiv, logsoftmax."""
-    class M(nn.Module):
-        def __init__(self):
-            super().__init__()
-            torch.manual_seed(0)
-            self.conv = nn.Conv1d(4, 6, 3, padding="same")
-            self.bn = nn.BatchNorm1d(6)
-
-        def forward(self, x, y):
-            a = self.bn(self.conv(x))                  # [2,6,8]
-            b = torch.bmm(a, a.transpose(1, 2))        # [2,6,6]
-            c = 1.0 - b / 10.0
-            d = 2.0 / (torch.sigmoid(c) + 1.0)
-            e = d + y.expand(2, 6, 6)
-            f = F.relu6(e.view(2, 36) * 3.0)
-            g = torch.cat([f, torch.clamp(f, min=1.0)], dim=-1).mean(dim=1, keepdim=True)
-            return F.log_softmax(f - g, dim=1)
-
-    m = M().eval()
-    xs = (torch.randn(2, 4, 8), torch.randn(1, 6, 1))
+@pytest.mark.parametrize("name", sorted(OP_MODELS))
+def test_op_models_match_eager(name):
+    """Ops the zoo does not use (tests/python/op_models.py), through the reference interpreter."""
+    cls = OP_MODELS[name]
+    m = cls().eval()
+    xs = tuple(torch.randn(s) for s in cls.INPUT_SHAPES)
     prog = etmcu.export(m, xs)
-    for ops in ("aten::bmm.out", "aten::expand_copy.out", "aten::permute_copy.out",
-                "aten::div.out", "aten::sub.out", "aten::_log_softmax.out"):
-        assert ops in prog.ops, prog.ops
+    expected = {
+        "seq1d": ["aten::bmm.out", "aten::expand_copy.out", "aten::permute_copy.out",
+                  "aten::div.out", "aten::sub.out", "aten::_log_softmax.out"],
+        "nobias": ["aten::linear.out", "aten::sum.IntList_out", "aten::native_layer_norm.out",
+                   "aten::upsample_nearest2d.vec_out", "aten::avg_pool2d.out"],
+        "gate": ["aten::eq.Scalar_out", "aten::where.self_out",
+                 "aten::_native_batch_norm_legit_no_training.out"],
+    }[name]
+    for op in expected:
+        assert op in prog.ops, prog.ops
     with torch.no_grad():
         ref = m(*xs).numpy()
     (out,) = run_pte(prog.buffer, [x.numpy() for x in xs])
