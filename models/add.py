@@ -1,6 +1,5 @@
 """x + y on two f32[5] tensors: the smallest possible program (no constants, one KernelCall)."""
 
-import torch
 from torch import nn
 
 INPUT_SHAPES = [(5,), (5,)]

@@ -20,7 +20,7 @@ Algorithm
    of simultaneously live buffers (aligned sizes; no placement can beat it).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from .errors import ExportError

@@ -8,7 +8,6 @@ and no BN constants on the device. Otherwise it stays a `_native_batch_norm_legi
 
 import numpy as np
 
-from .ir import ALIAS
 
 BN = "aten::_native_batch_norm_legit_no_training.out"
 

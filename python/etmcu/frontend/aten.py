@@ -19,7 +19,6 @@ import operator
 import numpy as np
 import torch
 
-from ..errors import ExportError
 from ..ir import Tensor
 from .fx import FxFrontend, _norm_dim, np_dtype
 

@@ -13,7 +13,6 @@ Nodes whose tensor inputs are all constants are constant-folded from the interpr
 (e.g. `self.weight.t()`, `torch.zeros(...)`), so they cost no instruction on the device.
 """
 
-import math
 import operator
 import os
 import re
