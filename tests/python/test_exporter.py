@@ -330,3 +330,8 @@ def test_add_f32_1_matches_upstream_add_pte_exactly():
         for plan in doc["execution_plan"]:
             plan.pop("container_meta_type")
     assert ours == ref
+
+
+def test_aten_front_end_unsupported_op_is_named():
+    with pytest.raises(etmcu.ExportError, match="erf"):
+        etmcu.export(_Erf(), (torch.randn(2, 4),), frontend="aten")
