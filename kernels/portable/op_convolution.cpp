@@ -30,20 +30,26 @@ void conv_direct(const Tensor& in, const Tensor& w, const Tensor* bias, const Te
       const Index ic0 = (oc / cout_g) * cin_g;
       const T b = pb ? pb[oc * bstride] : static_cast<T>(0);
       for (Index oh = 0; oh < y.size[2]; ++oh) {
+        // Taps whose row falls inside the input (zero padding elsewhere), found once per row.
+        const Index h0 = oh * stride[0] - pad[0];
+        const Index kh0 = h0 >= 0 ? 0 : (-h0 + dil[0] - 1) / dil[0];
+        Index kh1 = k.size[2];
+        while (kh1 > kh0 && h0 + (kh1 - 1) * dil[0] >= x.size[2]) --kh1;
         for (Index ow = 0; ow < y.size[3]; ++ow) {
+          const Index w0 = ow * stride[1] - pad[1];
+          const Index kw0 = w0 >= 0 ? 0 : (-w0 + dil[1] - 1) / dil[1];
+          Index kw1 = k.size[3];
+          while (kw1 > kw0 && w0 + (kw1 - 1) * dil[1] >= x.size[3]) --kw1;
           T acc = 0;
           for (Index ic = 0; ic < cin_g; ++ic) {
             const T* xc = px + n * x.stride[0] + (ic0 + ic) * x.stride[1];
             const T* wc = pw + oc * k.stride[0] + ic * k.stride[1];
-            for (Index kh = 0; kh < k.size[2]; ++kh) {
-              const Index ih = oh * stride[0] - pad[0] + kh * dil[0];
-              if (ih < 0 || ih >= x.size[2]) continue;  // zero padding
-              for (Index kw = 0; kw < k.size[3]; ++kw) {
-                const Index iw = ow * stride[1] - pad[1] + kw * dil[1];
-                if (iw < 0 || iw >= x.size[3]) continue;
-                acc += xc[ih * x.stride[2] + iw * x.stride[3]] *
-                       wc[kh * k.stride[2] + kw * k.stride[3]];
-              }
+            for (Index kh = kh0; kh < kh1; ++kh) {
+              // Offsets (not pointers): the row start w0 may lie left of the input.
+              const Index xrow = (h0 + kh * dil[0]) * x.stride[2] + w0 * x.stride[3];
+              const T* wr = wc + kh * k.stride[2];
+              for (Index kw = kw0; kw < kw1; ++kw)
+                acc += xc[xrow + kw * dil[1] * x.stride[3]] * wr[kw * k.stride[3]];
             }
           }
           py[n * y.stride[0] + oc * y.stride[1] + oh * y.stride[2] + ow * y.stride[3]] = acc + b;
