@@ -61,6 +61,8 @@ def _op_name(fx_node, gm=None):
         mod = gm.get_submodule(t)
         return f"{type(mod).__module__}.{type(mod).__name__}"
     if fx_node.op == "call_function":
+        if isinstance(t, torch._ops.OpOverload):
+            return str(t)                      # e.g. aten.erf.default
         mod = getattr(t, "__module__", None) or ""
         name = getattr(t, "__name__", repr(t))
         if mod in ("_operator", "operator"):
