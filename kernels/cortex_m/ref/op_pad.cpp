@@ -1,0 +1,79 @@
+// cortex_m::pad.out: int8 constant pad of up to 4-D tensors (arm_pad_s8). Pads are given in
+// physical order, right-aligned to 4 dims: [N, H, W, C] for channels-last tensors, else [d0, d1,
+// d2, d3].
+#include <string.h>
+
+#include "kernels/cortex_m/util/arg_util.h"
+
+namespace etmcu {
+namespace kernels {
+
+// pad.out(Tensor input, int[] pre_pad, int[] post_pad, int pad_value, *, Tensor(a!) out)
+Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
+  using namespace int8;
+  if (args.size() != 6)
+    return ctx.fail(Error::InvalidArgument,
+                    "cortex_m::pad.out: expected 4 arguments + out (+ return)");
+  if (!is_tensor(args, 0) || !is_int_list(args, 1, 4) || !is_int_list(args, 2, 4) ||
+      !is_int(args, 3) || !is_tensor(args, 4) || !is_return_of(args, 5, 4))
+    return ctx.fail(Error::InvalidArgument,
+                    "cortex_m::pad.out: expected (input, pre_pad[4], post_pad[4], pad_value, out)");
+  const Tensor& in = tensor(args, 0);
+  const Tensor& out = tensor(args, 4);
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
+    return ctx.fail(Error::InvalidType, "cortex_m::pad.out: only int8 tensors are supported");
+  if (in.dim < 1 || in.dim > 4 || out.dim != in.dim)
+    return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: rank must be 1..4 and match out");
+  const int64_t value = int_arg(args, 3);
+  if (value < -128 || value > 127)
+    return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: pad_value outside int8");
+  // Logical dim of each physical position (right-aligned to 4).
+  const bool nhwc = in.dim == 4 && is_nhwc_compatible(in);
+  if (nhwc ? !is_nhwc_compatible(out) : (!is_contiguous_like(in) || !is_contiguous_like(out)))
+    return ctx.fail(Error::InvalidArgument,
+                    "cortex_m::pad.out: tensors must be channels-last (4-D) or contiguous");
+  static constexpr int kNhwc[4] = {0, 2, 3, 1};
+  const int off = 4 - in.dim;
+  int32_t dims[4] = {1, 1, 1, 1}, odims[4] = {1, 1, 1, 1}, pre[4], post[4];
+  Span<const int64_t> pre_l = args[1]->to_int_list(), post_l = args[2]->to_int_list();
+  for (int i = 0; i < 4; ++i) {
+    if (pre_l[i] < 0 || post_l[i] < 0 || pre_l[i] > 65535 || post_l[i] > 65535)
+      return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: pads must be in [0, 65535]");
+    pre[i] = static_cast<int32_t>(pre_l[i]);
+    post[i] = static_cast<int32_t>(post_l[i]);
+  }
+  for (int i = 0; i < in.dim; ++i) {
+    const int src = nhwc ? kNhwc[i] : i;
+    dims[off + i] = in.sizes[src];
+    odims[off + i] = out.sizes[src];
+  }
+  for (int i = 0; i < 4; ++i)
+    if (odims[i] != dims[i] + pre[i] + post[i])
+      return ctx.fail(Error::InvalidArgument,
+                      "cortex_m::pad.out: out size != input + pre_pad + post_pad (physical order)");
+  const int8_t* x = in.const_data_ptr<int8_t>();
+  int8_t* y = out.mutable_data_ptr<int8_t>();
+  const int8_t fill = static_cast<int8_t>(value);
+  // Walk the output rows of the innermost dim; copy the input row or fill.
+  const size_t row = static_cast<size_t>(odims[3]);
+  for (int32_t a = 0; a < odims[0]; ++a) {
+    for (int32_t b = 0; b < odims[1]; ++b) {
+      for (int32_t c = 0; c < odims[2]; ++c) {
+        int8_t* dst = y + ((static_cast<size_t>(a) * odims[1] + b) * odims[2] + c) * row;
+        const int32_t ia = a - pre[0], ib = b - pre[1], ic = c - pre[2];
+        if (ia < 0 || ia >= dims[0] || ib < 0 || ib >= dims[1] || ic < 0 || ic >= dims[2]) {
+          memset(dst, fill, row);
+          continue;
+        }
+        memset(dst, fill, static_cast<size_t>(pre[3]));
+        const int8_t* src = x + ((static_cast<size_t>(ia) * dims[1] + ib) * dims[2] + ic) * dims[3];
+        memmove(dst + pre[3], src, static_cast<size_t>(dims[3]));
+        memset(dst + pre[3] + dims[3], fill, static_cast<size_t>(post[3]));
+      }
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,137 @@
+// Argument checks shared by the cortex_m int8 kernels: well-formed tensors, scalar/list tags,
+// int32 ranges, CMSIS-NN's channels-last rule, and the out/return-value pair of an out-variant.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernels/api/kernel.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/core/tensor.h"
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+// args[i] is a tensor whose metadata is sane: rank <= kTensorMaxDim, non-negative sizes, dim_order
+// a permutation, a known element size, and data present and large enough for every element.
+inline bool is_tensor(Span<EValue*> args, size_t i) {
+  if (i >= args.size() || args[i] == nullptr || !args[i]->is_tensor()) return false;
+  const Tensor* t = args[i]->payload.as_tensor;
+  if (t == nullptr || t->dim > kTensorMaxDim) return false;
+  if (t->dim > 0 && (t->sizes == nullptr || t->dim_order == nullptr)) return false;
+  uint32_t seen = 0;
+  uint64_t numel = 1;
+  for (int d = 0; d < t->dim; ++d) {
+    if (t->sizes[d] < 0 || t->dim_order[d] >= t->dim) return false;
+    seen |= 1u << t->dim_order[d];
+    numel *= static_cast<uint64_t>(t->sizes[d]);
+    if (numel > (uint64_t(1) << 40)) return false;
+  }
+  if (t->dim > 0 && seen != (t->dim >= 32 ? 0xffffffffu : ((1u << t->dim) - 1u))) return false;
+  const size_t es = t->element_size();
+  if (es == 0) return false;
+  if (numel * es > t->nbytes) return false;
+  return numel == 0 || t->data != nullptr;
+}
+inline bool is_optional_tensor(Span<EValue*> args, size_t i) {
+  return i < args.size() && args[i] != nullptr && (args[i]->is_none() || is_tensor(args, i));
+}
+inline bool has_tensor(Span<EValue*> args, size_t i) { return !args[i]->is_none(); }
+inline bool is_int(Span<EValue*> args, size_t i) {
+  return i < args.size() && args[i] != nullptr && args[i]->is_int();
+}
+inline bool is_bool(Span<EValue*> args, size_t i) {
+  return i < args.size() && args[i] != nullptr && args[i]->is_bool();
+}
+// A `float` schema argument: Double, or Int when the exporter wrote an integral value.
+inline bool is_float(Span<EValue*> args, size_t i) {
+  return i < args.size() && args[i] != nullptr && (args[i]->is_double() || args[i]->is_int());
+}
+inline double float_arg(Span<EValue*> args, size_t i) { return args[i]->scalar_as_double(); }
+inline bool is_int_list(Span<EValue*> args, size_t i, size_t n) {
+  return i < args.size() && args[i] != nullptr && args[i]->is_int_list() &&
+         args[i]->payload.as_span.size == n && (n == 0 || args[i]->payload.as_span.data != nullptr);
+}
+inline bool is_int_list_any(Span<EValue*> args, size_t i) {
+  return i < args.size() && args[i] != nullptr && args[i]->is_int_list() &&
+         (args[i]->payload.as_span.size == 0 || args[i]->payload.as_span.data != nullptr);
+}
+inline Tensor& tensor(Span<EValue*> args, size_t i) { return args[i]->to_tensor(); }
+inline int64_t int_arg(Span<EValue*> args, size_t i) { return args[i]->to_int(); }
+inline bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
+inline bool in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+
+// The trailing return value of a single-output out-variant is the out tensor again.
+inline bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
+  return ret < args.size() && args[ret] != nullptr && args[ret]->is_tensor() &&
+         args[out]->is_tensor() &&
+         args[ret]->payload.as_tensor->data == args[out]->payload.as_tensor->data;
+}
+
+// CMSIS-NN's rule for 4-D activations: physically NHWC (dim_order 0,2,3,1), or laid out so that
+// the bytes coincide with NHWC (e.g. NCHW with C == 1 or H == W == 1): every dim of size > 1 has
+// its NHWC stride.
+inline bool is_nhwc_compatible(const Tensor& t) {
+  if (t.dim != 4) return false;
+  int64_t st[4];
+  t.strides(st);
+  const int64_t c = t.sizes[1], w = t.sizes[3], h = t.sizes[2];
+  const int64_t want[4] = {h * w * c, 1, w * c, c};
+  for (int d = 0; d < 4; ++d)
+    if (t.sizes[d] > 1 && st[d] != want[d]) return false;
+  return true;
+}
+
+// Same logical shape and the same byte position for every element (dim orders may differ only in
+// where size-1 dims sit), so an elementwise kernel can walk both in memory order.
+inline bool same_layout(const Tensor& a, const Tensor& b) {
+  if (!a.same_shape(b)) return false;
+  int64_t sa[kTensorMaxDim], sb[kTensorMaxDim];
+  a.strides(sa);
+  b.strides(sb);
+  for (int d = 0; d < a.dim; ++d)
+    if (a.sizes[d] > 1 && sa[d] != sb[d]) return false;
+  return true;
+}
+// Memory order is logical order, ignoring size-1 dims.
+inline bool is_contiguous_like(const Tensor& t) {
+  int64_t st[kTensorMaxDim];
+  t.strides(st);
+  int64_t expect = 1;
+  for (int d = t.dim - 1; d >= 0; --d) {
+    if (t.sizes[d] > 1 && st[d] != expect) return false;
+    expect *= t.sizes[d];
+  }
+  return true;
+}
+
+// A planned scratch tensor: uint8 (or int8), one dimension, possibly empty.
+inline bool is_scratch(Span<EValue*> args, size_t i) {
+  if (!is_tensor(args, i)) return false;
+  const Tensor& t = tensor(args, i);
+  return (t.dtype == ScalarType::Byte || t.dtype == ScalarType::Char) && t.dim <= 1;
+}
+
+// Per-channel requantization pairs in int32 tensors of `n` elements, multipliers in
+// (INT32_MIN, INT32_MAX], shifts in [-31, 30].
+inline bool valid_per_channel(const Tensor& mult, const Tensor& shift, int32_t n) {
+  if (mult.dtype != ScalarType::Int || shift.dtype != ScalarType::Int) return false;
+  if (static_cast<int64_t>(mult.numel()) != n || static_cast<int64_t>(shift.numel()) != n)
+    return false;
+  const int32_t* m = mult.const_data_ptr<int32_t>();
+  const int32_t* s = shift.const_data_ptr<int32_t>();
+  for (int32_t c = 0; c < n; ++c)
+    if (m[c] == INT32_MIN || s[c] < -31 || s[c] > 30) return false;
+  return true;
+}
+// An int8 activation range [min, max] within int8.
+inline bool valid_activation(int64_t lo, int64_t hi) { return lo >= -128 && hi <= 127 && lo <= hi; }
+// A per-tensor (multiplier, shift) pair.
+inline bool valid_requant(int64_t mult, int64_t shift) {
+  return mult > INT32_MIN && mult <= INT32_MAX && shift >= -31 && shift <= 30;
+}
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,74 @@
+// CMSIS-NN's integer arithmetic (portable C semantics, default double rounding): saturating
+// doubling high multiply, rounding divide by a power of two and requantization. Header-only.
+#pragma once
+#include <stdint.h>
+
+namespace etmcu {
+namespace kernels {
+namespace cmsis {
+
+constexpr int32_t kQ31Min = static_cast<int32_t>(0x80000000u);
+constexpr int32_t kQ31Max = 0x7fffffff;
+
+// Wrapping int32 arithmetic (CMSIS-NN relies on two's complement wrap; signed overflow is UB in
+// C++).
+inline int32_t wrap_add(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t wrap_mul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
+// Saturating rounding doubling high multiply (VQRDMULH): round(m1 * m2 / 2^31), ties away from zero
+// (the rounding constant follows the product's sign), INT32_MIN * INT32_MIN saturates.
+inline int32_t doubling_high_mult(int32_t m1, int32_t m2) {
+  int64_t mult = ((m1 < 0) != (m2 < 0)) ? (1 - (int64_t(1) << 30)) : (int64_t(1) << 30);
+  mult += static_cast<int64_t>(m1) * m2;
+  int32_t result = static_cast<int32_t>(mult / (int64_t(1) << 31));  // truncates toward zero
+  if (m1 == m2 && m1 == kQ31Min) result = kQ31Max;
+  return result;
+}
+
+// The requantization flavour: (m1 * m2 + 2^30) >> 31 with an arithmetic (flooring) shift, no
+// saturation (multipliers are never INT32_MIN).
+inline int32_t doubling_high_mult_no_sat(int32_t m1, int32_t m2) {
+  const int64_t mult = (int64_t(1) << 30) + static_cast<int64_t>(m1) * m2;
+  return static_cast<int32_t>(mult >> 31);
+}
+
+// Rounding divide by 2^exponent (exponent in [0, 31]); midpoints round away from zero.
+inline int32_t divide_by_power_of_two(int32_t dividend, int32_t exponent) {
+  const int32_t remainder_mask = static_cast<int32_t>((uint32_t(1) << exponent) - 1u);
+  const int32_t remainder = remainder_mask & dividend;
+  int32_t result = dividend >> exponent;
+  int32_t threshold = remainder_mask >> 1;
+  if (result < 0) ++threshold;
+  if (remainder > threshold) ++result;
+  return result;
+}
+
+// arm_nn_requantize (default build): a positive shift scales val by 2^shift before the doubling
+// high multiply (wrapping), a negative one is a rounding right shift after it. shift in [-31, 30].
+inline int32_t requantize(int32_t val, int32_t multiplier, int32_t shift) {
+  const int32_t left = shift > 0 ? shift : 0;
+  const int32_t right = shift > 0 ? 0 : -shift;
+  return divide_by_power_of_two(
+      doubling_high_mult_no_sat(wrap_mul(val, static_cast<int32_t>(uint32_t(1) << left)),
+                                multiplier),
+      right);
+}
+
+// arm_nn_mult_by_power_of_two: saturating val * 2^exp.
+inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
+  const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);
+  int32_t result = static_cast<int32_t>(static_cast<uint32_t>(val) << exp);
+  if (val > thresh) result = kQ31Max;
+  if (val < -thresh) result = kQ31Min;
+  return result;
+}
+
+inline int32_t clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+}  // namespace cmsis
+}  // namespace kernels
+}  // namespace etmcu
