@@ -1,0 +1,627 @@
+#!/usr/bin/python3
+"""etmcu run MODEL.pte --target T: build bare-metal firmware for one .pte and run it.
+
+Steps: inspect the program with the host CLI (operators, inputs, planned sizes); check every
+operator has a kernel for the target; prepare a model directory (the .pte and inputs embedded with
+.incbin, the op list for the selective kernel table) under the target's cached CMake build of
+boards/; build and run the sizing firmware (what the method needs from the method allocator on
+this target's ABI); write the exact pool sizes; build the firmware; run it on the etmcu simulator
+(CV32E40P) or QEMU (Cortex-M, -icount shift=0); decode its hex protocol (boards/common/runner.cpp).
+Builds are cached by content hash under build/firmware/<board>/models/<hash>/.
+"""
+import argparse
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+CLI = os.path.join(ROOT, "build", "host", "tools", "etmcu-cli")
+SIM = os.path.join(ROOT, "build", "host", "sim", "etmcu-sim")
+PORTABLE_OPS = os.path.join(ROOT, "kernels", "portable", "ops.txt")
+
+# target -> (toolchain file, default board, other boards that run the same code)
+TARGETS = {
+    "cv32e40p": ("cv32e40p", "cv32e40p", ()),
+    "cortex-m55": ("cortex-m55", "mps3-an547", ()),
+    "cortex-m4": ("cortex-m4", "mps2-an386", ()),
+    "cortex-m0": ("cortex-m0", "microbit", ("mps2-an385",)),
+}
+OBJCOPY = {"cv32e40p": "riscv64-unknown-elf-objcopy"}
+SIZE_TOOL = {"cv32e40p": "riscv64-unknown-elf-size"}
+
+# ScalarType codes (runtime/core/scalar_type.h) -> (name, struct format, element bytes)
+DTYPES = {
+    0: ("uint8", "B", 1), 1: ("int8", "b", 1), 2: ("int16", "h", 2), 3: ("int32", "i", 4),
+    4: ("int64", "q", 8), 5: ("float16", "e", 2), 6: ("float32", "f", 4), 7: ("float64", "d", 8),
+    11: ("bool", "?", 1), 12: ("qint8", "b", 1), 13: ("quint8", "B", 1), 14: ("qint32", "i", 4),
+    27: ("uint16", "H", 2), 28: ("uint32", "I", 4), 29: ("uint64", "Q", 8),
+}
+DTYPE_BY_NAME = {v[0]: (k, v[1], v[2]) for k, v in DTYPES.items()}
+ERRORS = {
+    0x01: "Internal", 0x02: "InvalidState", 0x03: "EndOfMethod", 0x10: "NotSupported",
+    0x11: "NotImplemented", 0x12: "InvalidArgument", 0x13: "InvalidType", 0x14: "OperatorMissing",
+    0x20: "NotFound", 0x21: "MemoryAllocationFailed", 0x22: "AccessFailed", 0x23: "InvalidProgram",
+    0x24: "InvalidExternalData", 0x25: "OutOfResources", 0x30: "DelegateInvalidCompatibility",
+    0x31: "DelegateMemoryAllocationFailed", 0x32: "DelegateInvalidHandle",
+}
+PHASES = {"a": "program load", "b": "method lookup", "c": "method load", "d": "set inputs", "e": "execute"}
+
+
+class FwError(Exception):
+    """A clean, user-facing failure (printed without a traceback)."""
+
+
+def log(msg, quiet):
+    if not quiet:
+        print(f"[etmcu-fw] {msg}", file=sys.stderr)
+
+
+def run_cmd(cmd, what, timeout=None, check=True, cwd=None):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        raise FwError(f"{what}: timed out after {timeout} s ({' '.join(cmd)})")
+    if check and p.returncode != 0:
+        raise FwError(f"{what} failed (exit {p.returncode}):\n{p.stdout}{p.stderr}")
+    return p
+
+
+# ---------------------------------------------------------------------------------------------
+# Program facts (host CLI)
+
+
+def inspect(model, method):
+    if not os.path.exists(CLI):
+        raise FwError(f"host CLI not built ({CLI}); run ./etmcu build")
+    p = run_cmd([CLI, "inspect", model, "--json"], f"inspect {model}", check=False)
+    if p.returncode != 0:
+        raise FwError(f"cannot read '{model}': {(p.stderr or p.stdout).strip()}")
+    info = json.loads(p.stdout)
+    for m in info["methods"]:
+        if m["name"] == method:
+            return info, m
+    names = ", ".join(m["name"] for m in info["methods"])
+    raise FwError(f"'{model}' has no method '{method}' (methods: {names}); pass --method NAME")
+
+
+def target_ops():
+    ops = set()
+    with open(PORTABLE_OPS) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                ops.add(line)
+    return ops
+
+
+def fill_ones(dtype, numel):
+    code, fmt, size = DTYPE_BY_NAME[dtype]
+    if fmt == "e":
+        return struct.pack("<H", 0x3C00) * numel
+    if fmt in "fd":
+        return struct.pack("<" + fmt, 1.0) * numel
+    return (b"\x01" + b"\x00" * (size - 1)) * numel
+
+
+def read_input(path, info, index):
+    data = open(path, "rb").read()
+    if path.endswith(".npy"):
+        import numpy as np  # only needed for .npy inputs
+
+        a = np.load(path)
+        want = np.dtype(info["dtype"] if info["dtype"] != "bool" else np.bool_)
+        if a.dtype != want:
+            raise FwError(f"input {index} ('{path}') has dtype {a.dtype}, the program expects {info['dtype']}")
+        data = np.ascontiguousarray(a).tobytes()
+    if len(data) != info["nbytes"]:
+        raise FwError(f"input {index} ('{path}') has {len(data)} bytes, the program expects "
+                      f"{info['nbytes']} ({info['dtype']}{info['shape']})")
+    return data
+
+
+def host_run(model, method, input_files):
+    cmd = [CLI, "run", model, "--method", method, "--json"]
+    for f in input_files:
+        cmd += ["--input", f]
+    p = run_cmd(cmd, "host run", check=False)
+    if p.returncode != 0:
+        raise FwError(f"the host runtime cannot run '{model}': {(p.stderr or p.stdout).strip()}")
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Build
+
+
+class Build:
+    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, quiet):
+        self.target, self.board, self.quiet = target, board, quiet
+        self.toolchain = os.path.join(ROOT, "cmake", f"toolchain-{TARGETS[target][0]}.cmake")
+        suffix = ""
+        if runtime_opt != "-Os" or kernel_opt != "-O2":
+            suffix = "-" + hashlib.sha256(f"{runtime_opt}|{kernel_opt}".encode()).hexdigest()[:8]
+        self.dir = os.path.join(build_root, f"{board}{suffix}")
+        self.models = os.path.join(self.dir, "models")
+        self.runtime_opt, self.kernel_opt = runtime_opt, kernel_opt
+        os.makedirs(self.models, exist_ok=True)
+        self.lock = open(os.path.join(self.dir, ".lock"), "w")
+
+    def __enter__(self):
+        fcntl.flock(self.lock, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.lock, fcntl.LOCK_UN)
+
+    def configure(self):
+        cmd = ["cmake", "-S", os.path.join(ROOT, "boards"), "-B", self.dir, "-G", "Ninja",
+               f"-DCMAKE_TOOLCHAIN_FILE={self.toolchain}", f"-DETMCU_BOARD={self.board}",
+               f"-DETMCU_RUNTIME_OPT={self.runtime_opt}", f"-DETMCU_KERNEL_OPT={self.kernel_opt}",
+               f"-DETMCU_FW_MODELS_DIR={self.models}"]
+        log(f"configuring {self.dir}", self.quiet)
+        run_cmd(cmd, "cmake configure")
+        with open(os.path.join(self.dir, "board.json")) as f:
+            self.info = json.load(f)
+
+    def ensure_configured(self, name):
+        listed = os.path.join(self.dir, "configured-models.txt")
+        known = set(open(listed).read().split()) if os.path.exists(listed) else set()
+        if not os.path.exists(os.path.join(self.dir, "build.ninja")) or name not in known:
+            self.configure()
+            known = {d for d in os.listdir(self.models) if os.path.exists(os.path.join(self.models, d, "firmware.cmake"))}
+            with open(listed, "w") as f:
+                f.write("\n".join(sorted(known)) + "\n")
+        with open(os.path.join(self.dir, "board.json")) as f:
+            self.info = json.load(f)
+
+    def build(self, target, what):
+        p = run_cmd(["cmake", "--build", self.dir, "--target", target, "-j", os.environ.get("ETMCU_JOBS", "2")],
+                    what, check=False)
+        if p.returncode != 0:
+            out = p.stdout + p.stderr
+            m = re.search(r"region `(\w+)' overflowed by (\d+) bytes", out)
+            if m:
+                raise MemoryOverflow(m.group(1), int(m.group(2)))
+            m = re.search(r"will not fit in region `(\w+)'", out)
+            if m:
+                raise MemoryOverflow(m.group(1), None)
+            m = re.search(r"undefined reference to `etmcu::kernels::(\w+)", out)
+            if m:
+                raise FwError(f"no kernel function etmcu::kernels::{m.group(1)} for target {self.target}: "
+                              "add it to kernels/portable (and ops.txt)")
+            raise FwError(f"{what} failed:\n{out[-4000:]}")
+
+
+class MemoryOverflow(Exception):
+    def __init__(self, region, excess):
+        super().__init__(region)
+        self.region, self.excess = region, excess
+
+
+def write_if_changed(path, data):
+    mode = "wb" if isinstance(data, bytes) else "w"
+    if os.path.exists(path):
+        with open(path, "rb" if mode == "wb" else "r") as f:
+            if f.read() == data:
+                return
+    with open(path, mode) as f:
+        f.write(data)
+
+
+def c_string(s):
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes):
+    os.makedirs(os.path.join(d, "size"), exist_ok=True)
+    os.makedirs(os.path.join(d, "run"), exist_ok=True)
+    write_if_changed(os.path.join(d, "model.pte"), model_bytes)
+    asm = ["/* Generated by tools/firmware/etmcu_fw.py: the .pte and the inputs, embedded. */",
+           '    .section .rodata.fw_model, "a"', "    .balign 16", "    .globl fw_model", "    .globl fw_model_end",
+           "fw_model:", '    .incbin "model.pte"', "fw_model_end:"]
+    for i, data in enumerate(inputs):
+        if data is None:
+            continue
+        write_if_changed(os.path.join(d, f"input{i}.bin"), data)
+        asm += [f'    .section .rodata.fw_input{i}, "a"', "    .balign 16", f"    .globl fw_input{i}",
+                f"fw_input{i}:", f'    .incbin "input{i}.bin"']
+    asm.append("")
+    write_if_changed(os.path.join(d, "model.S"), "\n".join(asm))
+    cm = ["# Generated by tools/firmware/etmcu_fw.py", f"set(FW_OPS {' '.join(sorted(ops))})",
+          f"set(FW_STACK_BYTES {stack_bytes})", ""]
+    write_if_changed(os.path.join(d, "firmware.cmake"), "\n".join(cm))
+    write_if_changed(os.path.join(d, "size", "fw_config.h"),
+                     f"// Generated: sizing firmware.\n#pragma once\n#define FW_METHOD_NAME {c_string(method)}\n")
+
+
+def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs):
+    offsets, total = [], 0
+    for size in planned:
+        offsets.append(total)
+        total += (size + 15) // 16 * 16
+    lines = ["// Generated by tools/firmware/etmcu_fw.py: pools sized exactly for this method on this target.",
+             "#pragma once", "#include <stdint.h>", f"#define FW_METHOD_NAME {c_string(method)}",
+             f"#define FW_METHOD_POOL_BYTES {method_bytes}", f"#define FW_TEMP_POOL_BYTES {temp_bytes}",
+             f"#define FW_NUM_PLANNED {len(planned)}",
+             f"#define FW_PLANNED_SIZES {''.join(f'{s}u, ' for s in planned)}",
+             f"#define FW_PLANNED_OFFSETS {''.join(f'{o}u, ' for o in offsets)}",
+             f"#define FW_PLANNED_TOTAL_BYTES {total}"]
+    rows = []
+    for i, data in enumerate(inputs):
+        if data is None:
+            rows.append("{nullptr, 0}")
+        else:
+            lines.append(f'extern "C" const uint8_t fw_input{i}[];')
+            rows.append(f"{{fw_input{i}, {len(data)}u}}")
+    rows.append("{nullptr, 0}")
+    lines += ["struct FwInput {", "  const void* data;", "  uint32_t size;", "};",
+              f"static const FwInput kInputs[] = {{{', '.join(rows)}}};", ""]
+    write_if_changed(os.path.join(d, "run", "fw_config.h"), "\n".join(lines))
+
+
+# ---------------------------------------------------------------------------------------------
+# Run and decode
+
+
+def run_firmware(build, elf, timeout):
+    info = build.info
+    if info["runner"] == "etmcu-sim":
+        if not os.path.exists(SIM):
+            raise FwError(f"simulator not built ({SIM}); run ./etmcu build")
+        p = run_cmd([SIM, elf], "etmcu-sim", timeout=timeout, check=False)
+        m = re.search(r"^cycles=(\d+) instret=(\d+)$", p.stdout, re.M)
+        counts = {"cycles": int(m.group(1)), "instret": int(m.group(2))} if m else {}
+        out = p.stdout[: m.start()] if m else p.stdout
+        return p.returncode, out, p.stderr, counts
+    # Semihosting console output goes to a file chardev (without one QEMU writes it to the tty).
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="etmcu-qemu-") as tmp:
+        out_path = os.path.join(tmp, "console.txt")
+        cmd = ["qemu-system-arm", "-M", info["qemu_machine"], "-display", "none", "-monitor", "none",
+               "-serial", "none", "-chardev", f"file,id=fwout,path={out_path}",
+               "-semihosting-config", "enable=on,target=native,chardev=fwout", "-icount", "shift=0",
+               "-kernel", elf]
+        p = run_cmd(cmd, "qemu", timeout=timeout, check=False)
+        out = open(out_path).read() if os.path.exists(out_path) else ""
+    return p.returncode, out, p.stdout + p.stderr, {}
+
+
+def parse_output(text):
+    res = {"outputs": [], "T": None, "M": None, "E": None, "Z": None, "X": None}
+    for line in text.splitlines():
+        if not line:
+            continue
+        if line[0] == "O":
+            head, _, data = line.partition(":")
+            f = head[1:].split()
+            index, tag = int(f[0], 16), int(f[1], 16)
+            entry = {"index": index, "tag": tag, "data": data}
+            if tag == 1:
+                dtype, dim = int(f[2], 16), int(f[3], 16)
+                entry.update(dtype=dtype, sizes=[int(x, 16) for x in f[4:4 + dim]],
+                             dim_order=[int(x, 16) for x in f[4 + dim:4 + 2 * dim]])
+            res["outputs"].append(entry)
+        elif line[0] in "TMZ":
+            res[line[0]] = [int(x, 16) for x in line[1:].split()]
+        elif line[0] == "E":
+            f = line.split(" ", 6)
+            res["E"] = {"phase": f[1], "error": int(f[2], 16), "index": int(f[3], 16), "got": int(f[4], 16),
+                        "expected": int(f[5], 16), "name": f[6] if len(f) > 6 else ""}
+        elif line[0] == "X":
+            res["X"] = line
+    return res
+
+
+def to_json_number(x, dtype_name):
+    if dtype_name == "bool":
+        return bool(x)
+    if dtype_name.startswith("float"):
+        x = float(x)
+        if x != x:
+            return "nan"
+        if x in (float("inf"), float("-inf")):
+            return "inf" if x > 0 else "-inf"
+        return x
+    return int(x)
+
+
+def decode_tensor(entry):
+    name, fmt, size = DTYPES[entry["dtype"]]
+    hexdata = entry["data"]
+    width = 2 * size
+    words = [int(hexdata[k:k + width], 16) for k in range(0, len(hexdata), width)]
+    raw = b"".join(w.to_bytes(size, "little") for w in words)
+    numel = len(words)
+    values = list(struct.unpack(f"<{numel}{fmt}", raw)) if numel else []
+    sizes, order = entry["sizes"], entry["dim_order"]
+    if order != list(range(len(order))) and numel:
+        # memory order is sizes permuted by dim_order; gather in logical (row-major) order
+        mem_sizes = [sizes[d] for d in order]
+        mem_strides = [1] * len(order)
+        for k in range(len(order) - 2, -1, -1):
+            mem_strides[k] = mem_strides[k + 1] * mem_sizes[k + 1]
+        stride_of = {order[k]: mem_strides[k] for k in range(len(order))}
+        logical = []
+        for idx in range(numel):
+            rem, off = idx, 0
+            for d in range(len(sizes) - 1, -1, -1):
+                off += (rem % sizes[d]) * stride_of[d]
+                rem //= sizes[d]
+            logical.append(values[off])
+        values = logical
+    return {"kind": "tensor", "dtype": name, "shape": sizes, "dim_order": order,
+            "values": [to_json_number(v, name) for v in values]}
+
+
+def decode_value(entry):
+    tag, data = entry["tag"], entry["data"]
+    if tag == 1:
+        return decode_tensor(entry)
+    if tag == 4:
+        return {"kind": "int", "value": struct.unpack("<q", int(data, 16).to_bytes(8, "little"))[0]}
+    if tag == 3:
+        return {"kind": "double", "value": struct.unpack("<d", int(data, 16).to_bytes(8, "little"))[0]}
+    if tag == 5:
+        return {"kind": "bool", "value": bool(int(data, 16))}
+    if tag == 0:
+        return {"kind": "none"}
+    return {"kind": "list"}
+
+
+def section_sizes(build, elf):
+    tool = SIZE_TOOL.get(build.target, "arm-none-eabi-size")
+    p = run_cmd([tool, "-A", "-d", elf], "size")
+    sec = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) >= 3 and f[0].startswith(".") and f[1].isdigit():
+            sec[f[0]] = int(f[1])
+    return sec
+
+
+def text_of(value):
+    if value["kind"] != "tensor":
+        return f"{value['kind']} {json.dumps(value.get('value'))}"
+    vals = value["values"]
+    shown = vals if len(vals) <= 64 else vals[:32]
+    body = ", ".join(f"{v:.7g}" if isinstance(v, float) else str(v).lower() if isinstance(v, bool) else str(v)
+                     for v in shown)
+    if len(vals) > 64:
+        body += f", ... ({len(vals)} values)"
+    return f"{value['dtype']}[{', '.join(str(s) for s in value['shape'])}] = [{body}]"
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="etmcu run MODEL.pte --target T",
+                                 description="Build bare-metal firmware for a .pte and run it on the "
+                                             "CV32E40P simulator or QEMU.")
+    ap.add_argument("model")
+    ap.add_argument("--target", required=True, choices=sorted(TARGETS))
+    ap.add_argument("--board", help="board for the target (cortex-m0: microbit [default] or mps2-an385)")
+    ap.add_argument("--input", action="append", default=[], help="input file (.npy or raw .bin), one per input")
+    ap.add_argument("--method", default="forward")
+    ap.add_argument("--json", action="store_true", help="print one JSON object on the last line")
+    ap.add_argument("--keep", metavar="DIR", help="copy the firmware build (sources, ELF, map) to DIR")
+    ap.add_argument("--build-root", default=os.path.join(ROOT, "build", "firmware"))
+    ap.add_argument("--runtime-opt", default="-Os", help="runtime/board/runner optimisation flags (default -Os)")
+    ap.add_argument("--kernel-opt", default="-O2", help="kernel optimisation flags (default -O2)")
+    ap.add_argument("--stack-bytes", type=int, help="stack reserved (default: the board's)")
+    ap.add_argument("--timeout", type=float, default=120.0)
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        return run(args)
+    except FwError as e:
+        print(f"etmcu run --target {args.target}: error: {e}", file=sys.stderr)
+        return 1
+
+
+def run(args):
+    t0 = time.time()
+    target = args.target
+    board = args.board or TARGETS[target][1]
+    if board not in (TARGETS[target][1],) + TARGETS[target][2]:
+        raise FwError(f"board '{board}' is not a {target} board (use "
+                      f"{' or '.join((TARGETS[target][1],) + TARGETS[target][2])})")
+    model = os.path.abspath(args.model)
+    if not os.path.exists(model):
+        raise FwError(f"no such file: {args.model}")
+    prog, meth = inspect(model, args.method)
+    if meth["delegates"]:
+        raise FwError(f"method '{args.method}' uses delegates ({', '.join(map(str, meth['delegates']))}); "
+                      "no backend is linked into firmware yet")
+    ops = meth["operators"]
+    missing = [op for op in ops if op not in target_ops()]
+    if missing:
+        raise FwError(f"no kernel for operator(s) {', '.join(missing)} on target {target} "
+                      f"(kernels/portable/ops.txt lists what firmware can link); export the model without "
+                      f"them or add the kernels")
+    # Inputs: from files, else all ones (as the host CLI does).
+    tensor_inputs = [i for i, x in enumerate(meth["inputs"]) if x["kind"] == "tensor"]
+    if args.input and len(args.input) != len(meth["inputs"]):
+        raise FwError(f"method '{args.method}' takes {len(meth['inputs'])} inputs, {len(args.input)} --input given")
+    inputs = []
+    for i, x in enumerate(meth["inputs"]):
+        if x["kind"] != "tensor":
+            inputs.append(None)
+        elif args.input:
+            inputs.append(read_input(args.input[i], x, i))
+        else:
+            numel = 1
+            for s in x["shape"]:
+                numel *= s
+            inputs.append(fill_ones(x["dtype"], numel))
+    del tensor_inputs
+
+    model_bytes = open(model, "rb").read()
+    h = hashlib.sha256()
+    for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode()] + \
+            [b"" if d is None else d for d in inputs]:
+        h.update(hashlib.sha256(part).digest())
+    name = h.hexdigest()[:16]
+
+    with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.quiet) as b:
+        d = os.path.join(b.models, name)
+        fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
+        if not os.path.exists(os.path.join(b.dir, "board.json")):
+            b.configure()
+        with open(os.path.join(b.dir, "board.json")) as f:
+            b.info = json.load(f)
+        stack = args.stack_bytes or b.info["stack_bytes"]
+        prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack)
+        b.ensure_configured(name)
+        fw_json = os.path.join(d, "run", "sizes.json")
+        if fresh or not os.path.exists(fw_json):
+            # Temp: the kernels' scratch peak, measured by the host runtime with the same inputs.
+            in_files = [] if not args.input else [os.path.join(d, f"input{i}.bin") for i in range(len(inputs))]
+            host = host_run(model, args.method, in_files)
+            temp = host["memory"]["temp_used"]
+            log(f"building sizing firmware for {board}", args.quiet)
+            try:
+                b.build(f"fw-{name}-size", "sizing firmware build")
+            except MemoryOverflow as e:
+                raise FwError(too_big_message(b, model_bytes, e, None))
+            rc, out, err, _ = run_firmware(b, os.path.join(d, "size", "firmware.elf"), args.timeout)
+            res = parse_output(out)
+            if res["E"]:
+                raise FwError(device_error(res["E"]))
+            if rc != 0 or not res["Z"]:
+                raise FwError(f"sizing firmware failed on {board} (exit {rc}): {out}{err}")
+            z = res["Z"]
+            sizes = {"method_allocator_bytes": z[0], "planned": z[2:2 + z[1]], "temp_bytes": temp,
+                     "host_method_allocator_bytes": meth["method_allocator_bytes"]}
+            write_run_config(d, args.method, sizes["method_allocator_bytes"], temp, sizes["planned"], inputs)
+            log(f"building firmware (method pool {z[0]} B, planned {sizes['planned']}, temp {temp} B)", args.quiet)
+            try:
+                b.build(f"fw-{name}", "firmware build")
+            except MemoryOverflow as e:
+                raise FwError(too_big_message(b, model_bytes, e, sizes))
+            with open(fw_json, "w") as f:
+                json.dump(sizes, f)
+        else:
+            with open(fw_json) as f:
+                sizes = json.load(f)
+            b.build(f"fw-{name}", "firmware build")  # no-op unless sources changed
+        elf = os.path.join(d, "run", "firmware.elf")
+        if b.info["family"] == "cv32e40p":
+            hexfile = os.path.join(d, "run", "firmware.hex")
+            if not os.path.exists(hexfile) or os.path.getmtime(hexfile) < os.path.getmtime(elf):
+                run_cmd([OBJCOPY["cv32e40p"], "-O", "verilog", elf, hexfile], "objcopy -O verilog")
+        secs = section_sizes(b, elf)
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            shutil.copytree(d, args.keep, dirs_exist_ok=True)
+            shutil.copy(os.path.join(b.dir, "board.json"), args.keep)
+            elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
+
+    t_build = time.time()
+    rc, out, err, counts = run_firmware(b, elf, args.timeout)
+    res = parse_output(out)
+    if res["E"]:
+        raise FwError(device_error(res["E"]))
+    if res["X"]:
+        raise FwError(f"the firmware trapped on {board}: {res['X']} (X <cause> <pc>)")
+    if rc != 0 or res["T"] is None:
+        raise FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
+
+    outputs = [decode_value(e) for e in sorted(res["outputs"], key=lambda e: e["index"])]
+    t = res["T"]
+    ticks = {"startup": t[0], "program_load": t[1] - t[0], "method_load": t[2] - t[1], "set_inputs": t[3] - t[2],
+             "execute": t[4] - t[3], "print_outputs": t[5] - t[4]}
+    method_used, temp_peak, stack_peak = res["M"]
+    model_len = len(model_bytes)
+    text = sum(v for k, v in secs.items() if k in (".text", ".text.start", ".vectors", ".init"))
+    rodata = secs.get(".rodata", 0) + secs.get(".srodata", 0)
+    data = secs.get(".data", 0) + secs.get(".sdata", 0) + secs.get(".tdata", 0)
+    planned_total = sum((s + 15) // 16 * 16 for s in sizes["planned"])
+    result = {
+        "method": args.method,
+        "outputs": outputs,
+        "memory": {"planned": sizes["planned"], "method_allocator_used": method_used, "temp_used": temp_peak,
+                   "method_allocator_bytes": sizes["method_allocator_bytes"], "temp_bytes": sizes["temp_bytes"],
+                   "stack_peak": stack_peak},
+        "target": target,
+        "board": board,
+        "firmware": elf,
+        "flash": {".text": text, ".rodata": rodata, ".data": data, "model": model_len,
+                  "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +
+                  secs.get(".ARM.exidx", 0)},
+        "ram": {".data": data, ".bss": secs.get(".bss", 0), "planned": planned_total,
+                "method": sizes["method_allocator_bytes"], "temp": sizes["temp_bytes"],
+                "stack_reserved": secs.get(".stack", 0), "stack_peak": stack_peak,
+                "total": data + secs.get(".bss", 0) + secs.get(".noinit", 0) + secs.get(".stack", 0)},
+    }
+    if b.info["family"] == "cv32e40p":
+        result["flash"]["note"] = "the testbench has one RAM: code and constants are loaded into it"
+        total = counts["cycles"]
+        result["cycles"] = dict(ticks, report_and_exit=total - t[5], total=total)
+        result["instret"] = counts["instret"]
+        result["verilog_hex"] = os.path.join(os.path.dirname(elf), "firmware.hex")
+    else:
+        ns_per_tick = 1e9 / b.info["tick_hz"]  # -icount shift=0: one instruction per virtual ns
+        result["instructions"] = {k: round(v * ns_per_tick) for k, v in ticks.items()}
+        result["instructions"]["resolution"] = ns_per_tick
+        result["instructions"]["total_to_print"] = round(t[5] * ns_per_tick)
+        result["systick_ticks"] = ticks
+    result["build_seconds"] = round(t_build - t0, 3)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for i, v in enumerate(outputs):
+            print(f"output {i}: {text_of(v)}")
+        if "cycles" in result:
+            c = result["cycles"]
+            print("cycles: " + ", ".join(f"{k} {v}" for k, v in c.items()))
+        else:
+            c = result["instructions"]
+            print("instructions (SysTick, ±%g): " % c["resolution"] +
+                  ", ".join(f"{k} {v}" for k, v in c.items() if k != "resolution"))
+        print("flash: " + ", ".join(f"{k} {v}" for k, v in result["flash"].items() if k != "note"))
+        print("ram: " + ", ".join(f"{k} {v}" for k, v in result["ram"].items()))
+        print(f"firmware: {elf}")
+    return 0
+
+
+def device_error(e):
+    name = ERRORS.get(e["error"], hex(e["error"]))
+    msg = f"{PHASES.get(e['phase'], e['phase'])} failed on the device: {name}"
+    if e["index"] != (1 << 64) - 1 and e["index"] < (1 << 63):
+        msg += f" (index {e['index']})"
+    if e["got"] or e["expected"]:
+        msg += f" (got {e['got']}, expected {e['expected']})"
+    if e["name"]:
+        msg += f" '{e['name']}'"
+    return msg
+
+
+def too_big_message(b, model_bytes, e, sizes):
+    info = b.info
+    region = {"RAM": "RAM", "FLASH": "flash"}.get(e.region, e.region)
+    cap = info["ram_bytes"] if e.region == "RAM" else info["flash_bytes"]
+    msg = (f"the model does not fit the {info['board']} board's {region} ({cap} bytes)"
+           + (f": {e.excess} bytes too many" if e.excess else ""))
+    msg += f"; the .pte is {len(model_bytes)} bytes"
+    if sizes:
+        msg += (f", the method needs {sum(sizes['planned'])} B planned + {sizes['method_allocator_bytes']} B "
+                f"method allocator + {sizes['temp_bytes']} B temp")
+    alts = TARGETS[b.target][2]
+    if alts:
+        msg += f". Use --board {alts[0]} (same code, more memory) or a smaller model"
+    else:
+        msg += ". Use a smaller model (or a target with more memory)"
+    return msg
+
+
+if __name__ == "__main__":
+    sys.exit(main())
