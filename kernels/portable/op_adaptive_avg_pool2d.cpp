@@ -1,5 +1,6 @@
 // aten::_adaptive_avg_pool2d.out: average over adaptive windows [floor(i*in/out),
 // ceil((i+1)*in/out)) per output cell, f32/f64, [N,]C,H,W in any dim order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/pool.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::addmm.out: out = beta * self + alpha * (mat1 @ mat2), self broadcast to [n,m]; beta = 0
 // ignores self (NaN/inf in it do not propagate), as in PyTorch.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/matmul.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::avg_pool2d.out: 2-D average pooling over [N,]C,H,W (f32/f64) with padding, ceil_mode,
 // count_include_pad and divisor_override, following PyTorch's window/divisor rules; any dim order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/pool.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::bmm.out: out[b,n,m] = self[b,n,k] @ mat2[b,k,m]; any dim orders (strided).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/matmul.h"
 
 namespace etmcu {

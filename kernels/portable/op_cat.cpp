@@ -2,6 +2,7 @@
 // when they differ. Legacy empty 1-D inputs ([0]) are skipped like PyTorch.
 #include <string.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

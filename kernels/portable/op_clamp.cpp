@@ -1,5 +1,6 @@
 // aten::clamp.out: out = min(max(self, min), max) with optional bounds; the result dtype follows
 // PyTorch promotion of self with the bounds (int tensor with a float bound gives float).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/elementwise.h"
 
 namespace etmcu {

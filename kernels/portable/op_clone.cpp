@@ -1,5 +1,6 @@
 // aten::clone.out: copies self into out (same shape and dtype); out's dim order may differ from
 // self's, the logical values are preserved.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

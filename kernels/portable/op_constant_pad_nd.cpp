@@ -2,6 +2,7 @@
 // last_hi, prev_lo, prev_hi, ...], filling with `value` in out's dtype; any dim order and dtype.
 #include <string.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,6 +1,7 @@
 // aten::convolution.out: direct 1-D/2-D convolution (groups incl. depthwise, stride, padding,
 // dilation, optional bias) for f32/f64, accumulating in the tensor's type; any dim order (strided
 // indexing, so channels-last works). Transposed convolution is not supported.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/pool.h"
 
 namespace etmcu {

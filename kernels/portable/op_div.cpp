@@ -2,6 +2,7 @@
 // rounding_mode "trunc" / "floor" which keep integer dtypes like PyTorch.
 #include <string.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/binary_op.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::eq.Scalar_out: out = (self == other), compared in the promoted dtype of self and the
 // scalar; out is bool (other dtypes receive 1/0).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/elementwise.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::expand_copy.out: broadcasts self to `size` (-1 keeps a dim); any dim orders.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::full.out: fills out (shape `size`) with fill_value converted to out's dtype.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/unary_op.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::hardtanh.out: out = min(max(self, min_val), max_val). Real dtypes except bool.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/unary_op.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::linear.out: out[..., m] = input[..., k] @ weight[m, k]^T + bias[m]; input/out of rank
 // other than 2 must be contiguous (their leading dims are flattened into rows).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/matmul.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::_log_softmax.out: log-softmax along `dim` (max-subtracted, float math for f32); any dim
 // order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/softmax.h"
 
 namespace etmcu {

@@ -3,6 +3,7 @@
 // h * W + w within each plane, as in PyTorch. Any dim order.
 #include <math.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/pool.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::mean.out (mean.dim): sum over the given dims (None or [] = all) divided by the count,
 // in float for f32 (double for f64); out must be floating; any dim order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/reduce.h"
 
 namespace etmcu {

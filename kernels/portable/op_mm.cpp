@@ -1,4 +1,5 @@
 // aten::mm.out: out[n,m] = self[n,k] @ mat2[k,m]; any 2-D dim orders (strided).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/matmul.h"
 
 namespace etmcu {

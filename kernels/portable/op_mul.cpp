@@ -1,5 +1,6 @@
 // aten::mul.out and aten::mul.Scalar_out: out = self * other, with PyTorch broadcasting and type
 // promotion (bool * bool is logical and).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/binary_op.h"
 
 namespace etmcu {

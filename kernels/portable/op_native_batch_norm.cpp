@@ -4,6 +4,7 @@
 // left untouched. Any dim order.
 #include <math.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

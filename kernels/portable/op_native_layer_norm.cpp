@@ -3,6 +3,7 @@
 // rstd ([..., 1, ...]) when those outs are non-empty. Contiguous tensors only.
 #include <math.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::neg.out: out = -self. Real dtypes (not bool, as in PyTorch).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/unary_op.h"
 
 namespace etmcu {

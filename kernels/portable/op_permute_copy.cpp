@@ -1,4 +1,5 @@
 // aten::permute_copy.out: out[i0..] = self[permuted index]; any dim orders (strided gather).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::relu.out: out = max(self, 0); NaN stays NaN. Real dtypes (not bool).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/unary_op.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::select_copy.int_out: out = self[..., index, ...] along `dim` (rank drops by one).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -2,6 +2,7 @@
 // integer and bool inputs are promoted to float.
 #include <math.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/unary_op.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::slice_copy.Tensor_out: out = self[start:end:step] along `dim` (Python clamping rules).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::_softmax.out: softmax along `dim` (max-subtracted, float math for f32); any dim order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/softmax.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::sub.out and aten::sub.Scalar_out: out = self - alpha * other, with PyTorch broadcasting
 // and type promotion.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/binary_op.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::sum.IntList_out: sums over the given dims (None or [] = all), accumulating in out's
 // dtype class (float for f32, like PyTorch's CPU kernel; int64 for integers); any dim order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/reduce.h"
 
 namespace etmcu {

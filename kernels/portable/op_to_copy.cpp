@@ -1,5 +1,6 @@
 // aten::_to_copy.out: dtype conversion copy (float -> int truncates, nonzero -> true) into out's
 // dtype and dim order.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

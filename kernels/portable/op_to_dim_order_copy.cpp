@@ -1,6 +1,7 @@
 // dim_order_ops::_to_dim_order_copy.out and _clone_dim_order.out: copy self into out, whose dim
 // order is given by `dim_order` (None = keep self's order); _to_dim_order_copy also converts the
 // dtype to out's.
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,4 +1,5 @@
 // aten::transpose_copy.int_out: swaps two dims; any dim orders (strided gather).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -2,6 +2,7 @@
 // (legacy, "nearest") source index floor(dst * scale); any dim order, any dtype.
 #include <math.h>
 
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/pool.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::view_copy.out, unsqueeze_copy.out, squeeze_copy.dims_out/.dim_out: same elements in logical
 // order under a new shape; out's shape is checked against the requested one (-1 inferred).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // aten::where.self_out: out = condition ? self : other, all three broadcast together; self/other
 // promote like PyTorch; condition is bool (or uint8).
+#include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/elementwise.h"
 
 namespace etmcu {

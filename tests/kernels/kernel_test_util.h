@@ -13,67 +13,12 @@
 #include <vector>
 
 #include "kernels/api/kernel.h"
+#include "kernels/portable/portable_ops.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/tensor.h"
 
 namespace etmcu {
-namespace kernels {
-// Kernel declarations (definitions live in kernels/portable/op_*.cpp).
-#define ETMCU_DECLARE_KERNEL(sym) Error sym(KernelContext& ctx, Span<EValue*> args);
-ETMCU_DECLARE_KERNEL(aten_add_out)
-ETMCU_DECLARE_KERNEL(aten_add_Scalar_out)
-ETMCU_DECLARE_KERNEL(aten_sub_out)
-ETMCU_DECLARE_KERNEL(aten_sub_Scalar_out)
-ETMCU_DECLARE_KERNEL(aten_mul_out)
-ETMCU_DECLARE_KERNEL(aten_mul_Scalar_out)
-ETMCU_DECLARE_KERNEL(aten_div_out)
-ETMCU_DECLARE_KERNEL(aten_div_out_mode)
-ETMCU_DECLARE_KERNEL(aten_div_Scalar_out)
-ETMCU_DECLARE_KERNEL(aten_relu_out)
-ETMCU_DECLARE_KERNEL(aten_neg_out)
-ETMCU_DECLARE_KERNEL(aten_hardtanh_out)
-ETMCU_DECLARE_KERNEL(aten_clamp_out)
-ETMCU_DECLARE_KERNEL(aten_sigmoid_out)
-ETMCU_DECLARE_KERNEL(aten_tanh_out)
-ETMCU_DECLARE_KERNEL(aten_exp_out)
-ETMCU_DECLARE_KERNEL(aten_rsqrt_out)
-ETMCU_DECLARE_KERNEL(aten_gelu_out)
-ETMCU_DECLARE_KERNEL(aten__softmax_out)
-ETMCU_DECLARE_KERNEL(aten__log_softmax_out)
-ETMCU_DECLARE_KERNEL(aten_convolution_out)
-ETMCU_DECLARE_KERNEL(aten_addmm_out)
-ETMCU_DECLARE_KERNEL(aten_mm_out)
-ETMCU_DECLARE_KERNEL(aten_bmm_out)
-ETMCU_DECLARE_KERNEL(aten_linear_out)
-ETMCU_DECLARE_KERNEL(aten_max_pool2d_with_indices_out)
-ETMCU_DECLARE_KERNEL(aten_avg_pool2d_out)
-ETMCU_DECLARE_KERNEL(aten__adaptive_avg_pool2d_out)
-ETMCU_DECLARE_KERNEL(aten_mean_out)
-ETMCU_DECLARE_KERNEL(aten_sum_IntList_out)
-ETMCU_DECLARE_KERNEL(aten_permute_copy_out)
-ETMCU_DECLARE_KERNEL(aten_view_copy_out)
-ETMCU_DECLARE_KERNEL(aten_expand_copy_out)
-ETMCU_DECLARE_KERNEL(aten_cat_out)
-ETMCU_DECLARE_KERNEL(aten_clone_out)
-ETMCU_DECLARE_KERNEL(aten__to_copy_out)
-ETMCU_DECLARE_KERNEL(dim_order_ops__to_dim_order_copy_out)
-ETMCU_DECLARE_KERNEL(dim_order_ops__clone_dim_order_out)
-ETMCU_DECLARE_KERNEL(aten_full_out)
-ETMCU_DECLARE_KERNEL(aten_eq_Scalar_out)
-ETMCU_DECLARE_KERNEL(aten_where_self_out)
-ETMCU_DECLARE_KERNEL(aten__native_batch_norm_legit_no_training_out)
-ETMCU_DECLARE_KERNEL(aten_native_layer_norm_out)
-ETMCU_DECLARE_KERNEL(aten_upsample_nearest2d_vec_out)
-ETMCU_DECLARE_KERNEL(aten_constant_pad_nd_out)
-ETMCU_DECLARE_KERNEL(aten_unsqueeze_copy_out)
-ETMCU_DECLARE_KERNEL(aten_squeeze_copy_dims_out)
-ETMCU_DECLARE_KERNEL(aten_squeeze_copy_dim_out)
-ETMCU_DECLARE_KERNEL(aten_transpose_copy_int_out)
-ETMCU_DECLARE_KERNEL(aten_select_copy_int_out)
-ETMCU_DECLARE_KERNEL(aten_slice_copy_Tensor_out)
-#undef ETMCU_DECLARE_KERNEL
-}  // namespace kernels
 
 namespace test {
 
