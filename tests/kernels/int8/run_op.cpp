@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
       h.sizes.push_back(t["sizes"].get<std::vector<int32_t>>());
       std::vector<uint8_t> order;
       if (t.contains("dim_order")) {
-        for (int d : t["dim_order"].get<std::vector<int>>()) order.push_back(static_cast<uint8_t>(d));
+        for (int d : t["dim_order"].get<std::vector<int>>())
+          order.push_back(static_cast<uint8_t>(d));
       } else {
         for (size_t d = 0; d < h.sizes.back().size(); ++d) order.push_back(static_cast<uint8_t>(d));
       }
