@@ -158,7 +158,7 @@ Decoded& Sim::predecode(uint32_t pc) {
   uint32_t word = 0;
   const uint32_t avail = kRamSize - pc;
   std::memcpy(&word, ram_.get() + pc, avail >= 4 ? 4 : avail);
-  if (avail < 4 && insn_length(word) == 4) word |= 0;  // upper half reads as zero past RAM
+  // A 32-bit instruction straddling the end of RAM reads its missing upper half as zero.
   Decoded& d = dcache_[pc >> 1];
   d = decode(word, pulp_);
   code_lo_ = std::min(code_lo_, pc);
@@ -166,13 +166,13 @@ Decoded& Sim::predecode(uint32_t pc) {
   return d;
 }
 
-uint32_t Sim::mcycle_value(uint64_t c) const {
-  if (mcountinhibit_ & 1) return static_cast<uint32_t>(mcycle_frozen_);
-  return static_cast<uint32_t>(mcycle_frozen_ + (c - mcycle_base_));
+uint64_t Sim::mcycle_value(uint64_t c) const {
+  if (mcountinhibit_ & 1) return mcycle_frozen_;
+  return mcycle_frozen_ + (c - mcycle_base_);
 }
-uint32_t Sim::minstret_value() const {
-  if (mcountinhibit_ & 4) return static_cast<uint32_t>(minstret_frozen_);
-  return static_cast<uint32_t>(minstret_frozen_ + (instret_ - minstret_base_));
+uint64_t Sim::minstret_value() const {
+  if (mcountinhibit_ & 4) return minstret_frozen_;
+  return minstret_frozen_ + (instret_ - minstret_base_);
 }
 
 bool Sim::csr_read(uint32_t csr, uint64_t c, uint32_t& v) {
@@ -327,16 +327,19 @@ bool Sim::csr_write(uint32_t csr, uint64_t c, uint32_t v) {
       return true;
     case 0xB00:
     case 0xB80: {
-      uint64_t cur = mcycle_value(c) | (static_cast<uint64_t>(0) << 32);
-      cur = csr == 0xB00 ? v : (static_cast<uint64_t>(v) << 32) | (cur & 0xffffffffu);
-      mcycle_frozen_ = cur;
+      const uint64_t cur = mcycle_value(c);
+      mcycle_frozen_ = csr == 0xB00 ? (cur & ~0xffffffffull) | v
+                                    : (static_cast<uint64_t>(v) << 32) | (cur & 0xffffffffu);
       mcycle_base_ = c;
       return true;
     }
     case 0xB02:
-    case 0xB82:
-      minstret_frozen_ = csr == 0xB02 ? v : (static_cast<uint64_t>(v) << 32);
+    case 0xB82: {
+      const uint64_t cur = minstret_value();
+      minstret_frozen_ = csr == 0xB02 ? (cur & ~0xffffffffull) | v
+                                      : (static_cast<uint64_t>(v) << 32) | (cur & 0xffffffffu);
       minstret_base_ = instret_ + 1;
+    }
       return true;
     case 0xB03:
       mhpmcounter3_ = (mhpmcounter3_ & ~0xffffffffull) | v;

@@ -94,8 +94,8 @@ class Sim {
   void invalidate_code(uint32_t addr, uint32_t n);
   bool csr_read(uint32_t csr, uint64_t c, uint32_t& value);
   bool csr_write(uint32_t csr, uint64_t c, uint32_t value);
-  uint32_t mcycle_value(uint64_t c) const;
-  uint32_t minstret_value() const;
+  uint64_t mcycle_value(uint64_t c) const;
+  uint64_t minstret_value() const;
   bool device_store(uint32_t addr, uint32_t value, uint32_t size, RunResult& stop, uint64_t c);
   void account(uint32_t pc, uint64_t cycles);
 
