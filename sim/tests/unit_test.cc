@@ -209,6 +209,17 @@ TEST(Core, CountersInhibitedAtResetThenCount) {
   EXPECT_EQ(n.sim->reg(7), 0x40001104u);
 }
 
+TEST(Core, CounterWrites) {
+  // csrw mcountinhibit,x0 ; csrw mcycle,x10 ; csrr x5,mcycle ; csrw minstret,x11 ; csrr x6,minstret
+  ProgramRun r = RunProgram(
+      {I(0x73, 1, 0, 0, 0x320), I(0x73, 1, 0, 10, 0xB00), I(0x73, 2, 5, 0, 0xB00),
+       I(0x73, 1, 0, 11, 0xB02), I(0x73, 2, 6, 0, 0xB02), I(0x73, 2, 7, 0, 0xB80), kEcall},
+      {{10, 1000}, {11, 500}});
+  EXPECT_EQ(r.sim->reg(5), 1004u);  // written value + the 4 cycles of the status-CSR write
+  EXPECT_EQ(r.sim->reg(6), 500u);
+  EXPECT_EQ(r.sim->reg(7), 0u);
+}
+
 TEST(Core, ExitAndConsoleDevices) {
   // addi x6,x0,'A' ; lui x5,0x10000 ; sw x6,0(x5) ; addi x6,x0,42 ; lui x5,0x20000 ; sw x6,4(x5)
   ProgramRun r = RunProgram({Addi(6, 0, 'A'), Lui(5, 0x10000), S(0x23, 2, 5, 6, 0), Addi(6, 0, 42),
