@@ -94,7 +94,7 @@ void Sim::reset() {
   timing_.reset();
   mstatus_ = 0x1800;
   mtvec_ = 0;
-  mepc_ = mcause_ = mtval_ = mscratch_ = mie_ = mhpmevent3_ = 0;
+  mepc_ = mcause_ = mscratch_ = mie_ = mhpmevent3_ = 0;
   mcountinhibit_ = 0xd;
   mhpmcounter3_ = 0;
   mcycle_frozen_ = mcycle_base_ = minstret_frozen_ = minstret_base_ = 0;
@@ -207,8 +207,21 @@ bool Sim::csr_read(uint32_t csr, uint64_t c, uint32_t& v) {
     case 0x342:
       v = mcause_;
       return true;
-    case 0x343:
-      v = mtval_;
+    case 0x343:  // mtval: read-only zero on CV32E40P
+      v = 0;
+      return true;
+    case 0x7A0:  // tselect: a single trigger
+    case 0x7A2:  // tdata2 (writable from debug mode only)
+    case 0x7A3:  // tdata3
+    case 0x7A8:  // mcontext
+    case 0x7AA:  // scontext
+      v = 0;
+      return true;
+    case 0x7A1:  // tdata1: address-match trigger, debug-mode writable only
+      v = 0x28001040u;
+      return true;
+    case 0x7A4:  // tinfo: only type 2
+      v = 4;
       return true;
     case 0x344:
       v = 0;
@@ -320,9 +333,14 @@ bool Sim::csr_write(uint32_t csr, uint64_t c, uint32_t v) {
     case 0x342:
       mcause_ = v & 0x8000001fu;
       return true;
-    case 0x343:
-      mtval_ = v;
-      return true;
+    case 0x343:  // mtval: writes ignored
+    case 0x7A0:
+    case 0x7A1:
+    case 0x7A2:
+    case 0x7A3:
+    case 0x7A8:
+    case 0x7AA:
+      return true;  // trigger CSRs: writes from M-mode ignored (dmode = 1)
     case 0x344:
       return true;
     case 0xB00:

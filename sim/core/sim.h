@@ -36,7 +36,7 @@ struct TrapInfo {
   uint32_t pc = 0;
   uint32_t insn = 0;
   uint32_t cause = 0;
-  uint32_t tval = 0;
+  uint32_t tval = 0;  // faulting address of an access fault (the core's mtval itself reads 0)
 };
 
 struct RunResult {
@@ -115,7 +115,7 @@ class Sim {
   Cv32e40pTiming timing_;
 
   // CSRs
-  uint32_t mstatus_ = 0x1800, mtvec_ = 0, mepc_ = 0, mcause_ = 0, mtval_ = 0, mscratch_ = 0;
+  uint32_t mstatus_ = 0x1800, mtvec_ = 0, mepc_ = 0, mcause_ = 0, mscratch_ = 0;
   uint32_t mie_ = 0, mcountinhibit_ = 0xd, mhpmevent3_ = 0;
   uint64_t mhpmcounter3_ = 0;
   uint64_t mcycle_frozen_ = 0, mcycle_base_ = 0;  // mcycle = frozen + (c - base) when counting
