@@ -24,7 +24,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLI = os.path.join(ROOT, "build", "host", "tools", "etmcu-cli")
 SIM = os.path.join(ROOT, "build", "host", "sim", "etmcu-sim")
-PORTABLE_OPS = os.path.join(ROOT, "kernels", "portable", "ops.txt")
+KERNEL_LIBS = ("portable", "quantized", "cortex_m")  # kernels/<lib>/ops.txt: what firmware can link
 
 # target -> (toolchain file, default board, other boards that run the same code)
 TARGETS = {
@@ -93,11 +93,15 @@ def inspect(model, method):
 
 def target_ops():
     ops = set()
-    with open(PORTABLE_OPS) as f:
-        for line in f:
-            line = line.strip()
-            if line and not line.startswith("#"):
-                ops.add(line)
+    for lib in KERNEL_LIBS:
+        path = os.path.join(ROOT, "kernels", lib, "ops.txt")
+        if not os.path.exists(path):
+            continue
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith("#"):
+                    ops.add(line)
     return ops
 
 
@@ -289,9 +293,47 @@ def run_firmware(build, elf, timeout):
                "-serial", "none", "-chardev", f"file,id=fwout,path={out_path}",
                "-semihosting-config", "enable=on,target=native,chardev=fwout", "-icount", "shift=0",
                "-kernel", elf]
+        plugin = insn_plugin(os.path.dirname(build.dir))
+        counts_path = os.path.join(tmp, "insns.txt")
+        mark = symbol_address(elf, "board_ticks")
+        if plugin and mark is not None:
+            cmd += ["-plugin", f"{plugin},mark={mark:#x},out={counts_path}"]
         p = run_cmd(cmd, "qemu", timeout=timeout, check=False)
         out = open(out_path).read() if os.path.exists(out_path) else ""
-    return p.returncode, out, p.stdout + p.stderr, {}
+        counts = {}
+        if os.path.exists(counts_path):
+            for line in open(counts_path):
+                f = line.split()
+                if f and f[0] == "total":
+                    counts["instructions"] = int(f[1])
+                elif f and f[0] == "marks":
+                    counts["marks"] = [int(x) for x in f[1:]]
+    return p.returncode, out, p.stdout + p.stderr, counts
+
+
+def insn_plugin(build_root):
+    """Builds (once) the TCG plugin that counts guest instructions exactly; None without a host gcc."""
+    src = os.path.join(ROOT, "tools", "firmware", "qemu_insn_plugin.c")
+    lib = os.path.join(build_root, "qemu_insn_plugin.so")
+    if os.path.exists(lib) and os.path.getmtime(lib) >= os.path.getmtime(src):
+        return lib
+    if shutil.which("gcc") is None:
+        return None
+    tmp = lib + f".{os.getpid()}"
+    p = subprocess.run(["gcc", "-shared", "-fPIC", "-O2", src, "-o", tmp], capture_output=True, text=True)
+    if p.returncode != 0:
+        return None
+    os.replace(tmp, lib)
+    return lib
+
+
+def symbol_address(elf, name):
+    p = subprocess.run(["arm-none-eabi-nm", elf], capture_output=True, text=True)
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] == name:
+            return int(f[0], 16) & ~1
+    return None
 
 
 def parse_output(text):
@@ -445,7 +487,7 @@ def run(args):
     missing = [op for op in ops if op not in target_ops()]
     if missing:
         raise FwError(f"no kernel for operator(s) {', '.join(missing)} on target {target} "
-                      f"(kernels/portable/ops.txt lists what firmware can link); export the model without "
+                      f"(kernels/{{portable,quantized,cortex_m}}/ops.txt list what firmware can link); export the model without "
                       f"them or add the kernels")
     # Inputs: from files, else all ones (as the host CLI does).
     tensor_inputs = [i for i, x in enumerate(meth["inputs"]) if x["kind"] == "tensor"]
@@ -478,7 +520,7 @@ def run(args):
             b.configure()
         with open(os.path.join(b.dir, "board.json")) as f:
             b.info = json.load(f)
-        stack = args.stack_bytes or b.info["stack_bytes"]
+        stack = (args.stack_bytes or b.info["stack_bytes"]) + 63 & ~63  # the paint loop steps 64 bytes
         prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack)
         b.ensure_configured(name)
         fw_json = os.path.join(d, "run", "sizes.json")
@@ -535,6 +577,9 @@ def run(args):
     if rc != 0 or res["T"] is None:
         raise FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
 
+    if res["M"] is not None and res["M"][2] >= secs.get(".stack", 1 << 62):
+        raise FwError(f"stack overflow on {board}: the firmware used all {secs['.stack']} bytes of its stack "
+                      f"(results may be corrupt); rerun with --stack-bytes {2 * secs['.stack']}")
     outputs = [decode_value(e) for e in sorted(res["outputs"], key=lambda e: e["index"])]
     t = res["T"]
     ticks = {"startup": t[0], "program_load": t[1] - t[0], "method_load": t[2] - t[1], "set_inputs": t[3] - t[2],
@@ -569,10 +614,18 @@ def run(args):
         result["instret"] = counts["instret"]
         result["verilog_hex"] = os.path.join(os.path.dirname(elf), "firmware.hex")
     else:
-        ns_per_tick = 1e9 / b.info["tick_hz"]  # -icount shift=0: one instruction per virtual ns
-        result["instructions"] = {k: round(v * ns_per_tick) for k, v in ticks.items()}
-        result["instructions"]["resolution"] = ns_per_tick
-        result["instructions"]["total_to_print"] = round(t[5] * ns_per_tick)
+        marks = counts.get("marks", [])
+        if len(marks) == 6 and "instructions" in counts:
+            # exact, from the TCG plugin: the running count at each board_ticks() call
+            names = list(ticks)
+            result["instructions"] = {names[0]: marks[0]}
+            result["instructions"].update({names[k]: marks[k] - marks[k - 1] for k in range(1, 6)})
+            result["instructions"]["report_and_exit"] = counts["instructions"] - marks[5]
+            result["instructions"]["total"] = counts["instructions"]
+        else:
+            ns_per_tick = 1e9 / b.info["tick_hz"]  # -icount shift=0: one instruction per virtual ns
+            result["instructions"] = {k: round(v * ns_per_tick) for k, v in ticks.items()}
+            result["instructions"]["resolution"] = ns_per_tick
         result["systick_ticks"] = ticks
     result["build_seconds"] = round(t_build - t0, 3)
     if args.json:
@@ -585,8 +638,8 @@ def run(args):
             print("cycles: " + ", ".join(f"{k} {v}" for k, v in c.items()))
         else:
             c = result["instructions"]
-            print("instructions (SysTick, ±%g): " % c["resolution"] +
-                  ", ".join(f"{k} {v}" for k, v in c.items() if k != "resolution"))
+            how = f"SysTick, ±{c['resolution']:g}" if "resolution" in c else "exact, QEMU plugin"
+            print(f"instructions ({how}): " + ", ".join(f"{k} {v}" for k, v in c.items() if k != "resolution"))
         print("flash: " + ", ".join(f"{k} {v}" for k, v in result["flash"].items() if k != "note"))
         print("ram: " + ", ".join(f"{k} {v}" for k, v in result["ram"].items()))
         print(f"firmware: {elf}")
