@@ -13,13 +13,13 @@ void quantize(const float* x, Q* q, size_t n, float inv_scale, int32_t zp, int32
               int32_t qmax) {
   for (size_t i = 0; i < n; ++i) {
     const float r = nearbyintf(inv_scale * x[i]);
-    int32_t v;
+    int64_t v;
     if (r >= 1073741824.0f) {
       v = qmax;
     } else if (r <= -1073741824.0f || r != r) {  // very negative, or NaN
       v = r != r ? zp : qmin;
     } else {
-      v = zp + static_cast<int32_t>(r);
+      v = static_cast<int64_t>(zp) + static_cast<int32_t>(r);
     }
     q[i] = static_cast<Q>(v < qmin ? qmin : (v > qmax ? qmax : v));
   }

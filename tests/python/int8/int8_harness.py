@@ -1,0 +1,111 @@
+"""Harness of the int8 kernel tests: the single-op runner (tests/kernels/int8/run_op.cpp) built
+in build/host (or $ETMCU_INT8_RUN_OP, or build/int8), and a helper to call one kernel."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+DTYPES = {np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2,
+          np.dtype(np.int32): 3, np.dtype(np.int64): 4, np.dtype(np.float32): 6,
+          np.dtype(np.float64): 7, np.dtype(np.uint16): 27}
+
+
+def _runner():
+    cands = [os.environ.get("ETMCU_INT8_RUN_OP", ""),
+             ROOT / "build/host/tests/kernels/int8/int8_run_op",
+             ROOT / "build/int8/tests/kernels/int8/int8_run_op"]
+    for c in cands:
+        if c and Path(c).is_file():
+            return str(c)
+    return None
+
+
+class T:
+    """A tensor argument: `phys` holds the bytes in memory order; `sizes` and `dim_order` are the
+    logical metadata. NHWC arrays become channels-last [N,C,H,W] tensors with nhwc(...)."""
+
+    def __init__(self, phys, sizes=None, dim_order=None, write=False):
+        self.phys = np.ascontiguousarray(phys)
+        self.sizes = list(sizes if sizes is not None else self.phys.shape)
+        self.dim_order = list(dim_order if dim_order is not None else range(len(self.sizes)))
+        self.write = write
+
+
+def nhwc(a, write=False):
+    n, h, w, c = a.shape
+    return T(a, [n, c, h, w], [0, 2, 3, 1], write)
+
+
+def out_like(phys_shape, dtype, sizes=None, dim_order=None):
+    return T(np.zeros(phys_shape, dtype=dtype), sizes, dim_order, write=True)
+
+
+def out_nhwc(shape, dtype=np.int8):
+    return nhwc(np.zeros(shape, dtype=dtype), write=True)
+
+
+class Ref:
+    def __init__(self, i):
+        self.i = i
+
+
+class Call:
+    def __init__(self, runner, tmp):
+        self.runner = runner
+        self.tmp = tmp
+        self.n = 0
+
+    def __call__(self, op, args, expect_error=False):
+        """Runs `op` with args (T, int, float, bool, list, None, Ref). Returns the written tensors
+        (in memory order, shaped like their `phys`), or the error line when expect_error."""
+        self.n += 1
+        jargs, outs = [], []
+        for i, a in enumerate(args):
+            if isinstance(a, T):
+                f = self.tmp / f"c{self.n}_a{i}.bin"
+                a.phys.tofile(f)
+                d = {"dtype": DTYPES[a.phys.dtype], "sizes": a.sizes, "dim_order": a.dim_order,
+                     "file": str(f)}
+                if a.write:
+                    d["write"] = str(self.tmp / f"c{self.n}_o{i}.bin")
+                    outs.append((a, d["write"]))
+                jargs.append({"tensor": d})
+            elif isinstance(a, Ref):
+                jargs.append({"ref": a.i})
+            elif a is None:
+                jargs.append({"none": None})
+            elif isinstance(a, (bool, np.bool_)):
+                jargs.append({"bool": bool(a)})
+            elif isinstance(a, (int, np.integer)):
+                jargs.append({"int": int(a)})
+            elif isinstance(a, (float, np.floating)):
+                jargs.append({"double": float(a)})
+            elif isinstance(a, (list, tuple)):
+                jargs.append({"int_list": [int(v) for v in a]})
+            else:
+                raise TypeError(a)
+        spec = self.tmp / f"c{self.n}.json"
+        spec.write_text(json.dumps({"op": op, "args": jargs}))
+        p = subprocess.run([self.runner, str(spec)], capture_output=True, text=True)
+        if expect_error:
+            assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
+            return p.stdout.strip()
+        assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+        return [np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape) for a, path in outs]
+
+
+def make_call(tmp_path):
+    runner = _runner()
+    if runner is None:
+        pytest.skip("int8_run_op not built (cmake --build build/host --target int8_run_op)")
+    return Call(runner, tmp_path)

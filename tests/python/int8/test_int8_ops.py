@@ -1,0 +1,526 @@
+"""Every cortex_m:: and quantized_decomposed:: kernel, called through the real kernel ABI by
+int8_run_op on random shapes and parameters, must equal the numpy reference (reference.py) bit
+for bit; malformed calls must fail cleanly with a message naming the op."""
+
+import numpy as np
+import pytest
+
+import reference as ref
+from int8_harness import T, Ref, nhwc, out_like, out_nhwc
+
+SEEDS = range(6)
+
+
+def rq_params(rng, n, shift_lo=-12, shift_hi=1):
+    mult = rng.integers(1 << 30, (1 << 31) - 1, size=n, dtype=np.int64).astype(np.int32)
+    shift = rng.integers(shift_lo, shift_hi + 1, size=n).astype(np.int32)
+    return mult, shift
+
+
+def i8(rng, shape):
+    return rng.integers(-128, 128, size=shape, dtype=np.int64).astype(np.int8)
+
+
+def act_range(rng):
+    lo = int(rng.integers(-128, 0))
+    return lo, int(rng.integers(lo, 128))
+
+
+def scratch(n=0):
+    return T(np.zeros(n, dtype=np.uint8))
+
+
+# ----------------------------------------------------------------------------- quantize
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("dtype", [np.int8, np.int16])
+def test_cortex_m_quantize_dequantize(call, seed, dtype):
+    rng = np.random.default_rng(seed)
+    shape = tuple(int(v) for v in rng.integers(1, 6, size=int(rng.integers(1, 5))))
+    x = (rng.standard_normal(shape) * rng.uniform(0.1, 50)).astype(np.float32)
+    scale = float(rng.uniform(0.005, 0.5))
+    info = np.iinfo(dtype)
+    zp = int(rng.integers(info.min // 2, info.max // 2))
+    code = 1 if dtype == np.int8 else 2
+    (q,) = call("cortex_m::quantize_per_tensor.out",
+                [T(x), scale, zp, info.min, info.max, code, out_like(shape, dtype), Ref(6)])
+    np.testing.assert_array_equal(q, ref.quantize(x, scale, zp, info.min, info.max, dtype))
+    (y,) = call("cortex_m::dequantize_per_tensor.out",
+                [T(q), scale, zp, info.min, info.max, code, out_like(shape, np.float32), Ref(6)])
+    assert y.tobytes() == ref.dequantize(q, scale, zp).tobytes()
+
+
+def test_cortex_m_quantize_ties_to_even_and_saturation(call):
+    scale = 0.5
+    x = np.array([0.25, 0.75, -0.25, -0.75, 1e9, -1e9, 63.0, -64.25], dtype=np.float32)
+    (q,) = call("cortex_m::quantize_per_tensor.out",
+                [T(x), scale, -3, -128, 127, 1, out_like(x.shape, np.int8), Ref(6)])
+    np.testing.assert_array_equal(q, [-3, -1, -3, -5, 127, -128, 123, -128])
+
+
+def test_cortex_m_quantize_keeps_layout(call):
+    x = np.random.default_rng(0).standard_normal((1, 1, 7, 5)).astype(np.float32)
+    order = [0, 2, 1, 3]  # as the KWS input
+    (q,) = call("cortex_m::quantize_per_tensor.out",
+                [T(x, x.shape, order), 0.1, 3, -128, 127, 1,
+                 out_like(x.shape, np.int8, x.shape, order), Ref(6)])
+    np.testing.assert_array_equal(q, ref.quantize(x, 0.1, 3, -128, 127))
+    err = call("cortex_m::quantize_per_tensor.out",
+               [T(np.zeros((1, 2, 3, 4), np.float32)), 0.1, 3, -128, 127, 1,
+                out_like((1, 3, 4, 2), np.int8, (1, 2, 3, 4), [0, 2, 3, 1]), Ref(6)],
+               expect_error=True)
+    assert "cortex_m::quantize_per_tensor.out" in err and "layout" in err
+
+
+# ----------------------------------------------------------------------------- conv family
+def _conv_case(rng, depthwise=False):
+    n = 1 if depthwise else int(rng.integers(1, 3))
+    h, w = (int(v) for v in rng.integers(1, 10, size=2))
+    k = (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    dil = (int(rng.integers(1, 3)), int(rng.integers(1, 3)))
+    pad = (int(rng.integers(0, 3)), int(rng.integers(0, 3)))
+    stride = (int(rng.integers(1, 3)), int(rng.integers(1, 3)))
+    h = max(h, dil[0] * (k[0] - 1) + 1 - 2 * pad[0])
+    w = max(w, dil[1] * (k[1] - 1) + 1 - 2 * pad[1])
+    return n, h, w, k, dil, pad, stride
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_quantized_conv2d(call, seed):
+    rng = np.random.default_rng(100 + seed)
+    n, h, w, k, dil, pad, stride = _conv_case(rng)
+    groups = int(rng.choice([1, 1, 2, 3]))
+    kc = int(rng.integers(1, 6))
+    cin = kc * groups
+    cout = groups * int(rng.integers(1, 5))
+    if seed == 0:  # a 1x1 "matrix product" layer like KWS's
+        k, dil, pad, stride, groups, kc, cin, cout = (1, 1), (1, 1), (0, 0), (1, 1), 1, 7, 7, 9
+    x = i8(rng, (n, h, w, cin))
+    wt = i8(rng, (cout, k[0], k[1], kc))
+    bias = rng.integers(-5000, 5000, size=cout).astype(np.int32) if seed % 3 else None
+    mult, shift = rq_params(rng, cout)
+    in_off = int(rng.integers(-127, 129))
+    out_off = int(rng.integers(-128, 128))
+    lo, hi = act_range(rng)
+    want = ref.conv2d_nhwc(x, wt, bias, stride, pad, dil, in_off, out_off, mult, shift, lo, hi)
+    out = out_nhwc(want.shape)
+    (got,) = call("cortex_m::quantized_conv2d.out",
+                  [nhwc(x), T(wt), None if bias is None else T(bias), list(stride), list(pad),
+                   list(dil), in_off, out_off, T(mult), T(shift), lo, hi, scratch(16), out,
+                   Ref(13)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_quantized_depthwise_conv2d(call, seed):
+    rng = np.random.default_rng(200 + seed)
+    _, h, w, k, dil, pad, stride = _conv_case(rng, depthwise=True)
+    cin = int(rng.integers(1, 8))
+    dm = int(rng.integers(1, 4))
+    if seed == 0:  # KWS's first layer: 1 -> 64 channels, kernel 10x4, stride 2, padding [5, 1]
+        h, w, cin, dm, k, stride, pad, dil = 49, 10, 1, 64, (10, 4), (2, 2), (5, 1), (1, 1)
+    x = i8(rng, (1, h, w, cin))
+    wt = i8(rng, (1, k[0], k[1], cin * dm))
+    bias = rng.integers(-5000, 5000, size=cin * dm).astype(np.int32) if seed % 4 else None
+    mult, shift = rq_params(rng, cin * dm)
+    in_off = int(rng.integers(-127, 129))
+    out_off = int(rng.integers(-128, 128))
+    lo, hi = act_range(rng)
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, dil, dm, in_off, out_off, mult,
+                                     shift, lo, hi)
+    (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                  [nhwc(x), T(wt), None if bias is None else T(bias), list(stride), list(pad),
+                   list(dil), dm, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
+                   out_nhwc(want.shape), Ref(14)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_quantized_transpose_conv2d(call, seed):
+    rng = np.random.default_rng(300 + seed)
+    n = int(rng.integers(1, 3))
+    h, w = (int(v) for v in rng.integers(1, 6, size=2))
+    cin, cout = int(rng.integers(1, 20)), int(rng.integers(1, 6))
+    k = (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    stride = (int(rng.integers(1, 3)), int(rng.integers(1, 4)))
+    pad = (int(rng.integers(0, k[0])), int(rng.integers(0, k[1])))
+    opad = (int(rng.integers(0, stride[0])), int(rng.integers(0, stride[1])))
+    if (h - 1) * stride[0] + k[0] + opad[0] - 2 * pad[0] < 1 or \
+            (w - 1) * stride[1] + k[1] + opad[1] - 2 * pad[1] < 1:
+        pad = (0, 0)
+    x = i8(rng, (n, h, w, cin))
+    wt = i8(rng, (cout, k[0], k[1], cin))
+    bias = rng.integers(-5000, 5000, size=cout).astype(np.int32) if seed % 2 else None
+    mult, shift = rq_params(rng, cout)
+    in_off, out_off = int(rng.integers(-127, 129)), int(rng.integers(-128, 128))
+    lo, hi = act_range(rng)
+    want = ref.transpose_conv2d_nhwc(x, wt, bias, stride, pad, opad, in_off, out_off, mult, shift,
+                                     lo, hi)
+    (got,) = call("cortex_m::quantized_transpose_conv2d.out",
+                  [nhwc(x), T(wt), None if bias is None else T(bias), list(stride), list(pad),
+                   list(opad), [1, 1], in_off, out_off, T(mult), T(shift), lo, hi, scratch(8),
+                   scratch(0), out_nhwc(want.shape), Ref(15)])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_conv_rejects_wrong_layout_and_old_schema(call):
+    x = np.zeros((1, 4, 4, 3), np.int8)
+    wt = np.zeros((2, 1, 1, 3), np.int8)
+    m, s = np.full(2, 1 << 30, np.int32), np.zeros(2, np.int32)
+    nchw = T(np.zeros((1, 3, 4, 4), np.int8))  # contiguous NCHW with C > 1
+    args = [nchw, T(wt), None, [1, 1], [0, 0], [1, 1], 0, 0, T(m), T(s), -128, 127, scratch(),
+            out_nhwc((1, 4, 4, 2)), Ref(13)]
+    err = call("cortex_m::quantized_conv2d.out", args, expect_error=True)
+    assert "cortex_m::quantized_conv2d.out" in err and "channels-last" in err
+    # The 12-argument schema (before scratch was added) names what differs.
+    old = [nhwc(x), T(wt), None, [1, 1], [0, 0], [1, 1], 0, 0, T(m), T(s), -128, 127,
+           out_nhwc((1, 4, 4, 2)), Ref(12)]
+    err = call("cortex_m::quantized_conv2d.out", old, expect_error=True)
+    assert "NotSupported" in err and "scratch" in err
+    # A C == 1 input in NCHW order is accepted (same bytes as NHWC).
+    x1 = np.arange(16, dtype=np.int8).reshape(1, 4, 4, 1)
+    w1 = np.ones((1, 1, 1, 1), np.int8)
+    (got,) = call("cortex_m::quantized_conv2d.out",
+                  [T(x1.reshape(1, 1, 4, 4)), T(w1), None, [1, 1], [0, 0], [1, 1], 0, 0,
+                   T(np.array([1 << 30], np.int32)), T(np.array([1], np.int32)), -128, 127,
+                   scratch(), out_nhwc((1, 4, 4, 1)), Ref(13)])
+    np.testing.assert_array_equal(got, x1)
+
+
+# ----------------------------------------------------------------------------- pooling
+@pytest.mark.parametrize("seed", range(10))
+def test_quantized_avg_pool2d(call, seed):
+    rng = np.random.default_rng(400 + seed)
+    n, c = int(rng.integers(1, 3)), int(rng.integers(1, 9))
+    k = (int(rng.integers(1, 5)), int(rng.integers(1, 5)))
+    stride = (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    pad = (int(rng.integers(0, k[0] // 2 + 1)), int(rng.integers(0, k[1] // 2 + 1)))
+    h = int(rng.integers(k[0], 12))
+    w = int(rng.integers(k[1], 12))
+    ceil_mode = bool(seed % 2)
+    if seed == 0:  # KWS: kernel [24,5], stride [24,5] on 25x5 x 64
+        n, c, h, w, k, stride, pad, ceil_mode = 1, 64, 25, 5, (24, 5), (24, 5), (0, 0), False
+    x = i8(rng, (n, h, w, c))
+    want = ref.avg_pool2d_nhwc(x, k, stride, pad, ceil_mode)
+    (got,) = call("cortex_m::quantized_avg_pool2d.out",
+                  [nhwc(x), list(k), list(stride), list(pad), ceil_mode, -128, 2077939072, -4,
+                   scratch(c * 4), out_nhwc(want.shape), Ref(9)])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_avg_pool_rejects_old_schemas(call):
+    x = nhwc(np.zeros((1, 2, 2, 3), np.int8))
+    old = [x, [2, 2], [2, 2], [0, 0], 0, 1 << 30, 0, scratch(), out_nhwc((1, 1, 1, 3)), Ref(8)]
+    err = call("cortex_m::quantized_avg_pool2d.out", old, expect_error=True)
+    assert "ceil_mode" in err and "cortex_m::quantized_avg_pool2d.out" in err
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_quantized_max_pool2d(call, seed):
+    rng = np.random.default_rng(500 + seed)
+    n, c = int(rng.integers(1, 3)), int(rng.integers(1, 9))
+    k = (int(rng.integers(1, 5)), int(rng.integers(1, 5)))
+    stride = (int(rng.integers(1, 4)), int(rng.integers(1, 4)))
+    pad = (int(rng.integers(0, k[0] // 2 + 1)), int(rng.integers(0, k[1] // 2 + 1)))
+    h, w = int(rng.integers(k[0], 12)), int(rng.integers(k[1], 12))
+    x = i8(rng, (n, h, w, c))
+    zp = int(rng.integers(-128, 128))
+    lo, hi = act_range(rng)
+    want = ref.max_pool2d_nhwc(x, k, stride, pad, lo, hi)
+    (got,) = call("cortex_m::quantized_max_pool2d.out",
+                  [nhwc(x), list(k), list(stride), list(pad), [1, 1], False, zp, zp, lo, hi,
+                   out_nhwc(want.shape), Ref(10)])
+    np.testing.assert_array_equal(got, want)
+
+
+# ----------------------------------------------------------------------------- matmuls
+@pytest.mark.parametrize("seed", range(9))
+def test_quantized_linear(call, seed):
+    rng = np.random.default_rng(600 + seed)
+    batch = [int(v) for v in rng.integers(1, 4, size=int(rng.integers(1, 3)))]
+    k, nout = int(rng.integers(1, 40)), int(rng.integers(1, 13))
+    x = i8(rng, batch + [k])
+    wt = i8(rng, (nout, k))
+    in_off, f_off = int(rng.integers(-127, 129)), [0, 0, int(rng.integers(-127, 129))][seed % 3]
+    out_off = int(rng.integers(-128, 128))
+    bias = rng.integers(-20000, 20000, size=nout).astype(np.int32)
+    mode = seed % 3  # 0: bias, 1: kernel_sum (MVE export), 2: neither
+    ksum = None
+    if mode == 1:
+        ksum = (bias.astype(np.int64) + in_off * (wt.astype(np.int64) + f_off).sum(axis=1))
+        ksum = ksum.astype(np.int32)
+    b = bias if mode == 0 else None
+    mult, shift = rq_params(rng, 1)
+    lo, hi = act_range(rng)
+    want = ref.linear(x, wt, b if mode != 1 else None, ksum, in_off, f_off, out_off, mult[0],
+                      shift[0], lo, hi)
+    if mode == 1:  # the same numbers as bias + offsets
+        np.testing.assert_array_equal(
+            want, ref.linear(x, wt, bias, None, in_off, f_off, out_off, mult[0], shift[0], lo, hi))
+    (got,) = call("cortex_m::quantized_linear.out",
+                  [T(x), T(wt), None if b is None else T(b), None if ksum is None else T(ksum),
+                   in_off, f_off, out_off, [int(mult[0])], [int(shift[0])], hi, lo,
+                   out_like(tuple(batch + [nout]), np.int8), Ref(11)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_quantized_batch_matmul(call, seed):
+    rng = np.random.default_rng(700 + seed)
+    b, m, k, n = (int(v) for v in rng.integers(1, 9, size=4))
+    lhs, rhs_t = i8(rng, (b, m, k)), i8(rng, (b, n, k))
+    lo_, ro, oo = int(rng.integers(-127, 129)), int(rng.integers(-127, 129)), int(rng.integers(-128, 128))
+    mult, shift = rq_params(rng, 1)
+    want = ref.batch_matmul(lhs, lo_, rhs_t, ro, oo, mult[0], shift[0])
+    (got,) = call("cortex_m::quantized_batch_matmul.out",
+                  [T(lhs), lo_, T(rhs_t), ro, oo, int(mult[0]), int(shift[0]), scratch(),
+                   out_like((b, m, n), np.int8), Ref(8)])
+    np.testing.assert_array_equal(got, want)
+
+
+# ----------------------------------------------------------------------------- elementwise
+def _add_params(rng):
+    return [int(rng.integers(-128, 128)), *[int(v) for v in rq_params(rng, 1, -20, 0)]]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_quantized_add(call, seed):
+    rng = np.random.default_rng(800 + seed)
+    n, h, w, c = (int(v) for v in rng.integers(1, 6, size=4))
+    a = i8(rng, (n, h, w, c))
+    bcast = seed % 2 == 1
+    b = i8(rng, (1, 1, 1, c)) if bcast else i8(rng, (n, h, w, c))
+    pa, pb = _add_params(rng), _add_params(rng)
+    zo = int(rng.integers(-128, 128))
+    mo, so = (int(v[0]) for v in rq_params(rng, 1, -10, 2))
+    lo, hi = act_range(rng)
+    want = ref.add(a, *pa, np.broadcast_to(b, a.shape), *pb, zo, mo, so, lo, hi)
+    args_a, args_b = (nhwc(a), nhwc(b))
+    if seed == 2:  # the broadcast operand first
+        want = ref.add(np.broadcast_to(b, a.shape), *pb, a, *pa, zo, mo, so, lo, hi)
+        if bcast is False:
+            args_a, args_b, pa, pb = args_b, args_a, pb, pa
+    (got,) = call("cortex_m::quantized_add.out",
+                  [args_a, *pa, args_b, *pb, zo, mo, so, lo, hi, out_nhwc(a.shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_quantized_mul(call, seed):
+    rng = np.random.default_rng(900 + seed)
+    n, h, w, c = (int(v) for v in rng.integers(1, 6, size=4))
+    a = i8(rng, (n, h, w, c))
+    b = i8(rng, (1, 1, 1, c)) if seed % 2 else i8(rng, (n, h, w, c))
+    za, zb, zo = (int(v) for v in rng.integers(-128, 128, size=3))
+    mo, so = (int(v[0]) for v in rq_params(rng, 1, -14, 0))
+    want = ref.mul(a, za, np.broadcast_to(b, a.shape), zb, zo, mo, so)
+    args = [nhwc(b), zb, nhwc(a), za] if seed == 3 else [nhwc(a), za, nhwc(b), zb]
+    (got,) = call("cortex_m::quantized_mul.out", [*args, zo, mo, so, out_nhwc(a.shape), Ref(7)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("dtype", [np.int8, np.int16])
+def test_quantized_div(call, seed, dtype):
+    rng = np.random.default_rng(1000 + seed)
+    shape = tuple(int(v) for v in rng.integers(1, 6, size=3))
+    info = np.iinfo(dtype)
+    a = rng.integers(info.min, info.max + 1, size=shape).astype(dtype)
+    b = rng.integers(info.min, info.max + 1, size=shape).astype(dtype)
+    za, zb, zo = (int(v) for v in rng.integers(-100, 100, size=3))
+    b.flat[0] = zb  # a zero divisor
+    scale = float(rng.uniform(0.01, 300))
+    want = ref.div(a, za, b, zb, zo, scale, dtype)
+    (got,) = call("cortex_m::quantized_div.out",
+                  [T(a), za, T(b), zb, zo, scale, out_like(shape, dtype), Ref(6)])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_quantized_activation(call):
+    rng = np.random.default_rng(5)
+    x = i8(rng, (2, 3, 5, 7))
+    lut = i8(rng, (256,))
+    (got,) = call("cortex_m::quantized_activation.out",
+                  [T(x), T(lut), out_like(x.shape, np.int8), Ref(2)])
+    np.testing.assert_array_equal(got, ref.activation(x, lut))
+
+
+@pytest.mark.parametrize("op", ["minimum", "maximum"])
+@pytest.mark.parametrize("shapes", [((2, 3, 4, 5), (2, 3, 4, 5)), ((2, 3, 4, 5), (1, 3, 1, 5)),
+                                    ((4, 5), (2, 3, 1, 1)), ((7,), (3, 1)), ((1, 1, 1, 1), (3, 2))])
+def test_minimum_maximum(call, op, shapes):
+    rng = np.random.default_rng(11)
+    a, b = i8(rng, shapes[0]), i8(rng, shapes[1])
+    want = (np.minimum if op == "minimum" else np.maximum)(a, b)
+    (got,) = call(f"cortex_m::{op}.out", [T(a), T(b), out_like(want.shape, np.int8), Ref(2)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_softmax(call, seed):
+    rng = np.random.default_rng(1100 + seed)
+    shape = tuple(int(v) for v in rng.integers(1, 20, size=int(rng.integers(1, 4))))
+    x = i8(rng, shape)
+    # Parameters as upstream computes them for an input scale (beta 1, 5 integer bits).
+    scale = float(rng.uniform(0.01, 0.3))
+    real = min(scale * (1 << 26), (1 << 31) - 1.0)
+    m, e = np.frexp(real)
+    mult = int(round(m * (1 << 31)))
+    shift = int(e)
+    if mult == 1 << 31:
+        mult //= 2
+        shift += 1
+    max_in = ((1 << 5) - 1) * (1 << (31 - 5)) / (1 << shift)
+    diff_min = -int(np.floor(max_in))
+    want = ref.softmax(x, mult, shift, diff_min)
+    (got,) = call("cortex_m::softmax.out",
+                  [T(x), -1, 0, -128, mult, shift, diff_min, out_like(shape, np.int8), Ref(7)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("perm", [[1, 0], [0, 2, 1], [2, 0, 1], [0, 2, 3, 1], [3, 2, 1, 0], [0]])
+def test_transpose(call, perm):
+    rng = np.random.default_rng(len(perm))
+    x = i8(rng, tuple(int(v) for v in rng.integers(1, 6, size=len(perm))))
+    want = np.ascontiguousarray(np.transpose(x, perm))
+    (got,) = call("cortex_m::transpose.out", [T(x), perm, out_like(want.shape, np.int8), Ref(2)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pad(call, seed):
+    rng = np.random.default_rng(1200 + seed)
+    value = int(rng.integers(-128, 128))
+    pre = [int(v) for v in rng.integers(0, 3, size=4)]
+    post = [int(v) for v in rng.integers(0, 3, size=4)]
+    if seed % 2:  # channels-last 4-D: pads in physical NHWC order
+        x = i8(rng, tuple(int(v) for v in rng.integers(1, 5, size=4)))
+        want = ref.pad(x, pre, post, value)
+        (got,) = call("cortex_m::pad.out", [nhwc(x), pre, post, value, out_nhwc(want.shape), Ref(4)])
+    else:  # contiguous rank 1..4, pads right-aligned to 4 dims
+        rank = int(rng.integers(1, 5))
+        x = i8(rng, tuple(int(v) for v in rng.integers(1, 5, size=rank)))
+        pre[:4 - rank] = [0] * (4 - rank)
+        post[:4 - rank] = [0] * (4 - rank)
+        want = ref.pad(x.reshape((1,) * (4 - rank) + x.shape), pre, post, value).reshape(
+            tuple(s + a + b for s, a, b in zip(x.shape, pre[4 - rank:], post[4 - rank:])))
+        (got,) = call("cortex_m::pad.out", [T(x), pre, post, value, out_like(want.shape, np.int8),
+                                           Ref(4)])
+    np.testing.assert_array_equal(got, want)
+
+
+# ----------------------------------------------------------------------------- quantized_decomposed
+QD = "quantized_decomposed::"
+QDTYPES = [(np.uint8, 0), (np.int8, 1), (np.int16, 2), (np.uint16, 27), (np.int32, 3)]
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("dtype,code", QDTYPES)
+def test_qd_per_tensor(call, seed, dtype, code):
+    rng = np.random.default_rng(1300 + seed)
+    shape = tuple(int(v) for v in rng.integers(1, 6, size=3))
+    x = (rng.standard_normal(shape) * 40).astype(np.float32)
+    info = np.iinfo(dtype)
+    qmin, qmax = int(info.min), int(info.max)
+    if dtype == np.int32:
+        qmin, qmax = -(1 << 20), 1 << 20
+    zp = int(rng.integers(max(qmin, -100), min(qmax, 100) + 1))
+    scale = float(rng.uniform(0.01, 0.5))
+    want = ref.quantize(x, scale, zp, qmin, qmax, dtype)
+    (q,) = call(QD + "quantize_per_tensor.out",
+                [T(x), scale, zp, qmin, qmax, code, out_like(shape, dtype), Ref(6)])
+    np.testing.assert_array_equal(q, want)
+    (q2,) = call(QD + "quantize_per_tensor.Tensor_out",
+                 [T(x), T(np.array([scale])), T(np.array([zp], np.int64)), qmin, qmax, code,
+                  out_like(shape, dtype), Ref(6)])
+    np.testing.assert_array_equal(q2, want)
+    (y,) = call(QD + "dequantize_per_tensor.out",
+                [T(q), scale, zp, qmin, qmax, code, None, out_like(shape, np.float32), Ref(7)])
+    assert y.tobytes() == ref.dequantize(q, scale, zp).tobytes()
+    (y2,) = call(QD + "dequantize_per_tensor.Tensor_out",
+                 [T(q), T(np.array([scale])), T(np.array([zp], np.int64)), qmin, qmax, code, 6,
+                  out_like(shape, np.float32), Ref(7)])
+    assert y2.tobytes() == y.tobytes()
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_qd_per_channel(call, seed):
+    rng = np.random.default_rng(1400 + seed)
+    shape = tuple(int(v) for v in rng.integers(1, 6, size=4))
+    axis = int(rng.integers(0, 4))
+    x = (rng.standard_normal(shape) * 30).astype(np.float32)
+    scales = rng.uniform(0.01, 0.5, size=shape[axis])
+    zps = rng.integers(-20, 20, size=shape[axis]).astype(np.int64)
+    want = ref.quantize_per_channel(x, scales, zps, axis, -128, 127, np.int8)
+    (q,) = call(QD + "quantize_per_channel.out",
+                [T(x), T(scales), T(zps), axis, -128, 127, 1, out_like(shape, np.int8), Ref(7)])
+    np.testing.assert_array_equal(q, want)
+    with_zp = seed % 2 == 0
+    (y,) = call(QD + "dequantize_per_channel.out",
+                [T(q), T(scales), T(zps) if with_zp else None, axis - 4 if seed == 3 else axis,
+                 -128, 127, 1, None, out_like(shape, np.float32), Ref(8)])
+    assert y.tobytes() == ref.dequantize_per_channel(q, scales, zps if with_zp else None,
+                                                     axis).tobytes()
+
+
+def test_qd_channels_last_layout(call):
+    rng = np.random.default_rng(3)
+    x = (rng.standard_normal((1, 4, 3, 2)) * 10).astype(np.float32)  # physical NHWC
+    (q,) = call(QD + "quantize_per_tensor.out",
+                [nhwc(x), 0.1, 0, -128, 127, 1, out_nhwc(x.shape), Ref(6)])
+    np.testing.assert_array_equal(q, ref.quantize(x, 0.1, 0, -128, 127))
+
+
+# ----------------------------------------------------------------------------- errors
+@pytest.mark.parametrize("op,nargs", [("cortex_m::quantized_conv2d.out", 15),
+                                      ("cortex_m::quantized_depthwise_conv2d.out", 16),
+                                      ("cortex_m::quantized_avg_pool2d.out", 11),
+                                      ("cortex_m::quantized_linear.out", 13),
+                                      ("cortex_m::pad.out", 6),
+                                      (QD + "dequantize_per_tensor.out", 9)])
+def test_wrong_arity_is_a_clean_error(call, op, nargs):
+    err = call(op, [0] * (nargs + 1), expect_error=True)
+    assert err.startswith("error: InvalidArgument") and op.split("::")[1].split(".")[0] in err
+    err = call(op, [0] * nargs, expect_error=True)
+    assert "error:" in err
+
+
+# ----------------------------------------------------------------------------- requantization
+def test_requantize_ties_wraps_and_full_range(call):
+    """A 1x1 conv with zero input and weights makes every output channel's accumulator its bias,
+    so per-channel (bias, multiplier, shift) triples probe arm_nn_requantize directly: exact
+    rounding ties of both signs, positive shifts that wrap int32, negative multipliers, and random
+    values over the whole int32 range scaled to land inside int8."""
+    rng = np.random.default_rng(77)
+    acc, mult, shift = [], [], []
+    for r in range(1, 9):  # ties: odd multiples of 2**(r-1), multiplier ~1.0
+        for k in range(-4, 4):
+            acc.append((2 * k + 1) << (r - 1))
+            mult.append((1 << 31) - 1)
+            shift.append(-r)
+    for s in range(0, 31, 3):  # left shifts, wrapping when val * 2**s leaves int32
+        for v in (1, -1, 3, -3, 1 << 20, -(1 << 20), 12345):
+            acc.append(v)
+            mult.append(int(rng.integers(1 << 20, 1 << 31)))
+            shift.append(s)
+    while len(acc) < 512:  # random full-range values
+        v = int(rng.integers(-(1 << 31), 1 << 31))
+        m = int(rng.integers(-(1 << 31) + 1, 1 << 31))
+        mag = abs(v * m) / 2.0**31
+        s = -max(0, int(np.ceil(np.log2(mag + 1))) - 6) if mag >= 1 else 0
+        acc.append(v)
+        mult.append(m)
+        shift.append(max(s, -31))
+    cout = len(acc)
+    acc = np.array(acc, np.int64)
+    mult = np.array(mult, np.int32)
+    shift = np.array(shift, np.int32)
+    want = np.clip(ref.requantize(acc, mult, shift), -128, 127).astype(np.int8)
+    x = np.zeros((1, 1, 1, 1), np.int8)
+    (got,) = call("cortex_m::quantized_conv2d.out",
+                  [nhwc(x), T(np.zeros((cout, 1, 1, 1), np.int8)), T(acc.astype(np.int32)),
+                   [1, 1], [0, 0], [1, 1], 0, 0, T(mult), T(shift), -128, 127, scratch(),
+                   out_nhwc((1, 1, 1, cout)), Ref(13)])
+    np.testing.assert_array_equal(got.reshape(-1), want)
+    # The tie cases really are ties and resolve away from zero.
+    ties = want[:64].astype(int).reshape(8, 8)
+    np.testing.assert_array_equal(ties[0], [-4, -3, -2, -1, 1, 2, 3, 4])
