@@ -22,6 +22,7 @@ CONFIGS=(
   "all features, no diagnostic text, LTO|-DETMCU_DIAGNOSTIC_TEXT=0 -flto"
   "plain-kernel programs (features off), no diagnostic text, LTO|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES"
   "same + -msave-restore|-DETMCU_DIAGNOSTIC_TEXT=0 -flto -msave-restore $NO_FEATURES"
+  "plain-kernel, LTO, with instruction hooks (profiler)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DETMCU_INSTRUCTION_HOOKS=1"
 )
 results=()
 for entry in "${CONFIGS[@]}"; do

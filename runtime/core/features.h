@@ -20,10 +20,15 @@
 #define ETMCU_FEATURE_CONSTANT_BUFFER 1  // the deprecated inline constant_buffer
 #endif
 
+#ifndef ETMCU_INSTRUCTION_HOOKS
+#define ETMCU_INSTRUCTION_HOOKS 0  // per-instruction observer and profiler (host builds turn it on)
+#endif
+
 namespace etmcu {
 constexpr bool kFeatureDelegates = ETMCU_FEATURE_DELEGATES != 0;
 constexpr bool kFeatureExternalData = ETMCU_FEATURE_EXTERNAL_DATA != 0;
 constexpr bool kFeatureMutableData = ETMCU_FEATURE_MUTABLE_DATA != 0;
 constexpr bool kFeatureControlFlow = ETMCU_FEATURE_CONTROL_FLOW != 0;
 constexpr bool kFeatureConstantBuffer = ETMCU_FEATURE_CONSTANT_BUFFER != 0;
+constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;
 }  // namespace etmcu

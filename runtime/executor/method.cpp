@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "runtime/core/features.h"
+#include "runtime/platform/platform.h"
 #include "runtime/executor/method_layout.h"
 #include "runtime/executor/program.h"
 #include "runtime/pte/pte_named_data.h"
@@ -534,7 +535,7 @@ Method::Method(Method&& o)
       num_inputs_(o.num_inputs_), num_outputs_(o.num_outputs_), input_set_(o.input_set_),
       instructions_(o.instructions_), num_instructions_(o.num_instructions_),
       chain_starts_(o.chain_starts_), num_chains_(o.num_chains_), delegates_(o.delegates_),
-      num_delegates_(o.num_delegates_), diag_(o.diag_), observer_(o.observer_) {
+      num_delegates_(o.num_delegates_), diag_(o.diag_), observer_(o.observer_), profiler_(o.profiler_) {
   o.num_delegates_ = 0;  // the moved-from method no longer owns the delegate handles
 }
 
@@ -608,6 +609,18 @@ const char* Method::instruction_name(size_t i, char* buf, size_t size) const {
   return operator_full_name(fb::Table(ops.ref(static_cast<uint32_t>(instructions_[i].a))), buf, size) ? buf : nullptr;
 }
 
+Error Method::set_observer(const InstructionObserver& observer) {
+  if (!kInstructionHooks) return Error::NotSupported;
+  observer_ = observer;
+  return Error::Ok;
+}
+
+Error Method::set_profiler(Profiler* profiler) {
+  if (!kInstructionHooks) return Error::NotSupported;
+  profiler_ = profiler;
+  return Error::Ok;
+}
+
 Error Method::execute() {
   for (uint32_t k = 0; k < num_inputs_; ++k)
     if (!input_set_[k]) return diag_.fail(Error::InvalidState, ET_TEXT("input not set before execute"), ET_TEXT("inputs"), k);
@@ -624,7 +637,11 @@ Error Method::execute() {
       if (++steps > kMaxInstructionsPerExecute)
         return diag_.fail(Error::InvalidState, ET_TEXT("instruction limit reached (endless loop?)"), ET_TEXT("instruction"), pc);
       const LoadedInstruction& in = instructions_[pc];
-      if (observer_.before != nullptr) observer_.before(observer_.ctx, pc);
+      et_timestamp_t start = 0;
+      if (kInstructionHooks) {
+        if (observer_.before != nullptr) observer_.before(observer_.ctx, pc);
+        if (profiler_ != nullptr) start = et_pal_current_ticks();
+      }
       Error e = Error::Ok;
       uint32_t next = pc + 1;
       switch (in.kind) {
@@ -676,7 +693,10 @@ Error Method::execute() {
           break;
       }
       temp->reset();
-      if (observer_.after != nullptr) observer_.after(observer_.ctx, pc);
+      if (kInstructionHooks) {
+        if (profiler_ != nullptr) profiler_->record(pc, in.kind, start, et_pal_current_ticks());
+        if (observer_.after != nullptr) observer_.after(observer_.ctx, pc);
+      }
       if (e != Error::Ok) return e;
       pc = next;
     }

@@ -12,6 +12,7 @@
 #include "runtime/core/result.h"
 #include "runtime/executor/memory_manager.h"
 #include "runtime/executor/method_meta.h"
+#include "runtime/executor/profiler.h"
 
 namespace etmcu {
 
@@ -36,7 +37,8 @@ struct LoadedDelegate {
   DelegateHandle* handle;
 };
 
-// Optional per-instruction observer (profiling); zero cost when not set.
+// Optional per-instruction observer (debugging, intermediate-tensor checks). Consulted only in
+// builds with ETMCU_INSTRUCTION_HOOKS=1 (see runtime/core/features.h).
 struct InstructionObserver {
   void (*before)(void* ctx, uint32_t instruction) = nullptr;
   void (*after)(void* ctx, uint32_t instruction) = nullptr;
@@ -75,7 +77,9 @@ class Method {
   const char* instruction_name(size_t i, char* buf, size_t size) const;
   // Why the last load/execute step failed (kernel text, instruction index, ...).
   const Diagnostic& diagnostic() const { return diag_; }
-  void set_observer(const InstructionObserver& observer) { observer_ = observer; }
+  // Both return NotSupported in builds without instruction hooks.
+  Error set_observer(const InstructionObserver& observer);
+  Error set_profiler(Profiler* profiler);
 
  private:
   friend class Program;
@@ -100,6 +104,7 @@ class Method {
   uint32_t num_delegates_ = 0;
   Diagnostic diag_;
   InstructionObserver observer_;
+  Profiler* profiler_ = nullptr;
 };
 
 }  // namespace etmcu

@@ -105,3 +105,13 @@ def test_inspect_reports_header_and_ops():
     assert info["constant_bytes"] > 0
     ops = run("inspect", CORPUS / "upstream/examples__arduino__examples__KeywordSpotting__model.pte", "--ops").stdout.split()
     assert "cortex_m::quantized_conv2d.out" in ops and ops == sorted(ops)
+
+
+def test_profile_lists_every_instruction():
+    pte = CORPUS / "upstream/extension__module__test__resources__bundled_program.bpte.embedded-program.pte"
+    out = run("run", pte, "--profile", "--json")
+    result = json.loads(out.stdout.splitlines()[-1])
+    assert [row["instruction"] for row in result["profile"]] == [0, 1, 2]
+    assert [row["op"] for row in result["profile"]] == ["aten::mul.out", "aten::add.out", "aten::add.out"]
+    table = run("run", pte, "--profile").stdout
+    assert "aten::add.out" in table and "2 calls" in table

@@ -78,5 +78,23 @@ TEST(FeaturesOff, ProgramsNeedingAFeatureAreRejected) {
   }
 }
 
+TEST(FeaturesOff, ProfilerNeedsInstructionHooks) {
+  static_assert(!kInstructionHooks, "built without hooks");
+  Loaded l = read("upstream/examples__arduino__examples__AddModel__model.pte");
+  auto program = Program::load(Span<const uint8_t>(l.data, l.size));
+  ASSERT_TRUE(program.ok());
+  alignas(16) static uint8_t pool[1 << 12], arena[64];
+  Span<uint8_t> span(arena, sizeof(arena));
+  HierarchicalAllocator planned(Span<Span<uint8_t>>(&span, 1));
+  MemoryAllocator method_alloc(pool, sizeof(pool));
+  MemoryManager mm(&method_alloc, &planned);
+  auto m = program->load_method("forward", &mm);
+  ASSERT_TRUE(m.ok());
+  ProfileEvent events[4];
+  Profiler profiler(events, 4);
+  EXPECT_EQ(m->set_profiler(&profiler), Error::NotSupported);
+  EXPECT_EQ(m->set_observer(InstructionObserver{}), Error::NotSupported);
+}
+
 }  // namespace
 }  // namespace etmcu

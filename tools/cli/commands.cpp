@@ -4,6 +4,9 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <map>
 #include <stdexcept>
 
 #include "runtime/pte/schema.h"
@@ -45,9 +48,41 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
 
 }  // namespace
 
+// The per-instruction profile as rows {instruction, op, ticks}, printed as a table unless JSON.
+json profile_report(const Method& method, const Profiler& profiler, bool print) {
+  json rows = json::array();
+  std::map<std::string, std::pair<uint64_t, int>> by_op;
+  uint64_t total = 0;
+  for (size_t k = 0; k < profiler.size(); ++k) {
+    const ProfileEvent& e = profiler[k];
+    char buf[160];
+    const char* name = method.instruction_name(e.instruction, buf, sizeof(buf));
+    std::string op = name ? name : (e.kind == 2 ? "delegate" : "control");
+    uint64_t ticks = e.end - e.start;
+    rows.push_back({{"instruction", e.instruction}, {"op", op}, {"ticks", ticks}});
+    by_op[op].first += ticks;
+    by_op[op].second += 1;
+    total += ticks;
+  }
+  if (print) {
+    et_tick_ratio_t r = et_pal_ticks_to_ns_multiplier();
+    std::cout << "profile (" << profiler.size() << " instructions, ticks = "
+              << (r.numerator == r.denominator ? std::string("ns") : "PAL ticks") << "):\n";
+    std::vector<std::pair<std::string, std::pair<uint64_t, int>>> sorted(by_op.begin(), by_op.end());
+    std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.second.first > b.second.first; });
+    for (auto& [op, v] : sorted) {
+      char line[256];
+      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu ticks %6.1f%%\n", op.c_str(), v.second,
+                    static_cast<unsigned long long>(v.first), total ? 100.0 * v.first / total : 0.0);
+      std::cout << line;
+    }
+  }
+  return rows;
+}
+
 int run_command(const std::string& model, const std::string& method_name,
                 const std::vector<std::string>& inputs, const std::string& data,
-                const std::string& output_dir, bool as_json) {
+                const std::string& output_dir, bool as_json, bool profile) {
   auto session = Session::open_files(model, data);
   Method& method = session->load_method(method_name);
   MethodMeta meta = method.method_meta();
@@ -71,6 +106,10 @@ int run_command(const std::string& model, const std::string& method_name,
     if (method.set_input_data(i, buffers[i].data(), buffers[i].size()) != Error::Ok)
       throw std::runtime_error("input " + std::to_string(i) + ": " + describe(method.diagnostic()));
   }
+  std::vector<ProfileEvent> events(profile ? method.num_instructions() + 16 : 0);
+  Profiler profiler(events.data(), events.size());
+  if (profile && method.set_profiler(&profiler) != Error::Ok)
+    throw std::runtime_error("this runtime was built without instruction hooks (ETMCU_INSTRUCTION_HOOKS)");
   if (method.execute() != Error::Ok) {
     const Diagnostic& d = method.diagnostic();
     char name[160] = "";
@@ -106,9 +145,11 @@ int run_command(const std::string& model, const std::string& method_name,
                 tensor_shape(t), logical.data(), logical.size());
     }
   }
+  json profile_rows = profile ? profile_report(method, profiler, !as_json) : json();
   if (as_json) {
     json j;
     j["method"] = method_name;
+    if (profile) j["profile"] = profile_rows;
     j["outputs"] = outputs;
     j["memory"] = {{"planned", session->planned_sizes()},
                    {"method_allocator_used", session->method_allocator().used()},

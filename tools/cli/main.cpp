@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace etmcu::host {
 int run_command(const std::string& model, const std::string& method_name,
                 const std::vector<std::string>& inputs, const std::string& data,
-                const std::string& output_dir, bool as_json);
+                const std::string& output_dir, bool as_json, bool profile);
 int verify_bundled(const std::string& path, bool as_json);
 int inspect_command(const std::string& model, bool as_json, bool ops_only, bool features_only);
 }  // namespace etmcu::host
@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
 
   std::string model, method = "forward", data, output_dir;
   std::vector<std::string> inputs;
-  bool as_json = false, verify = false, ops_only = false, features_only = false;
+  bool as_json = false, verify = false, ops_only = false, features_only = false, profile = false;
 
   auto* run = app.add_subcommand("run", "run a program on the host runtime");
   run->add_option("model", model, "MODEL.pte (or .bpte with --verify)")->required();
@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   run->add_option("--output-dir", output_dir, "write output_<i>.npy here");
   run->add_flag("--json", as_json, "print one JSON object on the last line");
   run->add_flag("--verify", verify, "run every test case of a bundled program (.bpte)");
+  run->add_flag("--profile", profile, "time every instruction and print the per-operator table");
 
   auto* inspect = app.add_subcommand("inspect", "describe a program");
   inspect->add_option("model", model, "MODEL.pte")->required();
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) {
       if (verify) return etmcu::host::verify_bundled(model, as_json);
-      return etmcu::host::run_command(model, method, inputs, data, output_dir, as_json);
+      return etmcu::host::run_command(model, method, inputs, data, output_dir, as_json, profile);
     }
     return etmcu::host::inspect_command(model, as_json, ops_only, features_only);
   } catch (const std::exception& e) {
