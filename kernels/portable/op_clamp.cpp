@@ -10,7 +10,7 @@ namespace {
 template <typename C>
 void clamp_loop(const Tensor& in, const Tensor& out, bool has_lo, double lo, bool has_hi,
                 double hi) {
-  const C clo = static_cast<C>(lo), chi = static_cast<C>(hi);
+  const C clo = util::saturate_cast<C>(lo), chi = util::saturate_cast<C>(hi);
   util::map_unary<C>(in, out, [=](C x) {
     if (has_lo && x < clo) x = clo;  // NaN passes through, like PyTorch
     if (has_hi && x > chi) x = chi;  // min > max gives max, like PyTorch

@@ -27,6 +27,8 @@ Error aten_constant_pad_nd_out(KernelContext& ctx, Span<EValue*> args) {
     const int k = in.dim - 1 - d;  // pad pairs start from the last dim
     lo[d] = static_cast<size_t>(k) < pad.size() / 2 ? pad[2 * k] : 0;
     const int64_t hi = static_cast<size_t>(k) < pad.size() / 2 ? pad[2 * k + 1] : 0;
+    if (lo[d] < -0x7fffffff || lo[d] > 0x7fffffff || hi < -0x7fffffff || hi > 0x7fffffff)
+      return ctx.fail(Error::InvalidArgument, "constant_pad_nd.out: pad out of range");
     if (out.sizes[d] != in.sizes[d] + lo[d] + hi || out.sizes[d] < 0)
       return ctx.fail(Error::InvalidArgument, "constant_pad_nd.out: out shape mismatch");
   }

@@ -17,7 +17,7 @@ Error aten_hardtanh_out(KernelContext& ctx, Span<EValue*> args) {
   const double hi = args[2]->scalar_as_double();
   return util::same_dtype_unary(ctx, in, out, false, [&](auto tag) {
     using T = decltype(tag);
-    const T tlo = static_cast<T>(lo), thi = static_cast<T>(hi);
+    const T tlo = util::saturate_cast<T>(lo), thi = util::saturate_cast<T>(hi);
     util::map_unary<T>(in, out, [tlo, thi](T x) {
       if (x < tlo) x = tlo;  // NaN compares false and passes through
       if (x > thi) x = thi;

@@ -30,14 +30,15 @@ Error aten_slice_copy_Tensor_out(KernelContext& ctx, Span<EValue*> args) {
   if (end < 0) end += n;
   start = start < 0 ? 0 : (start > n ? n : start);
   end = end < start ? start : (end > n ? n : end);
-  const int64_t len = (end - start + step - 1) / step;
+  const int64_t len =
+      end == start ? 0 : 1 + (end - start - 1) / step;  // no overflow for huge steps
   if (out.dim != in.dim) return ctx.fail(Error::InvalidArgument, "slice_copy.Tensor_out: out rank");
   int64_t in_strides[kTensorMaxDim], st[kTensorMaxDim];
   in.strides(in_strides);
   for (int d = 0; d < in.dim; ++d) {
     if (out.sizes[d] != (d == dim ? len : in.sizes[d]))
       return ctx.fail(Error::InvalidArgument, "slice_copy.Tensor_out: out shape mismatch");
-    st[d] = d == dim ? in_strides[d] * step : in_strides[d];
+    st[d] = d == dim ? (len > 1 ? in_strides[d] * step : 0) : in_strides[d];  // len > 1: step < n
   }
   if (len > 0) util::gather_copy(out, in.data, st, start * in_strides[dim], out.element_size());
   return Error::Ok;

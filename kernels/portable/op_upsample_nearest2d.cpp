@@ -49,7 +49,7 @@ Error aten_upsample_nearest2d_vec_out(KernelContext& ctx, Span<EValue*> args) {
     Span<const double> l = args[2]->to_double_list();
     for (int i = 0; i < 2; ++i) {
       sf[i] = l[i];
-      if (!(sf[i] > 0.0))
+      if (!(sf[i] > 0.0) || !(static_cast<double>(in.sizes[2 + i]) * sf[i] < 2147483648.0))
         return ctx.fail(Error::InvalidArgument, "upsample_nearest2d.vec_out: bad scale");
       want[i] = static_cast<int64_t>(static_cast<double>(in.sizes[2 + i]) * sf[i]);  // floor
     }

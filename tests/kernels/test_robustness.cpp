@@ -157,6 +157,37 @@ TEST(Malformed, TensorMetadataAndLists) {
   }
 }
 
+TEST(Saturation, OutOfRangeScalarsAndConversions) {
+  Args a;  // int8 hardtanh with bounds outside int8: saturated, not UB
+  a.tensor<int8_t>({3}, {-128, 0, 127});
+  a.add_double(-1e30);
+  a.add_int(int64_t(1) << 40);
+  a.tensor<int8_t>({3});
+  a.repeat(3);
+  ASSERT_EQ(a.call(kernels::aten_hardtanh_out), Error::Ok);
+  EXPECT_EQ(a.values<int8_t>(3), (std::vector<int8_t>{-128, 0, 127}));
+
+  Args c;  // float -> int32 conversion of NaN/huge values is defined (0 / saturate-then-wrap)
+  c.tensor<float>({3}, {NAN, 1e20f, -3.7f});
+  c.add_bool(false);
+  c.add_none();
+  c.tensor<int64_t>({3});
+  c.repeat(3);
+  ASSERT_EQ(c.call(kernels::aten__to_copy_out), Error::Ok);
+  EXPECT_EQ(c.values<int64_t>(3), (std::vector<int64_t>{0, INT64_MAX, -3}));
+
+  Args s;  // slice with a huge step
+  s.tensor<float>({4}, {1, 2, 3, 4});
+  s.add_int(0);
+  s.add_int(1);
+  s.add_none();
+  s.add_int(INT64_MAX);
+  s.tensor<float>({1});
+  s.repeat(5);
+  ASSERT_EQ(s.call(kernels::aten_slice_copy_Tensor_out), Error::Ok);
+  EXPECT_EQ(s.values<float>(5), (std::vector<float>{2}));
+}
+
 TEST(Empty, ZeroSizedTensors) {
   Args a;
   a.tensor<float>({0, 3}, {});

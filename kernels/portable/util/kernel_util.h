@@ -90,6 +90,51 @@ ScalarType scalar_dtype(const EValue& v);
 // torch.can_cast: no floating -> integral, no non-bool -> bool.
 bool can_cast(ScalarType from, ScalarType to);
 
+template <typename T>
+struct IsFloat {
+  static constexpr bool value = false;
+};
+template <>
+struct IsFloat<float> {
+  static constexpr bool value = true;
+};
+template <>
+struct IsFloat<double> {
+  static constexpr bool value = true;
+};
+
+// Integer conversion without undefined behaviour: floats saturate to the int64 range (NaN -> 0);
+// integers pass through.
+template <typename C>
+inline int64_t to_int64(C v) {
+  if constexpr (IsFloat<C>::value) {
+    if (!(v == v)) return 0;
+    if (v >= static_cast<C>(9.2233720368547758e18)) return INT64_MAX;
+    if (v <= static_cast<C>(-9.2233720368547758e18)) return INT64_MIN;
+  }
+  return static_cast<int64_t>(v);
+}
+
+// A Scalar argument (as double) in integer type T, saturated to T's range (NaN -> 0): clamp
+// bounds and fill values outside the dtype's range then behave sensibly instead of being UB.
+template <typename T>
+inline T saturate_cast(double v) {
+  if constexpr (IsFloat<T>::value) {
+    return static_cast<T>(v);
+  } else {
+    constexpr bool kSigned = static_cast<T>(-1) < static_cast<T>(0);
+    constexpr int kBits = static_cast<int>(sizeof(T) * 8);
+    constexpr uint64_t kMaxU = kSigned ? (uint64_t(1) << (kBits - 1)) - 1
+                                       : (kBits == 64 ? ~uint64_t(0) : (uint64_t(1) << kBits) - 1);
+    const T max_v = static_cast<T>(kMaxU);
+    const T min_v = kSigned ? static_cast<T>(-static_cast<T>(kMaxU) - 1) : static_cast<T>(0);
+    if (!(v == v)) return static_cast<T>(0);
+    if (v >= static_cast<double>(kMaxU)) return max_v;
+    if (v <= (kSigned ? -static_cast<double>(kMaxU) - 1.0 : 0.0)) return min_v;
+    return static_cast<T>(v);
+  }
+}
+
 template <typename C>
 inline C load_as(const void* base, ScalarType t, int64_t i) {
   switch (t) {
@@ -114,25 +159,25 @@ inline C load_as(const void* base, ScalarType t, int64_t i) {
   }
 }
 
-// Integer targets go through int64 so that negative floats wrap like PyTorch does on CPUs
-// instead of hitting undefined float -> unsigned conversions.
+// Integer targets go through a saturating int64 conversion, then wrap to the width (so in-range
+// floats truncate like PyTorch, negative floats into uint8 wrap as on CPUs, and nothing is UB).
 template <typename C>
 inline void store_as(void* base, ScalarType t, int64_t i, C v) {
   switch (t) {
     case ScalarType::Byte:
-      static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(static_cast<int64_t>(v));
+      static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(to_int64(v));
       break;
     case ScalarType::Char:
-      static_cast<int8_t*>(base)[i] = static_cast<int8_t>(static_cast<int64_t>(v));
+      static_cast<int8_t*>(base)[i] = static_cast<int8_t>(to_int64(v));
       break;
     case ScalarType::Short:
-      static_cast<int16_t*>(base)[i] = static_cast<int16_t>(static_cast<int64_t>(v));
+      static_cast<int16_t*>(base)[i] = static_cast<int16_t>(to_int64(v));
       break;
     case ScalarType::Int:
-      static_cast<int32_t*>(base)[i] = static_cast<int32_t>(static_cast<int64_t>(v));
+      static_cast<int32_t*>(base)[i] = static_cast<int32_t>(to_int64(v));
       break;
     case ScalarType::Long:
-      static_cast<int64_t*>(base)[i] = static_cast<int64_t>(v);
+      static_cast<int64_t*>(base)[i] = to_int64(v);
       break;
     case ScalarType::Float:
       static_cast<float*>(base)[i] = static_cast<float>(v);
