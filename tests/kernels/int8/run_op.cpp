@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
         std::ifstream in(t["file"].get<std::string>(), std::ios::binary);
         std::vector<uint8_t> got((std::istreambuf_iterator<char>(in)), {});
         if (got.size() != nbytes) return fail("argument " + std::to_string(i) + ": file size");
-        std::memcpy(bytes.data(), got.data(), nbytes);
+        if (nbytes > 0) std::memcpy(bytes.data(), got.data(), nbytes);
       }
       h.data.push_back(std::move(bytes));
       tensor->sizes = h.sizes.back().data();
