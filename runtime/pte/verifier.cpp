@@ -170,7 +170,7 @@ class Verifier {
       // Bounded by the buffer, not by the table's inline size: real writers place 8-byte scalars
       // past the size they record (the flatbuffers verifier checks the same way).
       uint32_t width = field_width(f.kind);
-      if (width > size_ - pos - off)
+      if (off > size_ - pos || width > size_ - pos - off)
         return fail(ET_TEXT("field runs past the end of the buffer"), name_of(type), pos);
       uint32_t loc = pos + off;
       if (loc % (width < 4 ? width : 4) != 0)  // writers align scalars; readers rely on it

@@ -226,6 +226,18 @@ TEST(Malformed, InstructionIndices) {
   expect_fails_with(b, "value index out of range");
 }
 
+TEST(Malformed, VtableFieldOffsetPastTheBuffer) {
+  // A vtable entry (field offset) far past the end of the buffer (found by the fuzzer).
+  std::vector<uint8_t> base = bytes_of(kAddModel);
+  Nav nav(base);
+  fb::Table plan = nav.plan();
+  const uint8_t* vt = plan.pointer() - fb::read<int32_t>(plan.pointer());
+  size_t entry = static_cast<size_t>(vt - nav.copy.data()) + 4 + 2 * schema::plan::kValues;
+  std::vector<uint8_t> b = base;
+  put<uint16_t>(b, entry, 0xfff0);
+  expect_fails_with(b, "field runs past the end of the buffer");
+}
+
 TEST(Malformed, UnionTagOutOfRange) {
   std::vector<uint8_t> base = bytes_of(kAddModel);
   Nav nav(base);
