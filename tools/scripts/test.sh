@@ -32,7 +32,8 @@ if [[ -f tests/fuzz/CMakeLists.txt ]]; then
   cmake --preset fuzz >/dev/null
   cmake --build build/fuzz -j "$JOBS" --target fuzz_program
   corpus=$(mktemp -d)
-  cp ../shared/pte-corpus/upstream/*.pte ../shared/pte-corpus/upstream-history/*.pte "$corpus"/
+  cp ../shared/pte-corpus/upstream/*.pte ../shared/pte-corpus/upstream-history/*.pte \
+     tests/fuzz/regressions/* "$corpus"/
   build/fuzz/tests/fuzz/fuzz_program -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 \
     -max_len=65536 -print_final_stats=1 "$corpus" 2>&1 | tail -n 15
   rm -rf "$corpus"
