@@ -44,15 +44,15 @@ Error aten_addmm_out(KernelContext& ctx, Span<EValue*> args) {
     using T = decltype(tag);
     using Acc = typename util::AccOf<T>::type;
     const T* pb = bias.const_data_ptr<T>();
-    const Acc cb = static_cast<Acc>(beta), ca = static_cast<Acc>(alpha);
+    const Acc cb = util::saturate_cast<Acc>(beta), ca = util::saturate_cast<Acc>(alpha);
     const bool unit = beta == 1.0 && alpha == 1.0;  // exact acc + bias, the nn.Linear case
     util::matmul(a.const_data_ptr<T>(), sa[0], sa[1], b.const_data_ptr<T>(), sb[0], sb[1],
                  out.mutable_data_ptr<T>(), so[0], so[1], a.sizes[0], a.sizes[1], b.sizes[1],
                  [&](int64_t i, int64_t j, Acc acc) -> Acc {
                    const Acc s = static_cast<Acc>(pb[i * sbias[0] + j * sbias[1]]);
-                   if (unit) return acc + s;
-                   if (beta == 0.0) return ca * acc;
-                   return cb * s + ca * acc;
+                   if (unit) return util::wrap_add(acc, s);
+                   if (beta == 0.0) return util::wrap_mul(ca, acc);
+                   return util::wrap_add(util::wrap_mul(cb, s), util::wrap_mul(ca, acc));
                  });
   });
   if (!ok) return ctx.fail(Error::InvalidType, "addmm.out: unsupported dtype");

@@ -50,7 +50,7 @@ Error aten_linear_out(KernelContext& ctx, Span<EValue*> args) {
     util::matmul(in.const_data_ptr<T>(), si[0], si[1], w.const_data_ptr<T>(), sw[1], sw[0],
                  out.mutable_data_ptr<T>(), so[0], so[1], rows, k, m,
                  [&](int64_t, int64_t j, Acc acc) -> Acc {
-                   return pb ? acc + static_cast<Acc>(pb[j * bstride]) : acc;
+                   return pb ? util::wrap_add(acc, static_cast<Acc>(pb[j * bstride])) : acc;
                  });
   });
   if (!ok) return ctx.fail(Error::InvalidType, "linear.out: unsupported dtype");

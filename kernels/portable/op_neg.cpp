@@ -12,7 +12,12 @@ Error aten_neg_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument, "neg.out: expected (self, out, out) tensors");
   return util::same_dtype_unary(ctx, *in, *out, false, [&](auto tag) {
     using T = decltype(tag);
-    util::map_unary<T>(*in, *out, [](T x) { return static_cast<T>(-x); });
+    util::map_unary<T>(*in, *out, [](T x) {
+      if constexpr (util::IsFloat<T>::value)
+        return static_cast<T>(-x);  // keeps -0.0
+      else
+        return util::wrap_sub(static_cast<T>(0), x);  // -INT_MIN wraps
+    });
   });
 }
 

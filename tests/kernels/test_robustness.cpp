@@ -188,6 +188,42 @@ TEST(Saturation, OutOfRangeScalarsAndConversions) {
   EXPECT_EQ(s.values<float>(5), (std::vector<float>{2}));
 }
 
+TEST(Wrapping, IntegerOverflowWrapsLikePyTorch) {
+  Args a;  // int8 + int8 computes in int8: 100 + 100 = -56
+  a.tensor<int8_t>({2}, {100, -100});
+  a.tensor<int8_t>({2}, {100, -100});
+  a.add_int(1);
+  a.tensor<int8_t>({2});
+  a.repeat(3);
+  ASSERT_EQ(a.call(kernels::aten_add_out), Error::Ok);
+  EXPECT_EQ(a.values<int8_t>(3), (std::vector<int8_t>{-56, 56}));
+
+  Args b;  // int64 wraps instead of overflowing (UB)
+  b.tensor<int64_t>({1}, {INT64_MAX});
+  b.add_int(1);
+  b.add_int(1);
+  b.tensor<int64_t>({1});
+  b.repeat(3);
+  ASSERT_EQ(b.call(kernels::aten_add_Scalar_out), Error::Ok);
+  EXPECT_EQ(b.values<int64_t>(3)[0], INT64_MIN);
+
+  Args n;
+  n.tensor<int64_t>({2}, {INT64_MIN, 5});
+  n.tensor<int64_t>({2});
+  n.repeat(1);
+  ASSERT_EQ(n.call(kernels::aten_neg_out), Error::Ok);
+  EXPECT_EQ(n.values<int64_t>(1), (std::vector<int64_t>{INT64_MIN, -5}));
+
+  Args f;  // float tensor + int scalar: the scalar is converted to float first
+  f.tensor<float>({2}, {0.5f, 16777216.0f});
+  f.add_int(1);
+  f.add_int(1);
+  f.tensor<float>({2});
+  f.repeat(3);
+  ASSERT_EQ(f.call(kernels::aten_add_Scalar_out), Error::Ok);
+  EXPECT_EQ(f.values<float>(3), (std::vector<float>{1.5f, 16777216.0f}));  // 2^24 + 1 rounds
+}
+
 TEST(Empty, ZeroSizedTensors) {
   Args a;
   a.tensor<float>({0, 3}, {});

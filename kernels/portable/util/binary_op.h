@@ -40,21 +40,25 @@ template <BinaryKind K, typename C>
 void binary_compute(const Tensor& a, const Tensor& b, const Tensor& out, double alpha_d,
                     bool* div_by_zero) {
   if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kSub) {
-    const C alpha = static_cast<C>(alpha_d);
+    C alpha;
+    if constexpr (IsFloat<C>::value)
+      alpha = static_cast<C>(alpha_d);
+    else
+      alpha = static_cast<C>(to_int64(alpha_d));  // integral alpha (float alpha rejected)
     const bool unit = alpha_d == 1.0;  // keeps a + b exact, as PyTorch does for alpha = 1
     if (K == BinaryKind::kAdd) {
       if (unit)
-        map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x + y); });
+        map_binary<C>(a, b, out, [](C x, C y) { return wrap_add(x, y); });
       else
-        map_binary<C>(a, b, out, [alpha](C x, C y) { return static_cast<C>(x + alpha * y); });
+        map_binary<C>(a, b, out, [alpha](C x, C y) { return wrap_add(x, wrap_mul(alpha, y)); });
     } else {
       if (unit)
-        map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x - y); });
+        map_binary<C>(a, b, out, [](C x, C y) { return wrap_sub(x, y); });
       else
-        map_binary<C>(a, b, out, [alpha](C x, C y) { return static_cast<C>(x - alpha * y); });
+        map_binary<C>(a, b, out, [alpha](C x, C y) { return wrap_sub(x, wrap_mul(alpha, y)); });
     }
   } else if constexpr (K == BinaryKind::kMul) {
-    map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x * y); });
+    map_binary<C>(a, b, out, [](C x, C y) { return wrap_mul(x, y); });
   } else if constexpr (K == BinaryKind::kDiv) {
     map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x / y); });
   } else if constexpr (static_cast<C>(0.5) != 0) {  // floating trunc/floor division
@@ -96,17 +100,41 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sca
     return ctx.fail(Error::InvalidArgument, "sub: bool operands are not supported");
   if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) && alpha_is_float)
     return ctx.fail(Error::InvalidArgument, "add/sub: float alpha with integral operands");
+  // A 0-dim `other` (Scalar or 0-dim tensor) of another dtype is converted once to the compute
+  // dtype, as PyTorch does, so the typed fast paths apply (x + 1 on f32, i32 * 3, ...).
+  Tensor b_conv;
+  uint8_t b_buf[8];
+  const Tensor* pb = &b;
+  if (b.dim == 0 && b.dtype != res) {
+    if (is_floating(res))
+      store_as<double>(b_buf, res, 0, load_as<double>(b.data, b.dtype, 0));
+    else
+      store_as<int64_t>(b_buf, res, 0, load_as<int64_t>(b.data, b.dtype, 0));
+    b_conv.data = b_buf;
+    b_conv.nbytes = sizeof(b_buf);
+    b_conv.dtype = res;
+    b_conv.dim = 0;
+    pb = &b_conv;
+  }
   bool div_by_zero = false;
   if (res == ScalarType::Double) {
     // Only the rounding divisions call libm (floor/trunc/fmod) in double.
     if constexpr (kF64Math || (K != BinaryKind::kDivTrunc && K != BinaryKind::kDivFloor))
-      binary_compute<K, double>(a, b, out, alpha, &div_by_zero);
+      binary_compute<K, double>(a, *pb, out, alpha, &div_by_zero);
     else
       return ctx.fail(Error::NotSupported, "div: f64 math is disabled in this build");
-  } else if (res == ScalarType::Float)
-    binary_compute<K, float>(a, b, out, alpha, &div_by_zero);
-  else
-    binary_compute<K, int64_t>(a, b, out, alpha, &div_by_zero);
+  } else if (res == ScalarType::Float) {
+    binary_compute<K, float>(a, *pb, out, alpha, &div_by_zero);
+  } else if (res != ScalarType::Bool && a.dtype == res && pb->dtype == res && out.dtype == res) {
+    // Same integer dtype everywhere: compute in it (wrapping like PyTorch), typed fast paths.
+    dispatch_all(res, [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (!IsFloat<T>::value && !IsBool<T>::value)
+        binary_compute<K, T>(a, *pb, out, alpha, &div_by_zero);
+    });
+  } else {
+    binary_compute<K, int64_t>(a, *pb, out, alpha, &div_by_zero);
+  }
   if (div_by_zero) return ctx.fail(Error::InvalidArgument, "div: integer division by zero");
   return Error::Ok;
 }

@@ -103,6 +103,39 @@ struct IsFloat<double> {
   static constexpr bool value = true;
 };
 
+template <typename T>
+struct IsBool {
+  static constexpr bool value = false;
+};
+template <>
+struct IsBool<bool> {
+  static constexpr bool value = true;
+};
+
+// Arithmetic that wraps for integers (two's complement, like PyTorch) instead of overflowing into
+// undefined behaviour; plain float arithmetic otherwise.
+template <typename C>
+inline C wrap_add(C a, C b) {
+  if constexpr (IsFloat<C>::value)
+    return a + b;
+  else
+    return static_cast<C>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+template <typename C>
+inline C wrap_sub(C a, C b) {
+  if constexpr (IsFloat<C>::value)
+    return a - b;
+  else
+    return static_cast<C>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+template <typename C>
+inline C wrap_mul(C a, C b) {
+  if constexpr (IsFloat<C>::value)
+    return a * b;
+  else
+    return static_cast<C>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
 // Integer conversion without undefined behaviour: floats saturate to the int64 range (NaN -> 0);
 // integers pass through.
 template <typename C>

@@ -34,7 +34,7 @@ void matmul(const T* a, Index a0, Index a1, const T* b, Index b0, Index b1, T* c
       const T* pa = a + i * a0;
       const T* pb = b + j * b1;
       for (Index p = 0; p < k; ++p)
-        acc += static_cast<Acc>(pa[p * a1]) * static_cast<Acc>(pb[p * b0]);
+        acc = wrap_add(acc, wrap_mul(static_cast<Acc>(pa[p * a1]), static_cast<Acc>(pb[p * b0])));
       c[i * c0 + j * c1] = static_cast<T>(epilogue(i, j, acc));
     }
   }

@@ -48,7 +48,7 @@ void reduce_sum(const Tensor& in, uint32_t mask, bool keepdim, const Tensor& out
     Index off = it.offset(0);
     for (int r = 0; r < nr; ++r) idx[r] = 0;
     for (size_t e = 0; e < count; ++e) {
-      acc += load_as<Acc>(in.data, in.dtype, off);
+      acc = wrap_add(acc, load_as<Acc>(in.data, in.dtype, off));
       for (int r = nr - 1; r >= 0; --r) {
         off += rst[r];
         if (++idx[r] < rsize[r]) break;
