@@ -48,7 +48,6 @@ inline uint32_t Rem(uint32_t a, uint32_t b) {
   if (a == 0x80000000u && b == ~0u) return 0;
   return static_cast<uint32_t>(static_cast<int32_t>(a) % static_cast<int32_t>(b));
 }
-inline uint32_t Occupancy(uint32_t addr, uint32_t size) { return ((addr & 3) + size > 4) ? 2 : 1; }
 
 }  // namespace
 
@@ -384,7 +383,7 @@ bool Sim::device_store(uint32_t addr, uint32_t value, uint32_t size, RunResult& 
   if (addr == kExitAddr && size == 4) {
     stop.reason = StopReason::kExit;
     stop.exit_code = static_cast<int>(value);
-    stop.cycles = c + 6;
+    stop.cycles = Cv32e40pTiming::testbench_cycles(c);
     return true;
   }
   return false;

@@ -10,6 +10,15 @@
 
 namespace etmcu::sim {
 
+// Divider occupancy: depends only on the divisor.
+inline uint32_t DivCycles(uint32_t b, bool is_signed) {
+  if (is_signed && static_cast<int32_t>(b) < 0) {
+    const uint32_t nb = ~b;
+    return 2 + (nb ? static_cast<uint32_t>(__builtin_clz(nb)) : 32u);
+  }
+  return 3 + (b ? static_cast<uint32_t>(__builtin_clz(b)) : 32u);
+}
+
 class Cv32e40pTiming {
  public:
   static constexpr uint8_t kNoReg = 0xff;
@@ -30,20 +39,26 @@ class Cv32e40pTiming {
     return c;
   }
 
-  // Single-issue instruction that occupies EX for occ cycles (ALU, mul, CSR, div, store, hwloop).
-  void retire_simple(const Decoded& d, uint64_t c, uint32_t occ) {
-    commit(c, occ);
-    shift_loads();
-    prod_rd_ = (d.flags & kFlagWritesAlu) ? d.rd : kNoReg;
-    prod_done_ = c + occ;
+  // Single-issue instruction (ALU, mul/mulh, CSR of the 1-cycle class, hwloop setup, ...).
+  void retire_simple(const Decoded& d, uint64_t c) {
+    retire_occ(d, c, d.cls == Cls::kMulh ? 5 : 1);
   }
-  void retire_load(const Decoded& d, uint64_t c, uint32_t occ, uint8_t ptr_rd) {
+  // div/rem: EX occupancy depends only on the divisor.
+  void retire_div(const Decoded& d, uint64_t c, uint32_t divisor) {
+    retire_occ(d, c, DivCycles(divisor, d.cls == Cls::kDiv));
+  }
+  void retire_store(const Decoded& d, uint64_t c, uint32_t addr, uint32_t size) {
+    retire_occ(d, c, AccessCycles(addr, size));
+  }
+  // ptr_rd: register updated by a post-increment (ALU port), kNoReg otherwise.
+  void retire_load(const Decoded& d, uint64_t c, uint32_t addr, uint32_t size, uint8_t ptr_rd) {
+    const uint32_t occ = AccessCycles(addr, size);
     commit(c, occ);
     ld2_rd_ = ld_rd_;
     ld2_done_ = ld_done_;
     ld_rd_ = d.rd;
     ld_done_ = c + occ;
-    prod_rd_ = ptr_rd;  // post-increment pointer update goes through the ALU port
+    prod_rd_ = ptr_rd;
     prod_done_ = c + occ;
   }
   // Taken branch: resolved in EX, target in ID 3 cycles after the branch left ID.
@@ -97,7 +112,21 @@ class Cv32e40pTiming {
 
   uint64_t last_cycle() const { return last_c_; }
 
+  // Testbench CYCLES for an instruction (the exit store) leaving ID at c, the first instruction
+  // being at c = 0: reset-to-fetch latency plus the store reaching the bus (REFERENCE.md).
+  static uint64_t testbench_cycles(uint64_t c) { return c + 6; }
+
  private:
+  // A word access at offset 1-3 or a halfword crossing a word takes two bus transactions.
+  static uint32_t AccessCycles(uint32_t addr, uint32_t size) {
+    return ((addr & 3) + size > 4) ? 2 : 1;
+  }
+  void retire_occ(const Decoded& d, uint64_t c, uint32_t occ) {
+    commit(c, occ);
+    shift_loads();
+    prod_rd_ = (d.flags & kFlagWritesAlu) ? d.rd : kNoReg;
+    prod_done_ = c + occ;
+  }
   void commit(uint64_t c, uint32_t occ) {
     last_c_ = c;
     next_min_ = c + occ;
@@ -128,14 +157,5 @@ class Cv32e40pTiming {
   uint8_t prod_rd_ = kNoReg;       // rd of the preceding non-load producer (jalr dependency)
   uint64_t ld_done_ = 0, ld2_done_ = 0, prod_done_ = 0;
 };
-
-// Divider occupancy: depends only on the divisor.
-inline uint32_t DivCycles(uint32_t b, bool is_signed) {
-  if (is_signed && static_cast<int32_t>(b) < 0) {
-    const uint32_t nb = ~b;
-    return 2 + (nb ? static_cast<uint32_t>(__builtin_clz(nb)) : 32u);
-  }
-  return 3 + (b ? static_cast<uint32_t>(__builtin_clz(b)) : 32u);
-}
 
 }  // namespace etmcu::sim
