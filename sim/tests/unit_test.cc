@@ -133,6 +133,8 @@ TEST(Traps, LoadOutsideMemoryStops) {
   EXPECT_EQ(r.result.reason, StopReason::kUnhandledTrap);
   EXPECT_EQ(r.result.trap.cause, 5u);
   EXPECT_EQ(r.result.trap.tval, 0x30000000u);
+  EXPECT_NE(r.result.message.find("load access fault"), std::string::npos);
+  EXPECT_NE(r.result.message.find("addr=0x30000000"), std::string::npos);
 }
 
 TEST(Traps, FetchOutsideMemoryStops) {
