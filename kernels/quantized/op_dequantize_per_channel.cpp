@@ -1,6 +1,7 @@
 // quantized_decomposed::dequantize_per_channel.out: integer -> float32 with one (scale, zero_point)
 // pair per index along `axis`: out = float(q - zp[c]) * float(scale[c]); zero_points may be None.
 #include "kernels/quantized/quant_util.h"
+#include "kernels/quantized/quantized_ops.h"
 
 namespace etmcu {
 namespace kernels {

@@ -1,6 +1,7 @@
 // quantized_decomposed::dequantize_per_tensor.out / .Tensor_out: u8/i8/i16/u16/i32 -> float32,
 // out = float(q - zero_point) * float(scale) (one float32 multiply).
 #include "kernels/quantized/quant_util.h"
+#include "kernels/quantized/quantized_ops.h"
 
 namespace etmcu {
 namespace kernels {

@@ -1,6 +1,7 @@
 // quantized_decomposed::quantize_per_channel.out: float -> integer with one (scale, zero_point)
 // pair per index along `axis`, rounding as quantize_per_tensor.
 #include "kernels/quantized/quant_util.h"
+#include "kernels/quantized/quantized_ops.h"
 
 namespace etmcu {
 namespace kernels {

@@ -1,6 +1,7 @@
 // quantized_decomposed::quantize_per_tensor.out / .Tensor_out: float -> u8/i8/i16/u16/i32,
 // q = clamp(zero_point + nearbyint(x * (1.0f / float(scale))), quant_min, quant_max).
 #include "kernels/quantized/quant_util.h"
+#include "kernels/quantized/quantized_ops.h"
 
 namespace etmcu {
 namespace kernels {

@@ -1,5 +1,6 @@
 // cortex_m::dequantize_per_tensor.out: int8/int16 -> f32 as one float32 multiply,
 // out = float(q - zero_point) * float(scale).
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {

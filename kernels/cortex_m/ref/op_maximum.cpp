@@ -1,5 +1,6 @@
 // cortex_m::maximum.out: int8 elementwise max with numpy broadcasting up to 4-D (arm_maximum_s8),
 // contiguous operands; same-shape operands may share any layout.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/elementwise_util.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // cortex_m::minimum.out: int8 elementwise min with numpy broadcasting up to 4-D (arm_minimum_s8),
 // contiguous operands; same-shape operands may share any layout.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/elementwise_util.h"
 
 namespace etmcu {

@@ -3,6 +3,7 @@
 // d2, d3].
 #include <string.h>
 
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {

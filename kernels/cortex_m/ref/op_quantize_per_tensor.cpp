@@ -2,6 +2,7 @@
 // reciprocal of the scale, rounded to nearest even, plus the zero point, clamped to [qmin, qmax].
 #include <math.h>
 
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {

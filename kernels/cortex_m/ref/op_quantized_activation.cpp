@@ -1,5 +1,6 @@
 // cortex_m::quantized_activation.out: int8 table lookup, out[i] = lut[in[i] + 128] (sigmoid, tanh,
 // silu, gelu lowered ahead of time to a 256-entry LUT).
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {

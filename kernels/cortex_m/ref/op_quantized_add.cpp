@@ -1,5 +1,6 @@
 // cortex_m::quantized_add.out: int8 elementwise add (arm_elementwise_add_s8): both inputs shifted
 // left by 20 and rescaled to a common scale, summed, requantized, offset and clamped.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/elementwise_util.h"
 

@@ -1,5 +1,6 @@
 // cortex_m::quantized_avg_pool2d.out: int8 NHWC average pool (arm_avgpool_s8): the mean of the
 // in-bounds taps only, rounded half away from zero, clamped to int8; ceil_mode supported.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 

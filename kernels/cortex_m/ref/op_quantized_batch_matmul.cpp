@@ -1,6 +1,7 @@
 // cortex_m::quantized_batch_matmul.out: int8 batched matmul with a pre-transposed rhs
 // (arm_batch_matmul_s8): out[b,m,n] = requant(sum_k (lhs[b,m,k] + lhs_off) * (rhs[b,n,k] +
 // rhs_off)).
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 

@@ -1,5 +1,6 @@
 // cortex_m::quantized_conv2d.out: int8 NHWC convolution (grouped, strided, padded, dilated) with
 // per-output-channel requantization, as arm_convolve_wrapper_s8 computes it.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 

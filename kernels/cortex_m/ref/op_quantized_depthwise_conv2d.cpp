@@ -1,5 +1,6 @@
 // cortex_m::quantized_depthwise_conv2d.out: int8 NHWC depthwise convolution with a channel
 // multiplier and per-output-channel requantization, as arm_depthwise_conv_wrapper_s8 computes it.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 

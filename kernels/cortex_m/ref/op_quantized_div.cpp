@@ -2,6 +2,7 @@
 // round((a - zp_a) / (b - zp_b) * output_scale) + out_zp, saturated; 0 quotient for a 0 divisor.
 #include <math.h>
 
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {

@@ -1,5 +1,6 @@
 // cortex_m::quantized_linear.out: int8 fully connected layer (arm_fully_connected_s8) with one
 // per-tensor requantization; bias (scalar/DSP exports) or precomputed kernel_sum (MVE exports).
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 

@@ -1,6 +1,7 @@
 // cortex_m::quantized_max_pool2d.out: int8 NHWC max pool (arm_max_pool_s8): the max of the
 // in-bounds taps, clamped to [activation_min, activation_max]; input and output share zero point
 // and scale.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 

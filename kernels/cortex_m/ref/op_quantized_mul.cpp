@@ -1,5 +1,6 @@
 // cortex_m::quantized_mul.out: int8 elementwise multiply (arm_elementwise_mul_s8): the product of
 // the offset inputs requantized once, plus the output zero point, clamped to int8.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/elementwise_util.h"
 

@@ -1,6 +1,7 @@
 // cortex_m::quantized_transpose_conv2d.out: int8 NHWC transposed convolution with per-channel
 // requantization (arm_transpose_conv_wrapper_s8): out[o] gathers in[i] where i*stride + k = o +
 // pad.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 

@@ -1,5 +1,6 @@
 // cortex_m::softmax.out: int8 softmax along the last dim (arm_softmax_s8): fixed-point exp of the
 // scaled differences to the row max, a Newton-Raphson reciprocal of their sum, output zp -128.
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 

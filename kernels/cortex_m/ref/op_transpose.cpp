@@ -1,5 +1,6 @@
 // cortex_m::transpose.out: int8 permutation of up to 4 dims (arm_transpose_s8) on contiguous
 // tensors: out.sizes[i] = input.sizes[perm[i]].
+#include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {
