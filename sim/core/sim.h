@@ -80,6 +80,11 @@ class Sim {
   uint32_t pc() const { return pc_; }
   void set_pc(uint32_t pc) { pc_ = pc; }
   uint64_t instret() const { return instret_; }
+  // Reads a CSR as the firmware would see it now (counters at the last instruction's cycle).
+  // Returns false for CSRs that do not exist in this configuration.
+  bool read_csr(uint32_t csr, uint32_t& value) {
+    return csr_read(csr, timing_.last_cycle(), value);
+  }
   uint64_t cycle() const { return timing_.last_cycle(); }
   const std::string& output() const { return output_; }
   void clear_output() { output_.clear(); }

@@ -207,6 +207,12 @@ TEST(Core, CountersInhibitedAtResetThenCount) {
   EXPECT_EQ(r.sim->reg(5), 0u);
   EXPECT_EQ(r.sim->reg(6), 3u);  // csrw itself + 2 nops
   EXPECT_EQ(r.sim->reg(7), 0x40801104u);
+  uint32_t minstret = 0, misa = 0;
+  ASSERT_TRUE(r.sim->read_csr(0xB02, minstret));
+  EXPECT_EQ(minstret, 5u);  // csrw + 2 nops + 2 csrr (the final ecall traps)
+  ASSERT_TRUE(r.sim->read_csr(0x301, misa));
+  EXPECT_EQ(misa, 0x40801104u);
+  EXPECT_FALSE(r.sim->read_csr(0x7B0, misa));  // dcsr: debug mode only
   ProgramRun n = RunProgram({I(0x73, 2, 7, 0, 0x301), kEcall}, {}, Config::kNoPulp);
   EXPECT_EQ(n.sim->reg(7), 0x40001104u);
 }
