@@ -22,7 +22,8 @@ __all__ = ["export", "ExportError", "ExportedProgram"]
 
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
-           inplace=True, fold_bn=True, frontend="fx", verify=True):
+           inplace=True, fold_bn=True, frontend="fx", verify=True, quantize=None,
+           calibration=None, scratch_target="portable", seed=0):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -33,6 +34,14 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     (max |err| <= 1e-4 x output scale); a mismatch is an ExportError, never a silent file.
     The module is put in eval mode (inference export). Raises ExportError on anything that
     cannot be exported faithfully.
+
+    quantize="int8": post-training static quantization to upstream's cortex_m::* int8 ops
+    (docs/quantization.md). calibration: an int N (N seeded standard-normal samples, default
+    32), a directory of .npy/.npz samples, or a list of samples (tensors / tuples of tensors).
+    scratch_target: which CMSIS-NN build the scratch buffers are sized for ("portable", the
+    etmcu kernels; "dsp", Cortex-M DSP-extension builds such as upstream's Arduino example).
+    For int8 the verification runs the .pte on the example inputs and records the error vs
+    eager (prog.verified_error) without a threshold: quantization error is expected.
     """
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
@@ -52,17 +61,32 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     finally:
         module.train(was_training)
     run_default_passes(graph, fold_bn=fold_bn)
+    qinfo = None
+    if quantize is not None:
+        if quantize != "int8":
+            raise ExportError(f"unknown quantization '{quantize}' (supported: int8)",
+                              op="quantize")
+        from .calibration import calibration_samples
+        from .passes import eliminate_dead_code
+        from .quantize import quantize_graph
+        samples = calibration_samples(calibration, example_inputs, seed=seed)
+        _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target)
+        eliminate_dead_code(graph)
     method = lower(graph, method_name)
     plan = plan_memory(method, memory_regions, inplace=inplace)
     buffer, pool = build_pte([(method, plan)])
     offsets, segment = pool.layout()
     prog = ExportedProgram(buffer, method, plan, pool.nbytes, len(segment))
+    if qinfo is not None:
+        prog.quantization = "int8"
+        prog.fp32_ops = list(qinfo.fp32_ops)
     if verify:
-        prog.verified_error = _verify(module, example_inputs, prog)
+        prog.verified_error = _verify(module, example_inputs, prog,
+                                      tolerance=None if qinfo is not None else 1e-4)
     return prog
 
 
-def _verify(module, example_inputs, prog):
+def _verify(module, example_inputs, prog, tolerance=1e-4):
     import numpy as np
 
     from .reference import run_pte
@@ -93,7 +117,10 @@ def _verify(module, example_inputs, prog):
             continue
         scale = max(float(np.abs(r).max()) if r.size else 0.0, 1e-12)
         err = float(np.abs(o.astype(np.float64) - r).max()) / scale if r.size else 0.0
-        if not err <= 1e-4:
+        if tolerance is None:
+            if not np.isfinite(err):
+                raise ExportError("int8 program produced non-finite outputs", op="verify")
+        elif not err <= tolerance:
             raise ExportError(f"exported program disagrees with eager: max |err| = {err:.2e} x "
                               "output scale (an exporter bug: please report it)", op="verify")
         worst = max(worst, err)

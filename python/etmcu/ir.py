@@ -28,6 +28,8 @@ class Tensor:
     dtype: np.dtype
     data: Optional[np.ndarray] = None
     name: str = ""
+    dim_order: Optional[Tuple[int, ...]] = None   # None = contiguous (0, 1, ..., n-1)
+    scratch: bool = False        # a kernel's working buffer: planned, live only at its call
 
     @property
     def is_const(self):
@@ -39,6 +41,10 @@ class Tensor:
         for s in self.shape:
             n *= s
         return n * np.dtype(self.dtype).itemsize
+
+    @property
+    def order(self):
+        return tuple(self.dim_order) if self.dim_order is not None else tuple(range(len(self.shape)))
 
     def __repr__(self):
         kind = "const" if self.is_const else "t"
@@ -69,8 +75,9 @@ class Graph:
     nodes: List[Node] = field(default_factory=list)
     _next_id: int = 0
 
-    def new_tensor(self, shape, dtype=np.float32, data=None, name=""):
-        t = Tensor(self._next_id, tuple(int(s) for s in shape), np.dtype(dtype), data, name)
+    def new_tensor(self, shape, dtype=np.float32, data=None, name="", dim_order=None):
+        t = Tensor(self._next_id, tuple(int(s) for s in shape), np.dtype(dtype), data, name,
+                   tuple(dim_order) if dim_order is not None else None)
         self._next_id += 1
         return t
 

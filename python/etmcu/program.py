@@ -1,6 +1,6 @@
 """The result of an export: the .pte bytes plus what the exporter decided (for reports/tests)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 from pathlib import Path
 
@@ -16,6 +16,8 @@ class ExportedProgram:
     constant_bytes: int          # de-duplicated constant payload (without alignment padding)
     segment_bytes: int           # constant segment size in the file (with padding)
     verified_error: Optional[float] = None   # reference interpreter vs eager (x output scale)
+    quantization: Optional[str] = None       # "int8" for quantized exports
+    fp32_ops: list = field(default_factory=list)   # (op, source) left in fp32 by int8 export
 
     def save(self, path):
         Path(path).write_bytes(self.buffer)
@@ -37,6 +39,13 @@ class ExportedProgram:
                      f"{self.plan.lower_bound} ({ratio:.3f}x), {self.plan.buffers} buffers, "
                      f"{self.plan.inplace_reuses} in-place reuses")
         lines.append(f"file bytes: {len(self.buffer)}")
+        if self.quantization:
+            if self.fp32_ops:
+                lines.append(f"{self.quantization}: {len(self.fp32_ops)} ops stay in fp32:")
+                for op, src in self.fp32_ops:
+                    lines.append(f"  {op}" + (f"  ({src})" if src else ""))
+            else:
+                lines.append(f"{self.quantization}: every op runs in int8")
         if self.verified_error is not None:
             lines.append(f"verified: reference interpreter vs eager max |err| = "
                          f"{self.verified_error:.1e} x output scale")

@@ -36,6 +36,7 @@ class ReferenceProgram:
 
     def run(self, inputs, method=0):
         plan = self.doc["execution_plan"][method]
+        self.dim_orders = {}
         arenas = [bytearray(max(int(s), 1)) for s in plan["non_const_buffer_sizes"]]
         values = []
         for ev in plan["values"]:
@@ -76,12 +77,21 @@ class ReferenceProgram:
             if fn is None:
                 raise NotImplementedError(f"reference interpreter lacks {key}")
             args = [values[j] for j in a["args"]]
+            if key.startswith("cortex_m::"):
+                check_layouts(key, args, self.dim_orders)
             fn(args)
         return [values[i].copy() for i in plan["outputs"]]
 
     def _tensor(self, v, arenas):
+        """A numpy view of the tensor's bytes with its logical shape. A non-contiguous dim order
+        (channels-last int8 activations) is honoured: the bytes are laid out in dim order and
+        the returned array is a transposed view of them, so kernels index logically and every
+        write lands on the right byte."""
         dtype = np.dtype(_DTYPES[v["scalar_type"]])
         shape = tuple(v.get("sizes", []))
+        order = tuple(v.get("dim_order") or range(len(shape)))
+        phys = tuple(shape[d] for d in order)
+        inv = tuple(int(i) for i in np.argsort(order))
         n = int(np.prod(shape)) if shape else 1
         alloc = v.get("allocation_info")
         if alloc is not None:
@@ -89,12 +99,18 @@ class ReferenceProgram:
             buf = arenas[alloc["memory_id"]]
             if off + n * dtype.itemsize > len(buf) and n:
                 raise ValueError("planned tensor outside its arena")
-            return np.frombuffer(buf, dtype=dtype, count=n, offset=off).reshape(shape)
-        idx = v.get("data_buffer_idx", 0)
-        if idx > 0:
-            off = self.const_offsets[idx]
-            return np.frombuffer(self.const_bytes, dtype=dtype, count=n, offset=off).reshape(shape)
-        return np.zeros(shape, dtype)
+            arr = np.frombuffer(buf, dtype=dtype, count=n, offset=off).reshape(phys)
+        else:
+            idx = v.get("data_buffer_idx", 0)
+            if idx > 0:
+                off = self.const_offsets[idx]
+                arr = np.frombuffer(self.const_bytes, dtype=dtype, count=n,
+                                    offset=off).reshape(phys)
+            else:
+                arr = np.zeros(phys, dtype)
+        arr = arr.transpose(inv) if order != tuple(range(len(shape))) else arr
+        self.dim_orders[id(arr)] = order
+        return arr
 
 
 def _t(x):
@@ -173,6 +189,11 @@ def _layer_norm(args):
 KERNELS["aten::max_pool2d_with_indices.out"] = _max_pool
 KERNELS["aten::_native_batch_norm_legit_no_training.out"] = _batch_norm
 KERNELS["aten::native_layer_norm.out"] = _layer_norm
+
+
+from .reference_int8 import INT8_KERNELS, check_layouts  # noqa: E402
+
+KERNELS.update(INT8_KERNELS)
 
 
 def run_pte(data: bytes, inputs):

@@ -134,7 +134,9 @@ class _Emitter:
             args.append(out_idx[0] if nouts == 1 else self.value("TensorList", list(out_idx)))
             self.m.instructions.append((self.operator(n.op), args))
             self.m.reads.append([t.id for t in n.tensor_inputs() if not t.is_const])
-            self.m.writes.append([o.id for o in n.outputs])
+            # Scratch tensors are written by the kernel at this call only (lifetime [k, k]).
+            self.m.writes.append([o.id for o in n.outputs] +
+                                 [t.id for t in n.tensor_inputs() if t.scratch])
             self.m.inplace_ok.append(n.op in INPLACE_SAFE)
             self.m.sources.append(n.source)
         for t in self.g.outputs:

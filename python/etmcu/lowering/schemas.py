@@ -54,6 +54,42 @@ _SCHEMAS = {
     "aten::native_layer_norm.out": (
         "Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps", 3),
     "aten::constant_pad_nd.out": ("Tensor self, int[] pad, Scalar value", 1),
+    # Upstream ExecuTorch Cortex-M backend (backends/cortex_m/ops/operators.yaml), int8 path.
+    "cortex_m::quantize_per_tensor.out": (
+        "Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
+        "ScalarType dtype", 1),
+    "cortex_m::dequantize_per_tensor.out": (
+        "Tensor input, float scale, int zero_point, int quant_min, int quant_max, "
+        "ScalarType dtype", 1),
+    "cortex_m::quantized_add.out": (
+        "Tensor self, int self_zero_point, int self_multiplier, int self_shift, Tensor other, "
+        "int other_zero_point, int other_multiplier, int other_shift, int output_zero_point, "
+        "int output_multiplier, int output_shift, int activation_min, int activation_max", 1),
+    "cortex_m::quantized_mul.out": (
+        "Tensor self, int self_zero_point, Tensor other, int other_zero_point, "
+        "int output_zero_point, int output_multiplier, int output_shift", 1),
+    "cortex_m::quantized_activation.out": ("Tensor input, Tensor lut", 1),
+    "cortex_m::quantized_linear.out": (
+        "Tensor input, Tensor weights, Tensor? bias, Tensor? kernel_sum, int input_offset, "
+        "int filter_offset, int output_offset, int[] requantize_multipliers, "
+        "int[] requantize_shifts, int activation_max, int activation_min", 1),
+    "cortex_m::pad.out": ("Tensor input, int[] pre_pad, int[] post_pad, int pad_value", 1),
+    "cortex_m::quantized_conv2d.out": (
+        "Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
+        "int input_offset, int output_offset, Tensor requantize_multipliers, "
+        "Tensor requantize_shifts, int activation_min, int activation_max, Tensor scratch", 1),
+    "cortex_m::quantized_depthwise_conv2d.out": (
+        "Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding, int[] dilation, "
+        "int depth_multiplier, int input_offset, int output_offset, "
+        "Tensor requantize_multipliers, Tensor requantize_shifts, int activation_min, "
+        "int activation_max, Tensor scratch", 1),
+    "cortex_m::quantized_avg_pool2d.out": (
+        "Tensor input, int[] kernel_size, int[] stride, int[] padding, bool ceil_mode, "
+        "int zero_point, int multiplier, int shift, Tensor scratch", 1),
+    "cortex_m::quantized_max_pool2d.out": (
+        "Tensor input, int[] kernel_size, int[] stride, int[] padding, int[] dilation, "
+        "bool ceil_mode, int input_zero_point, int output_zero_point, int activation_min, "
+        "int activation_max", 1),
 }
 
 

@@ -99,7 +99,7 @@ def _tensor_json(t, pool, placement):
         "scalar_type": _SCALAR_TYPES[np.dtype(t.dtype)],
         "storage_offset": 0,
         "sizes": list(t.shape),
-        "dim_order": list(range(len(t.shape))),
+        "dim_order": list(t.order),
         "requires_grad": False,
         "data_buffer_idx": 0,
         "layout": 0,

@@ -1,0 +1,627 @@
+"""int8 post-training static quantization of the IR into upstream's Cortex-M (`cortex_m::*`) ops.
+
+    graph (fp32 IR, BN folded) --observe()--> per-tensor float ranges (calibration samples)
+          --Int8Rewriter--> IR with cortex_m::* nodes, int8 channels-last activations,
+                            quantize/dequantize only at the edges of the int8 regions
+
+Scheme (TFLite / CMSIS-NN style, as upstream's Cortex-M backend):
+  * activations: per-tensor affine int8, scale = (max - min) / 255 over the calibrated range
+    widened to contain 0, zero point in [-128, 127] (so real 0 is exact: zero padding is exact);
+  * conv / depthwise weights: per-output-channel symmetric int8 in [-127, 127] (zero point 0);
+    linear weights: per-tensor symmetric (cortex_m::quantized_linear requantizes with element 0
+    of its lists only); biases int32 at scale s_in * s_w;
+  * requantization folded at export: M = s_in * s_w / s_out as CMSIS-NN (multiplier Q31, shift)
+    by frexp (upstream's quantize_multiplier_aot convention);
+  * ReLU / ReLU6 / clamp right after a conv, linear or add are fused into activation_min/max;
+    elsewhere on int8 they, sigmoid and tanh become cortex_m::quantized_activation with a
+    256-entry LUT computed here;
+  * pools, pads and views keep their input's quantization (the kernels do not requantize).
+Anything else runs in fp32 between a dequantize and a quantize (listed in `fp32_ops`).
+"""
+
+import math
+
+import numpy as np
+
+from .errors import ExportError
+from .ir import ALIAS, Graph, Node
+
+CL = (0, 2, 3, 1)            # channels-last dim order of 4-D int8 activations
+INT8 = 1                     # ScalarType CHAR
+QMIN, QMAX = -128, 127
+ADD_LEFT_SHIFT = 20          # CMSIS-NN's left shift of both inputs of an int8 add
+
+
+# ----------------------------------------------------------------------------- numerics
+def f32(x):
+    return float(np.float32(x))
+
+
+def quantize_multiplier(m):
+    """Real factor m > 0 -> (multiplier Q31, shift) with m ~= multiplier * 2**(shift - 31)."""
+    if m <= 0.0:
+        return 0, 0
+    mant, shift = math.frexp(m)
+    q = int(round(mant * (1 << 31)))
+    if q == 1 << 31:
+        q //= 2
+        shift += 1
+    if shift < -31:              # negligible factor: the product rounds to 0
+        return 0, 0
+    if shift > 30:
+        raise ExportError(f"requantization factor {m:g} too large for CMSIS-NN", op="quantize")
+    return q, shift
+
+
+def activation_qparams(lo, hi):
+    """(scale, zero_point) of an int8 per-tensor affine quantization covering [lo, hi] and 0."""
+    lo, hi = min(float(lo), 0.0), max(float(hi), 0.0)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise ExportError("calibration produced a non-finite activation", op="quantize")
+    if hi - lo < 1e-12:
+        hi = lo + 1e-6
+    scale = f32((hi - lo) / 255.0)
+    zp = int(round(QMIN - lo / scale))
+    return scale, max(QMIN, min(QMAX, zp))
+
+
+def quantize_value(x, scale, zp):
+    """Export-time quantization of a scalar (pad values, clamp bounds)."""
+    return max(QMIN, min(QMAX, int(round(x / scale)) + zp))
+
+
+def quantize_array(x, scale, zp):
+    """Same arithmetic as cortex_m::quantize_per_tensor (float32 reciprocal, ties to even)."""
+    inv = np.float32(1.0) / np.float32(scale)
+    r = np.rint(np.asarray(x, np.float32) * inv).astype(np.int64) + zp
+    return np.clip(r, QMIN, QMAX).astype(np.int8)
+
+
+def symmetric_weights(w, per_channel):
+    """int8 weights in [-127, 127] and float scales (one per output channel, axis 0)."""
+    w = np.asarray(w, np.float64)
+    if per_channel:
+        amax = np.abs(w.reshape(w.shape[0], -1)).max(axis=1)
+    else:
+        amax = np.array([np.abs(w).max()])
+    scales = np.where(amax > 0, amax / 127.0, 1.0).astype(np.float32).astype(np.float64)
+    s = scales.reshape((-1,) + (1,) * (w.ndim - 1)) if per_channel else scales[0]
+    q = np.clip(np.round(w / s), -127, 127).astype(np.int8)
+    return q, scales
+
+
+def int32_bias(b, n, s_in, s_w):
+    if b is None:
+        return np.zeros(n, np.int32)
+    q = np.round(np.asarray(b, np.float64) / (s_in * np.asarray(s_w, np.float64)))
+    return np.clip(q, -(1 << 31), (1 << 31) - 1).astype(np.int32)
+
+
+def round_half_away(x):
+    return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
+
+
+_LUT_FNS = {
+    "aten::sigmoid.out": lambda x: 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0,
+    "aten::tanh.out": math.tanh,
+}
+
+
+def activation_lut(fn, in_q, out_q):
+    (si, zi), (so, zo) = in_q, out_q
+    lut = np.empty(256, np.int8)
+    for q in range(-128, 128):
+        y = fn((q - zi) * si)
+        lut[q + 128] = max(QMIN, min(QMAX, round_half_away(y / so + zo)))
+    return lut
+
+
+# ----------------------------------------------------------------------------- scratch sizes
+# CMSIS-NN's *_get_buffer_size for the kernels' build (kernels/cortex_m/scratch.h): "portable"
+# = the plain C path our kernels use; "dsp" = Cortex-M4/M7/M33 (DSP extension), what upstream's
+# Arduino KWS example was planned for.
+def _align4(n):
+    return n + (4 - n % 4) % 4
+
+
+def conv_scratch(target, in_c, k_c, kh, kw, pad, dil):
+    is_1x1 = kh == kw == 1 and pad == [0, 0] and dil == [1, 1] and in_c == k_c
+    if is_1x1:
+        return 0
+    cols = kh * kw * in_c
+    if target == "dsp":
+        return 2 * cols * 2
+    return 2 * _align4(cols) * 2
+
+
+def depthwise_scratch(target, in_c, kh, kw, depth_mult):
+    if target == "dsp" and depth_mult == 1:
+        return in_c * kh * kw * 2
+    return 0
+
+
+def avgpool_scratch(target, channels):
+    return channels * 4 if target == "dsp" else 0
+
+
+SCRATCH_TARGETS = ("portable", "dsp")
+
+
+# ----------------------------------------------------------------------------- calibration
+def observe(graph: Graph, samples):
+    """Run the fp32 IR on every sample (tuple of numpy inputs); min/max of every tensor."""
+    from .reference import KERNELS
+    ranges = {}
+    for sample in samples:
+        env = {}
+        for t, x in zip(graph.inputs, sample):
+            env[t.id] = np.asarray(x, dtype=t.dtype).reshape(t.shape)
+
+        def val(a):
+            if hasattr(a, "id") and hasattr(a, "shape"):
+                return a.data if a.is_const else env[a.id]
+            if isinstance(a, (list, tuple)):
+                return [val(x) for x in a]
+            return a
+
+        for n in graph.nodes:
+            if n.op == ALIAS:
+                src = val(n.args[0])
+                env[n.outputs[0].id] = np.asarray(src).reshape(n.outputs[0].shape)
+                continue
+            fn = KERNELS.get(n.op)
+            if fn is None:
+                raise ExportError(f"calibration: no reference kernel for {n.op}", op=n.op,
+                                  source=n.source)
+            outs = [np.zeros(o.shape, o.dtype) for o in n.outputs]
+            fn([val(a) for a in n.args] + outs)
+            for o, v in zip(n.outputs, outs):
+                env[o.id] = v
+        for tid, v in env.items():
+            if v.dtype.kind != "f" or v.size == 0:
+                continue
+            lo, hi = float(v.min()), float(v.max())
+            if tid in ranges:
+                plo, phi = ranges[tid]
+                ranges[tid] = (min(lo, plo), max(hi, phi))
+            else:
+                ranges[tid] = (lo, hi)
+    return ranges
+
+
+# ----------------------------------------------------------------------------- rewrite
+def _ambiguous(shape):
+    return len(shape) == 4 and (shape[1] == 1 or shape[2] * shape[3] == 1)
+
+
+def _nhwc_ok(t):
+    return len(t.shape) != 4 or t.order == CL or _ambiguous(t.shape)
+
+
+class Int8Rewriter:
+    def __init__(self, graph: Graph, ranges, scratch_target="portable"):
+        if scratch_target not in SCRATCH_TARGETS:
+            raise ExportError(f"unknown scratch target '{scratch_target}'", op="quantize")
+        self.g = graph
+        self.ranges = ranges
+        self.target = scratch_target
+        self.nodes = []
+        self.q = {}          # float tensor id -> int8 tensor
+        self.qcl = {}        # float tensor id -> int8 tensor in NHWC-compatible layout
+        self.f = {}          # float tensor id -> fp32 tensor holding its value
+        self.qp = {}         # int8 tensor id -> (scale, zero point)
+        self.fp32_ops = []   # ops left in fp32 (op, source)
+        self.int8_ops = []
+        self.users = graph.users()
+        self.outputs = {t.id for t in graph.outputs}
+
+    # -- helpers ---------------------------------------------------------------------------
+    def emit(self, op, args, out, src=""):
+        self.nodes.append(Node(op, args, [out], src))
+        return out
+
+    def qparams_of(self, t):
+        if t.id not in self.ranges:
+            raise ExportError("internal: no calibrated range for a quantized tensor",
+                              op="quantize")
+        return activation_qparams(*self.ranges[t.id])
+
+    def new_q(self, ftensor, qparams, dim_order=None):
+        shape = ftensor.shape
+        if dim_order is None and len(shape) == 4:
+            dim_order = CL
+        t = self.g.new_tensor(shape, np.int8, name="q", dim_order=dim_order)
+        self.qp[t.id] = qparams
+        return t
+
+    def clone(self, t, order, src=""):
+        out = self.g.new_tensor(t.shape, t.dtype, name="clone", dim_order=order)
+        if t.dtype == np.int8:
+            self.qp[out.id] = self.qp[t.id]
+        return self.emit("dim_order_ops::_clone_dim_order.out", [t, False, list(order)], out, src)
+
+    def get_q(self, t, nhwc=True, src=""):
+        """int8 version of float tensor t (quantizing it if it only exists in fp32)."""
+        if t.id not in self.q:
+            if t.is_const:
+                s, z = activation_qparams(float(t.data.min()), float(t.data.max()))
+                c = self.g.constant(quantize_array(t.data, s, z), "qconst")
+                self.qp[c.id] = (s, z)
+                self.q[t.id] = c
+            else:
+                s, z = self.qparams_of(t)
+                x = self.f.get(t.id, t)
+                out = self.g.new_tensor(t.shape, np.int8, name="q", dim_order=x.dim_order)
+                self.qp[out.id] = (s, z)
+                self.q[t.id] = self.emit("cortex_m::quantize_per_tensor.out",
+                                         [x, s, z, QMIN, QMAX, INT8], out, src)
+        x = self.q[t.id]
+        if nhwc and not _nhwc_ok(x):
+            if t.id not in self.qcl:
+                self.qcl[t.id] = self.clone(x, CL, src)
+            return self.qcl[t.id]
+        return x
+
+    def get_f(self, t, src=""):
+        if t.id in self.f:
+            return self.f[t.id]
+        if t.id not in self.q:
+            return t                                   # constants, untouched fp32 values
+        x = self.q[t.id]
+        if len(x.shape) == 4 and x.order != (0, 1, 2, 3):
+            x = self.clone(x, (0, 1, 2, 3), src)
+        s, z = self.qp[x.id]
+        out = self.g.new_tensor(t.shape, np.float32, name="dq", dim_order=x.dim_order)
+        self.f[t.id] = self.emit("cortex_m::dequantize_per_tensor.out",
+                                 [x, s, z, QMIN, QMAX, INT8], out, src)
+        return self.f[t.id]
+
+    def is_q(self, t):
+        return t.id in self.q and not t.is_const
+
+    def single_user(self, t, node):
+        return t.id not in self.outputs and self.users.get(t.id, []) == [node]
+
+    # -- fusion ----------------------------------------------------------------------------
+    @staticmethod
+    def clamp_bounds(n):
+        """(lo, hi) in real units if n is a ReLU / hardtanh / clamp, else None."""
+        if n.op == "aten::relu.out":
+            return 0.0, math.inf
+        if n.op == "aten::hardtanh.out":
+            return float(n.args[1]), float(n.args[2])
+        if n.op == "aten::clamp.out":
+            lo, hi = n.args[1], n.args[2]
+            return (-math.inf if lo is None else float(lo)), (math.inf if hi is None else float(hi))
+        return None
+
+    def fused_activation(self, node, idx):
+        """If node's output feeds only a clamp-like activation, fuse it: returns
+        (out float tensor, (lo, hi) real bounds, the activation node) or None."""
+        out = node.outputs[0]
+        users = self.users.get(out.id, [])
+        if len(users) == 1 and out.id not in self.outputs:
+            act = users[0]
+            b = self.clamp_bounds(act)
+            if b is not None:
+                return act.outputs[0], b, act
+        return None
+
+    def act_range(self, bounds, qparams):
+        if bounds is None:
+            return QMIN, QMAX
+        s, z = qparams
+        lo = QMIN if bounds[0] == -math.inf else quantize_value(bounds[0], s, z)
+        hi = QMAX if bounds[1] == math.inf else quantize_value(bounds[1], s, z)
+        return lo, hi
+
+    # -- driver ----------------------------------------------------------------------------
+    def run(self):
+        skip = set()
+        nodes = self.g.nodes
+        for i, n in enumerate(nodes):
+            if id(n) in skip:
+                continue
+            handler = self.HANDLERS.get(n.op)
+            done = False
+            if handler is not None:
+                done = handler(self, n, skip)
+            if not done:
+                self.fallback(n)
+        self.g.nodes = self.nodes
+        self.g.outputs = [self.get_f(t) for t in self.g.outputs]
+        return self.g
+
+    def fallback(self, n):
+        args = []
+        for a in n.args:
+            if hasattr(a, "id") and hasattr(a, "shape"):
+                args.append(self.get_f(a, n.source))
+            elif isinstance(a, list) and a and all(hasattr(x, "shape") for x in a):
+                args.append([self.get_f(x, n.source) for x in a])
+            else:
+                args.append(a)
+        n.args = args
+        self.nodes.append(n)
+        for o in n.outputs:
+            self.f[o.id] = o
+        if n.op != ALIAS:
+            self.fp32_ops.append((n.op, n.source))
+
+    # -- handlers: return True when the node was lowered to int8 ----------------------------
+    def h_conv(self, n, skip):
+        x, w, b, stride, padding, dilation, transposed, _, groups = n.args
+        if (transposed or len(x.shape) != 4 or not w.is_const or (b is not None and not b.is_const)
+                or len(padding) != 2 or len(stride) != 2 or len(dilation) != 2):
+            return False
+        cin, cout = x.shape[1], w.shape[0]
+        depthwise = groups == cin and cout % cin == 0 and x.shape[0] == 1
+        if groups != 1 and not depthwise:
+            return False
+        fused = self.fused_activation(n, 0)
+        out_f, bounds = (fused[0], fused[1]) if fused else (n.outputs[0], None)
+        xq = self.get_q(x, src=n.source)
+        s_in, z_in = self.qp[xq.id]
+        s_out, z_out = self.qparams_of(out_f)
+        wq, ws = symmetric_weights(w.data, per_channel=True)
+        mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
+        bias = self.g.constant(int32_bias(None if b is None else b.data, cout, s_in, ws), "bias")
+        mult_t = self.g.constant(np.array(mults, np.int32), "requant_mult")
+        shift_t = self.g.constant(np.array(shifts, np.int32), "requant_shift")
+        amin, amax = self.act_range(bounds, (s_out, z_out))
+        out = self.new_q(out_f, (s_out, z_out))
+        kh, kw = w.shape[2], w.shape[3]
+        if depthwise:
+            wt = self.g.constant(np.ascontiguousarray(wq.transpose(1, 2, 3, 0)), "weight_ihwo")
+            size = depthwise_scratch(self.target, cin, kh, kw, cout // cin)
+            scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
+            scratch.scratch = True
+            self.emit("cortex_m::quantized_depthwise_conv2d.out",
+                      [xq, wt, bias, list(stride), list(padding), list(dilation), cout // cin,
+                       -z_in, z_out, mult_t, shift_t, amin, amax, scratch], out, n.source)
+        else:
+            wt = self.g.constant(np.ascontiguousarray(wq.transpose(0, 2, 3, 1)), "weight_ohwi")
+            size = conv_scratch(self.target, cin, w.shape[1], kh, kw, list(padding),
+                                list(dilation))
+            scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
+            scratch.scratch = True
+            self.emit("cortex_m::quantized_conv2d.out",
+                      [xq, wt, bias, list(stride), list(padding), list(dilation), -z_in, z_out,
+                       mult_t, shift_t, amin, amax, scratch], out, n.source)
+        self.q[out_f.id] = out
+        if fused:
+            skip.add(id(fused[2]))
+        self.int8_ops.append(n.op)
+        return True
+
+    def h_linear(self, n, skip):
+        if n.op == "aten::addmm.out":
+            b, x, wt, beta, alpha = n.args
+            if beta != 1 or alpha != 1 or not b.is_const:
+                return False
+            bias = np.broadcast_to(b.data, (wt.shape[1],))
+        else:
+            x, wt = n.args
+            bias = None
+        if len(x.shape) != 2 or not wt.is_const or len(wt.shape) != 2:
+            return False
+        fused = self.fused_activation(n, 0)
+        out_f, bounds = (fused[0], fused[1]) if fused else (n.outputs[0], None)
+        xq = self.get_q(x, src=n.source)
+        s_in, z_in = self.qp[xq.id]
+        s_out, z_out = self.qparams_of(out_f)
+        w = np.ascontiguousarray(wt.data.T)              # [out, in]
+        wq, ws = symmetric_weights(w, per_channel=False)
+        mult, shift = quantize_multiplier(s_in * ws[0] / s_out)
+        bias_t = self.g.constant(int32_bias(bias, w.shape[0], s_in, ws[0]), "bias")
+        w_t = self.g.constant(wq, "weight")
+        amin, amax = self.act_range(bounds, (s_out, z_out))
+        out = self.new_q(out_f, (s_out, z_out))
+        self.emit("cortex_m::quantized_linear.out",
+                  [xq, w_t, bias_t, None, -z_in, 0, z_out, [mult], [shift], amax, amin],
+                  out, n.source)
+        self.q[out_f.id] = out
+        if fused:
+            skip.add(id(fused[2]))
+        self.int8_ops.append(n.op)
+        return True
+
+    def h_add(self, n, skip):
+        a, b = n.args[0], n.args[1]
+        if n.args[2] != 1 or a.shape != b.shape or a.shape != n.outputs[0].shape:
+            return False
+        if a.dtype != np.float32 or b.dtype != np.float32 or (a.is_const and b.is_const):
+            return False
+        fused = self.fused_activation(n, 0)
+        out_f, bounds = (fused[0], fused[1]) if fused else (n.outputs[0], None)
+        aq, bq = self.get_q(a, src=n.source), self.get_q(b, src=n.source)
+        if aq.order != bq.order and not (_nhwc_ok(aq) and _nhwc_ok(bq)):
+            return False
+        (sa, za), (sb, zb) = self.qp[aq.id], self.qp[bq.id]
+        s_out, z_out = self.qparams_of(out_f)
+        twice = 2.0 * max(sa, sb)
+        ma, sha = quantize_multiplier(sa / twice)
+        mb, shb = quantize_multiplier(sb / twice)
+        mo, sho = quantize_multiplier(twice / (s_out * (1 << ADD_LEFT_SHIFT)))
+        amin, amax = self.act_range(bounds, (s_out, z_out))
+        out = self.new_q(out_f, (s_out, z_out), dim_order=aq.dim_order if len(aq.shape) != 4
+                         else CL)
+        self.emit("cortex_m::quantized_add.out",
+                  [aq, za, ma, sha, bq, zb, mb, shb, z_out, mo, sho, amin, amax], out, n.source)
+        self.q[out_f.id] = out
+        if fused:
+            skip.add(id(fused[2]))
+        self.int8_ops.append(n.op)
+        return True
+
+    def h_mul(self, n, skip):
+        a, b = n.args
+        if a.shape != b.shape or a.shape != n.outputs[0].shape or (a.is_const and b.is_const):
+            return False
+        if a.dtype != np.float32 or b.dtype != np.float32:
+            return False
+        aq, bq = self.get_q(a, src=n.source), self.get_q(b, src=n.source)
+        (sa, za), (sb, zb) = self.qp[aq.id], self.qp[bq.id]
+        out_f = n.outputs[0]
+        s_out, z_out = self.qparams_of(out_f)
+        mo, sho = quantize_multiplier(sa * sb / s_out)
+        out = self.new_q(out_f, (s_out, z_out), dim_order=None if len(aq.shape) == 4
+                         else aq.dim_order)
+        self.emit("cortex_m::quantized_mul.out", [aq, za, bq, zb, z_out, mo, sho], out, n.source)
+        self.q[out_f.id] = out
+        self.int8_ops.append(n.op)
+        return True
+
+    # Followers: int8 only when their input already is.
+    def h_activation(self, n, skip):
+        x = n.args[0]
+        if not self.is_q(x):
+            return False
+        xq = self.q[x.id]
+        in_q = self.qp[xq.id]
+        b = self.clamp_bounds(n)
+        if b is not None:
+            out_q = in_q
+            lo, hi = b
+
+            def fn(v, lo=lo, hi=hi):
+                return min(max(v, lo), hi)
+        else:
+            fn = _LUT_FNS[n.op]
+            out_q = self.qparams_of(n.outputs[0])
+        lut = self.g.constant(activation_lut(fn, in_q, out_q), "lut")
+        out = self.new_q(n.outputs[0], out_q, dim_order=xq.order)
+        self.emit("cortex_m::quantized_activation.out", [xq, lut], out, n.source)
+        self.q[n.outputs[0].id] = out
+        self.int8_ops.append(n.op)
+        return True
+
+    def h_alias(self, n, skip):
+        x = n.args[0]
+        if not self.is_q(x):
+            return False
+        xq = self.q[x.id]
+        if len(xq.shape) == 4 and xq.order != (0, 1, 2, 3) and not _ambiguous(xq.shape):
+            xq = self.clone(xq, (0, 1, 2, 3), n.source)      # views index in logical order
+        out = self.g.new_tensor(n.outputs[0].shape, np.int8, name="view")
+        self.qp[out.id] = self.qp[xq.id]
+        self.nodes.append(Node(ALIAS, [xq], [out], n.source))
+        self.q[n.outputs[0].id] = out
+        return True
+
+    def h_pad(self, n, skip):
+        x, pad, value = n.args
+        if len(x.shape) != 4 or len(pad) > 8 or x.dtype != np.float32:
+            return False
+        # A pad is int8 when its input is, or when it only feeds a convolution (the usual
+        # Keras-'same' pad at the model input): quantize before the pad, not after.
+        feeds_conv = all(u.op == "aten::convolution.out"
+                         for u in self.users.get(n.outputs[0].id, [None]) if u is not None)
+        if not self.is_q(x) and not (feeds_conv and not x.is_const and
+                                     n.outputs[0].id not in self.outputs):
+            return False
+        pre, post = [0] * 4, [0] * 4
+        for i in range(len(pad) // 2):
+            d = 3 - i
+            pre[d], post[d] = int(pad[2 * i]), int(pad[2 * i + 1])
+        if min(pre + post) < 0:
+            return False
+        xq = self.get_q(x, src=n.source)
+        s, z = self.qp[xq.id]
+        phys = [0, 2, 3, 1]
+        out = self.new_q(n.outputs[0], (s, z))
+        self.emit("cortex_m::pad.out", [xq, [pre[d] for d in phys], [post[d] for d in phys],
+                                        quantize_value(float(value), s, z)], out, n.source)
+        self.q[n.outputs[0].id] = out
+        self.int8_ops.append(n.op)
+        return True
+
+    def _avg_pool(self, n, xq, kernel, stride, padding, ceil_mode):
+        s, z = self.qp[xq.id]
+        mult, shift = quantize_multiplier(s)
+        scratch = self.g.new_tensor((avgpool_scratch(self.target, xq.shape[1]),), np.uint8,
+                                    name="scratch")
+        scratch.scratch = True
+        out = self.new_q(n.outputs[0], (s, z))
+        self.emit("cortex_m::quantized_avg_pool2d.out",
+                  [xq, list(kernel), list(stride), list(padding), bool(ceil_mode), z, mult, shift,
+                   scratch], out, n.source)
+        self.q[n.outputs[0].id] = out
+        self.int8_ops.append(n.op)
+        return True
+
+    def h_avg_pool(self, n, skip):
+        x, kernel, stride, padding, ceil_mode, count_include_pad, divisor = n.args
+        if not self.is_q(x) or len(x.shape) != 4 or divisor is not None or ceil_mode:
+            return False
+        stride = list(stride) or list(kernel)
+        xq = self.get_q(x, src=n.source)
+        if count_include_pad and any(padding):
+            # Padded taps count: pad with the real 0 first, then pool without padding.
+            s, z = self.qp[xq.id]
+            shape = (x.shape[0], x.shape[1], x.shape[2] + 2 * padding[0],
+                     x.shape[3] + 2 * padding[1])
+            padded = self.g.new_tensor(shape, np.int8, name="q", dim_order=CL)
+            self.qp[padded.id] = (s, z)
+            pre = [0, padding[0], padding[1], 0]
+            xq = self.emit("cortex_m::pad.out", [xq, pre, pre, z], padded, n.source)
+            padding = [0, 0]
+        return self._avg_pool(n, xq, kernel, stride, padding, False)
+
+    def h_mean(self, n, skip):
+        x, dims, keepdim, dtype = n.args
+        if not self.is_q(x) or len(x.shape) != 4 or not keepdim or dtype is not None:
+            return False
+        if sorted(d % 4 for d in (dims or [])) != [2, 3]:
+            return False
+        xq = self.get_q(x, src=n.source)
+        hw = [x.shape[2], x.shape[3]]
+        return self._avg_pool(n, xq, hw, hw, [0, 0], False)
+
+    def h_max_pool(self, n, skip):
+        x, kernel, stride, padding, dilation, ceil_mode = n.args
+        if not self.is_q(x) or len(x.shape) != 4 or ceil_mode or any(d != 1 for d in dilation):
+            return False
+        if self.users.get(n.outputs[1].id) or n.outputs[1].id in self.outputs:
+            return False
+        xq = self.get_q(x, src=n.source)
+        s, z = self.qp[xq.id]
+        out = self.new_q(n.outputs[0], (s, z))
+        self.emit("cortex_m::quantized_max_pool2d.out",
+                  [xq, list(kernel), list(stride) or list(kernel), list(padding), list(dilation),
+                   False, z, z, QMIN, QMAX], out, n.source)
+        self.q[n.outputs[0].id] = out
+        self.int8_ops.append(n.op)
+        return True
+
+    HANDLERS = {
+        "aten::convolution.out": h_conv,
+        "aten::addmm.out": h_linear,
+        "aten::mm.out": h_linear,
+        "aten::add.out": h_add,
+        "aten::mul.out": h_mul,
+        "aten::relu.out": h_activation,
+        "aten::hardtanh.out": h_activation,
+        "aten::clamp.out": h_activation,
+        "aten::sigmoid.out": h_activation,
+        "aten::tanh.out": h_activation,
+        ALIAS: h_alias,
+        "aten::constant_pad_nd.out": h_pad,
+        "aten::avg_pool2d.out": h_avg_pool,
+        "aten::mean.out": h_mean,
+        "aten::max_pool2d_with_indices.out": h_max_pool,
+    }
+
+
+def quantize_graph(graph, samples, scratch_target="portable"):
+    """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
+    if not samples:
+        raise ExportError("int8 quantization needs at least one calibration sample",
+                          op="quantize")
+    for t in graph.inputs:
+        if np.dtype(t.dtype) != np.float32:
+            raise ExportError("int8 quantization supports float32 inputs only", op="quantize")
+    ranges = observe(graph, samples)
+    rw = Int8Rewriter(graph, ranges, scratch_target)
+    rw.run()
+    return graph, rw

@@ -1,0 +1,261 @@
+"""Reference kernels of the int8 (`cortex_m::*`) operators for the Python interpreter.
+
+Written from CMSIS-NN's published arithmetic, independently of the C++ kernels, so that the
+host runtime can be checked bit for bit against them:
+  * requantize = arm_nn_requantize, default (double rounding) build: optional left shift,
+    doubling high multiply rounded by adding 2**30 and shifting right by 31, then a rounding
+    right shift with ties away from zero;
+  * quantize = float32 multiply by float32(1 / float32(scale)), rounded to nearest even,
+    plus the zero point, clamped; dequantize = float32(q - zp) * float32(scale);
+  * convolution / linear accumulate sum((x + input_offset) * w) + bias in int32 (padding taps
+    contribute 0, i.e. the real value 0), requantize, add output_offset, clamp;
+  * average pool = (sum +- count/2) / count over the in-bounds taps (C truncating division);
+  * add rescales both inputs (x - zp) << 20 to a common scale, then requantizes the sum.
+Integer sums are computed exactly (float64 matmuls on integers below 2**53, then int64).
+Kernels receive logical (NCHW) numpy views; 4-D activations are processed as NHWC views.
+"""
+
+import numpy as np
+
+QMIN, QMAX = -128, 127
+_I32 = 1 << 32
+
+
+def wrap32(x):
+    x = np.asarray(x, np.int64)
+    return ((x + (1 << 31)) % _I32) - (1 << 31)
+
+
+def divide_pow2(x, e):
+    """CMSIS arm_nn_divide_by_power_of_two: rounding shift right, ties away from zero."""
+    x = np.asarray(x, np.int64)
+    if e <= 0:
+        return x
+    mask = (1 << e) - 1
+    rem = x & mask
+    res = x >> e
+    thr = (mask >> 1) + (res < 0)
+    return res + (rem > thr)
+
+
+def requantize(acc, mult, shift):
+    """arm_nn_requantize on int64 arrays; mult/shift scalars or arrays broadcast to acc."""
+    acc = np.asarray(acc, np.int64)
+    mult = np.broadcast_to(np.asarray(mult, np.int64), acc.shape)
+    shift = np.broadcast_to(np.asarray(shift, np.int64), acc.shape)
+    left = np.maximum(shift, 0)
+    right = np.maximum(-shift, 0)
+    v = wrap32(acc << left)
+    high = wrap32((v * mult + (1 << 30)) >> 31)
+    out = np.empty_like(high)
+    for r in np.unique(right):
+        m = right == r
+        out[m] = divide_pow2(high[m], int(r))
+    return out
+
+
+def _nhwc(x):
+    return x.transpose(0, 2, 3, 1)
+
+
+def _store_nhwc(out, y):
+    out[...] = np.asarray(y).transpose(0, 3, 1, 2).astype(out.dtype)
+
+
+def _finish(acc, mult, shift, out_off, amin, amax):
+    return np.clip(requantize(wrap32(acc), mult, shift) + out_off, amin, amax).astype(np.int8)
+
+
+def quantize_per_tensor(args):
+    x, scale, zp, qmin, qmax, dtype, out = args[:7]
+    inv = np.float32(1.0) / np.float32(scale)
+    r = np.rint(np.asarray(x, np.float32) * inv).astype(np.int64) + zp
+    out[...] = np.clip(r, qmin, qmax).astype(out.dtype)
+
+
+def dequantize_per_tensor(args):
+    q, scale, zp, qmin, qmax, dtype, out = args[:7]
+    out[...] = (q.astype(np.int64) - zp).astype(np.float32) * np.float32(scale)
+
+
+def _conv_acc(x, w, stride, padding, dilation, in_off):
+    """x NHWC int8, w [Cout, kH, kW, Cin/groups] -> int64 accumulators [N, Ho, Wo, Cout]."""
+    n, h, wd, cin = x.shape
+    cout, kh, kw, kc = w.shape
+    groups = cin // kc
+    ocg = cout // groups
+    ph, pw = padding
+    xo = np.zeros((n, h + 2 * ph, wd + 2 * pw, cin), np.float64)
+    xo[:, ph:ph + h, pw:pw + wd, :] = x.astype(np.float64) + in_off
+    ho = (h + 2 * ph - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    wo = (wd + 2 * pw - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    acc = np.zeros((n, ho, wo, cout), np.float64)
+    wf = w.astype(np.float64)
+    for ky in range(kh):
+        for kx in range(kw):
+            y0, x0 = ky * dilation[0], kx * dilation[1]
+            patch = xo[:, y0:y0 + stride[0] * (ho - 1) + 1:stride[0],
+                       x0:x0 + stride[1] * (wo - 1) + 1:stride[1], :]
+            for g in range(groups):
+                acc[..., g * ocg:(g + 1) * ocg] += (
+                    patch[..., g * kc:(g + 1) * kc] @ wf[g * ocg:(g + 1) * ocg, ky, kx, :].T)
+    return acc.astype(np.int64)
+
+
+def quantized_conv2d(args):
+    (x, w, bias, stride, padding, dilation, in_off, out_off, mult, shift, amin, amax, _scratch,
+     out) = args[:14]
+    acc = _conv_acc(_nhwc(x), w, stride, padding, dilation, in_off)
+    if bias is not None:
+        acc = acc + bias.astype(np.int64)
+    _store_nhwc(out, _finish(acc, mult.astype(np.int64), shift.astype(np.int64), out_off,
+                             amin, amax))
+
+
+def quantized_depthwise_conv2d(args):
+    (x, w, bias, stride, padding, dilation, depth_mult, in_off, out_off, mult, shift, amin, amax,
+     _scratch, out) = args[:15]
+    xr = np.repeat(_nhwc(x), depth_mult, axis=3)      # output channel c*m+j reads input c
+    wg = np.ascontiguousarray(w.transpose(3, 1, 2, 0))   # [Cout, kH, kW, 1]: groups = Cout
+    acc = _conv_acc(xr, wg, stride, padding, dilation, in_off)
+    if bias is not None:
+        acc = acc + bias.astype(np.int64)
+    _store_nhwc(out, _finish(acc, mult.astype(np.int64), shift.astype(np.int64), out_off,
+                             amin, amax))
+
+
+def quantized_linear(args):
+    (x, w, bias, kernel_sum, in_off, f_off, out_off, mults, shifts, amax, amin, out) = args[:12]
+    xi = x.reshape(-1, x.shape[-1]).astype(np.float64)
+    wf = w.astype(np.float64) + f_off
+    if kernel_sum is not None:
+        acc = (xi @ wf.T).astype(np.int64) + kernel_sum.astype(np.int64).reshape(-1)
+    else:
+        acc = ((xi + in_off) @ wf.T).astype(np.int64)
+        if bias is not None:
+            acc = acc + bias.astype(np.int64)
+    out[...] = _finish(acc, mults[0], shifts[0], out_off, amin, amax).reshape(out.shape)
+
+
+def _windows(size, k, s, p, osize):
+    for o in range(osize):
+        start = o * s - p
+        yield o, max(start, 0), min(start + k, size)
+
+
+def quantized_avg_pool2d(args):
+    x, kernel, stride, padding, ceil_mode, zp, mult, shift, _scratch, out = args[:10]
+    xi = _nhwc(x).astype(np.int64)
+    n, h, w, c = xi.shape
+    ho, wo = out.shape[2], out.shape[3]
+    y = np.zeros((n, ho, wo, c), np.int64)
+    for oy, y0, y1 in _windows(h, kernel[0], stride[0], padding[0], ho):
+        for ox, x0, x1 in _windows(w, kernel[1], stride[1], padding[1], wo):
+            count = (y1 - y0) * (x1 - x0)
+            if count <= 0:
+                continue
+            s = xi[:, y0:y1, x0:x1, :].sum(axis=(1, 2))
+            num = np.where(s > 0, s + count // 2, s - count // 2)
+            y[:, oy, ox, :] = np.sign(num) * (np.abs(num) // count)   # C truncation
+    _store_nhwc(out, np.clip(y, QMIN, QMAX))
+
+
+def quantized_max_pool2d(args):
+    x, kernel, stride, padding, dilation, ceil_mode, in_zp, out_zp, amin, amax, out = args[:11]
+    xi = _nhwc(x).astype(np.int64)
+    n, h, w, c = xi.shape
+    ho, wo = out.shape[2], out.shape[3]
+    y = np.zeros((n, ho, wo, c), np.int64)
+    for oy, y0, y1 in _windows(h, kernel[0], stride[0], padding[0], ho):
+        for ox, x0, x1 in _windows(w, kernel[1], stride[1], padding[1], wo):
+            y[:, oy, ox, :] = xi[:, y0:y1, x0:x1, :].max(axis=(1, 2))
+    _store_nhwc(out, np.clip(y, amin, amax))
+
+
+def pad(args):
+    x, pre, post, value, out = args[:5]
+    xp = _nhwc(x) if x.ndim == 4 else x
+    y = np.pad(xp, list(zip(pre, post)), constant_values=value)
+    if x.ndim == 4:
+        _store_nhwc(out, y)
+    else:
+        out[...] = y
+
+
+def quantized_add(args):
+    a, za, ma, sa, b, zb, mb, sb, zo, mo, so, amin, amax, out = args[:14]
+    xa = requantize(wrap32((a.astype(np.int64) - za) << 20), ma, sa)
+    xb = requantize(wrap32((b.astype(np.int64) - zb) << 20), mb, sb)
+    out[...] = _finish(xa + xb, mo, so, zo, amin, amax)
+
+
+def quantized_mul(args):
+    a, za, b, zb, zo, mo, so, out = args[:8]
+    prod = (a.astype(np.int64) - za) * (b.astype(np.int64) - zb)
+    out[...] = _finish(prod, mo, so, zo, QMIN, QMAX)
+
+
+def quantized_activation(args):
+    x, lut, out = args[:3]
+    out[...] = np.asarray(lut, np.int8)[x.astype(np.int64) + 128].reshape(out.shape)
+
+
+INT8_KERNELS = {
+    "cortex_m::quantize_per_tensor.out": quantize_per_tensor,
+    "cortex_m::dequantize_per_tensor.out": dequantize_per_tensor,
+    "cortex_m::quantized_conv2d.out": quantized_conv2d,
+    "cortex_m::quantized_depthwise_conv2d.out": quantized_depthwise_conv2d,
+    "cortex_m::quantized_linear.out": quantized_linear,
+    "cortex_m::quantized_avg_pool2d.out": quantized_avg_pool2d,
+    "cortex_m::quantized_max_pool2d.out": quantized_max_pool2d,
+    "cortex_m::pad.out": pad,
+    "cortex_m::quantized_add.out": quantized_add,
+    "cortex_m::quantized_mul.out": quantized_mul,
+    "cortex_m::quantized_activation.out": quantized_activation,
+}
+
+
+# ----------------------------------------------------------------------------- layout checks
+def _strides(shape, order):
+    st = [0] * len(shape)
+    acc = 1
+    for d in reversed(order):
+        st[d] = acc
+        acc *= shape[d]
+    return st
+
+
+def _nhwc_compatible(shape, order):
+    if len(shape) != 4:
+        return False
+    n, c, h, w = shape
+    want = [h * w * c, 1, w * c, c]
+    st = _strides(shape, order)
+    return all(shape[d] <= 1 or st[d] == want[d] for d in range(4))
+
+
+def _same_layout(sa, oa, sb, ob):
+    if tuple(sa) != tuple(sb):
+        return False
+    ta, tb = _strides(sa, oa), _strides(sb, ob)
+    return all(sa[d] <= 1 or ta[d] == tb[d] for d in range(len(sa)))
+
+
+_NHWC_OPS = {"cortex_m::quantized_conv2d.out", "cortex_m::quantized_depthwise_conv2d.out",
+             "cortex_m::quantized_avg_pool2d.out", "cortex_m::quantized_max_pool2d.out",
+             "cortex_m::pad.out"}
+
+
+def check_layouts(key, args, dim_orders):
+    """The layout rules of the cortex_m kernels (CMSIS-NN reads raw NHWC bytes): a wrong dim
+    order would go unnoticed on logical views, so reject it like the kernels do."""
+    def order(a):
+        return dim_orders.get(id(a), tuple(range(a.ndim)))
+    x, out = args[0], args[-1]
+    if key in _NHWC_OPS:
+        for t in (x, out):
+            if t.ndim == 4 and not _nhwc_compatible(t.shape, order(t)):
+                raise ValueError(f"{key}: 4-D tensor {list(t.shape)} with dim order "
+                                 f"{list(order(t))} is not NHWC")
+    elif x.shape == out.shape and not _same_layout(x.shape, order(x), out.shape, order(out)):
+        raise ValueError(f"{key}: input and out layouts differ")
