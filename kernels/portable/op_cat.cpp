@@ -62,8 +62,8 @@ Error aten_cat_out(KernelContext& ctx, Span<EValue*> args) {
       for (size_t i = 0; i < n; ++i, it.next()) memcpy(dst + it.offset(0) * es, src + i * es, es);
     } else {
       for (size_t i = 0; i < n; ++i, it.next())
-        util::store_as<double>(out.data, out.dtype, it.offset(0),
-                               util::load_as<double>(t.data, t.dtype, i));
+        util::convert_element(t.data, t.dtype, static_cast<util::Index>(i), out.data, out.dtype,
+                              it.offset(0));
     }
     pos += t.sizes[dim];
   }

@@ -47,9 +47,9 @@ Error aten_clamp_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidType, "clamp.out: result dtype cannot be cast to out dtype");
   const double lo = has_lo ? args[1]->scalar_as_double() : 0.0;
   const double hi = has_hi ? args[2]->scalar_as_double() : 0.0;
-  if (res == ScalarType::Double)
-    clamp_loop<double>(in, out, has_lo, lo, has_hi, hi);
-  else if (res == ScalarType::Float)
+  if (res == ScalarType::Double) {
+    if constexpr (util::kF64) clamp_loop<double>(in, out, has_lo, lo, has_hi, hi);
+  } else if (res == ScalarType::Float)
     clamp_loop<float>(in, out, has_lo, lo, has_hi, hi);
   else
     clamp_loop<int64_t>(in, out, has_lo, lo, has_hi, hi);

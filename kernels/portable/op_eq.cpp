@@ -19,8 +19,9 @@ Error aten_eq_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
   util::ScalarTensor other(*args[1]);
   const ScalarType common = util::result_type(in, other.t.dtype, true, true);
   if (common == ScalarType::Double) {
-    util::map_binary<double>(in, other.t, out,
-                             [](double x, double y) { return x == y ? 1.0 : 0.0; });
+    if constexpr (util::kF64)
+      util::map_binary<double>(in, other.t, out,
+                               [](double x, double y) { return x == y ? 1.0 : 0.0; });
   } else if (common == ScalarType::Float) {
     util::map_binary<float>(in, other.t, out,
                             [](float x, float y) { return x == y ? 1.0f : 0.0f; });

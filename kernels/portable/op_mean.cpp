@@ -18,7 +18,7 @@ Error aten_mean_out(KernelContext& ctx, Span<EValue*> args) {
   const Tensor& in = util::tensor_arg(args, 0);
   const Tensor& out = util::tensor_arg(args, 4);
   const bool keepdim = args[2]->to_bool();
-  if (!util::is_supported_dtype(in.dtype) || !util::is_floating(out.dtype))
+  if (!util::is_supported_dtype(in.dtype) || !util::is_float_compute(out.dtype))
     return ctx.fail(Error::InvalidType, "mean.out: out must be float");
   if (args[3]->is_int() && args[3]->to_int() != static_cast<int64_t>(out.dtype))
     return ctx.fail(Error::InvalidType, "mean.out: dtype arg != out dtype");
@@ -30,9 +30,10 @@ Error aten_mean_out(KernelContext& ctx, Span<EValue*> args) {
   if (!util::is_reduced_shape(in, mask, keepdim, out))
     return ctx.fail(Error::InvalidArgument, "mean.out: out shape mismatch");
   if (out.dtype == ScalarType::Double) {
-    util::reduce_sum<double>(in, mask, keepdim, out, [&](size_t i, double acc, size_t n) {
-      util::store_as<double>(out.data, out.dtype, i, acc / static_cast<double>(n));
-    });
+    if constexpr (util::kF64)
+      util::reduce_sum<double>(in, mask, keepdim, out, [&](size_t i, double acc, size_t n) {
+        util::store_as<double>(out.data, out.dtype, i, acc / static_cast<double>(n));
+      });
   } else {
     util::reduce_sum<float>(in, mask, keepdim, out, [&](size_t i, float acc, size_t n) {
       util::store_as<float>(out.data, out.dtype, i, acc / static_cast<float>(n));

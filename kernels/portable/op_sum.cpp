@@ -31,9 +31,10 @@ Error aten_sum_IntList_out(KernelContext& ctx, Span<EValue*> args) {
   if (!util::is_reduced_shape(in, mask, keepdim, out))
     return ctx.fail(Error::InvalidArgument, "sum.IntList_out: out shape mismatch");
   if (out.dtype == ScalarType::Double) {
-    util::reduce_sum<double>(in, mask, keepdim, out, [&](size_t i, double acc, size_t) {
-      util::store_as<double>(out.data, out.dtype, i, acc);
-    });
+    if constexpr (util::kF64)
+      util::reduce_sum<double>(in, mask, keepdim, out, [&](size_t i, double acc, size_t) {
+        util::store_as<double>(out.data, out.dtype, i, acc);
+      });
   } else if (out.dtype == ScalarType::Float) {
     util::reduce_sum<float>(in, mask, keepdim, out, [&](size_t i, float acc, size_t) {
       util::store_as<float>(out.data, out.dtype, i, acc);

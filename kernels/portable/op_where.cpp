@@ -44,9 +44,11 @@ Error aten_where_self_out(KernelContext& ctx, Span<EValue*> args) {
   const ScalarType common = util::result_type3(vals, 2);
   if (!util::can_cast(common, out.dtype))
     return ctx.fail(Error::InvalidType, "where.self_out: result dtype cannot be cast to out");
-  if (util::is_floating(common))
-    where_loop<double>(cond, a, b, out);  // exact for f32 and f64
-  else
+  if (common == ScalarType::Float) {
+    where_loop<float>(cond, a, b, out);
+  } else if (common == ScalarType::Double) {
+    if constexpr (util::kF64) where_loop<double>(cond, a, b, out);
+  } else
     where_loop<int64_t>(cond, a, b, out);
   return Error::Ok;
 }

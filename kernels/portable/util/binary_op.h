@@ -85,7 +85,7 @@ void binary_compute(const Tensor& a, const Tensor& b, const Tensor& out, double 
 template <BinaryKind K>
 Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_scalar, double alpha,
                 bool alpha_is_float, const Tensor& out) {
-  if (!is_supported_dtype(a.dtype) || !is_supported_dtype(b.dtype) ||
+  if (!is_supported_dtype(a.dtype) || !(b_scalar || is_supported_dtype(b.dtype)) ||
       !is_supported_dtype(out.dtype))
     return ctx.fail(Error::InvalidType, "binary op: unsupported dtype");
   const Tensor* ins[2] = {&a, &b};
@@ -119,10 +119,10 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sca
   bool div_by_zero = false;
   if (res == ScalarType::Double) {
     // Only the rounding divisions call libm (floor/trunc/fmod) in double.
-    if constexpr (kF64Math || (K != BinaryKind::kDivTrunc && K != BinaryKind::kDivFloor))
+    if constexpr (kF64)
       binary_compute<K, double>(a, *pb, out, alpha, &div_by_zero);
     else
-      return ctx.fail(Error::NotSupported, "div: f64 math is disabled in this build");
+      return ctx.fail(Error::NotSupported, "binary op: f64 is disabled in this build");
   } else if (res == ScalarType::Float) {
     binary_compute<K, float>(a, *pb, out, alpha, &div_by_zero);
   } else if (res != ScalarType::Bool && a.dtype == res && pb->dtype == res && out.dtype == res) {

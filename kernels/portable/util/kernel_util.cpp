@@ -60,9 +60,10 @@ bool is_supported_dtype(ScalarType t) {
     case ScalarType::Int:
     case ScalarType::Long:
     case ScalarType::Float:
-    case ScalarType::Double:
     case ScalarType::Bool:
       return true;
+    case ScalarType::Double:
+      return kF64;
     default:
       return false;
   }
@@ -278,14 +279,8 @@ void convert_copy(const Tensor& in, const Tensor& out) {
   const Tensor* ins[1] = {&in};
   StridedIter it(out, ins, 1);
   const size_t n = out.numel();
-  // int64 keeps integer -> integer conversions exact; anything involving floats goes via double.
-  if (is_floating(in.dtype) || is_floating(out.dtype)) {
-    for (size_t i = 0; i < n; ++i, it.next())
-      store_as<double>(out.data, out.dtype, i, load_as<double>(in.data, in.dtype, it.offset(0)));
-  } else {
-    for (size_t i = 0; i < n; ++i, it.next())
-      store_as<int64_t>(out.data, out.dtype, i, load_as<int64_t>(in.data, in.dtype, it.offset(0)));
-  }
+  for (size_t i = 0; i < n; ++i, it.next())
+    convert_element(in.data, in.dtype, it.offset(0), out.data, out.dtype, static_cast<Index>(i));
 }
 
 bool reduction_mask(const EValue& dims, const Tensor& in, uint32_t* mask) {

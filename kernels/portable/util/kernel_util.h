@@ -14,13 +14,14 @@ namespace etmcu {
 namespace kernels {
 namespace util {
 
-// f64 support in ops that call libm (exp, sqrt, floor...): on by default on the host, off in
-// freestanding builds so that f32 kernels on soft-float MCUs do not link double libm routines
-// (such calls then fail with NotSupported). -DETMCU_KERNELS_F64 forces it on, _NO_F64 off.
+// f64 tensor support: on by default on the host, off in freestanding builds so that f32 models on
+// soft-float MCUs link neither double libm routines nor soft-double arithmetic for f64 paths they
+// never take (f64 tensors are then rejected with InvalidType / NotSupported). Scalars are still
+// doubles (the .pte stores them so). -DETMCU_KERNELS_F64 forces f64 on, _NO_F64 off.
 #if defined(ETMCU_KERNELS_F64) || (!defined(ETMCU_FREESTANDING) && !defined(ETMCU_KERNELS_NO_F64))
-constexpr bool kF64Math = true;
+constexpr bool kF64 = true;
 #else
-constexpr bool kF64Math = false;
+constexpr bool kF64 = false;
 #endif
 
 // Element offsets and loop indices in hot loops: pointer-sized, so 32-bit targets avoid 64-bit
@@ -70,9 +71,9 @@ bool is_out_list(Span<EValue*> args, size_t list, size_t first, size_t n);
 // Dtypes the portable kernels compute on: u8, i8, i16, i32, i64, f32, f64, bool.
 bool is_supported_dtype(ScalarType t);
 inline bool is_floating(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
-// Floating dtypes the libm-using kernels compute in: f32, and f64 when kF64Math.
+// Floating dtypes the float kernels compute in: f32, and f64 when kF64.
 inline bool is_float_compute(ScalarType t) {
-  return t == ScalarType::Float || (kF64Math && t == ScalarType::Double);
+  return t == ScalarType::Float || (kF64 && t == ScalarType::Double);
 }
 inline bool is_integral(ScalarType t, bool include_bool) {
   return t == ScalarType::Byte || t == ScalarType::Char || t == ScalarType::Short ||
@@ -262,6 +263,19 @@ constexpr ScalarType dtype_of<bool>() {
   return ScalarType::Bool;
 }
 
+// One element converted between dtypes: integers via int64 (exact), anything involving f32 via
+// float, f64 via double (only with kF64) -- no double rounding of int -> f32.
+inline void convert_element(const void* src, ScalarType st, Index si, void* dst, ScalarType dt,
+                            Index di) {
+  if (st == ScalarType::Double || dt == ScalarType::Double) {
+    if constexpr (kF64) store_as<double>(dst, dt, di, load_as<double>(src, st, si));
+  } else if (st == ScalarType::Float || dt == ScalarType::Float) {
+    store_as<float>(dst, dt, di, load_as<float>(src, st, si));
+  } else {
+    store_as<int64_t>(dst, dt, di, load_as<int64_t>(src, st, si));
+  }
+}
+
 // Calls f(T()) with the C type of `t` (supported dtypes only); returns false for others.
 template <typename F>
 inline bool dispatch_all(ScalarType t, F&& f) {
@@ -285,8 +299,11 @@ inline bool dispatch_all(ScalarType t, F&& f) {
       f(float());
       return true;
     case ScalarType::Double:
-      f(double());
-      return true;
+      if constexpr (kF64) {
+        f(double());
+        return true;
+      }
+      return false;
     case ScalarType::Bool:
       f(bool());
       return true;
@@ -294,14 +311,14 @@ inline bool dispatch_all(ScalarType t, F&& f) {
       return false;
   }
 }
-// Same for floating dtypes only (f64 only with kF64Math).
+// Same for floating dtypes only (f64 only with kF64).
 template <typename F>
 inline bool dispatch_float(ScalarType t, F&& f) {
   if (t == ScalarType::Float) {
     f(float());
     return true;
   }
-  if constexpr (kF64Math) {
+  if constexpr (kF64) {
     if (t == ScalarType::Double) {
       f(double());
       return true;

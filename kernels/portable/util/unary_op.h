@@ -25,7 +25,7 @@ Error float_unary(KernelContext& ctx, const Tensor& in, const Tensor& out, FF ff
     return ctx.fail(Error::InvalidType, "unary op: unsupported dtype (out must be float)");
   if (!in.same_shape(out)) return ctx.fail(Error::InvalidArgument, "unary op: out shape != input");
   if (in.dtype == ScalarType::Double || out.dtype == ScalarType::Double) {
-    if constexpr (kF64Math)
+    if constexpr (kF64)
       map_unary<double>(in, out, fd);
     else
       return ctx.fail(Error::NotSupported, "unary op: f64 math is disabled in this build");
