@@ -174,6 +174,15 @@ class Build:
         with open(os.path.join(self.dir, "board.json")) as f:
             self.info = json.load(f)
 
+    def prune(self, keep, limit=64):
+        """Keeps the cache bounded: drops the least recently used model directories beyond `limit`."""
+        dirs = [os.path.join(self.models, n) for n in os.listdir(self.models) if n != keep]
+        if len(dirs) < limit:
+            return
+        dirs.sort(key=lambda d: os.path.getmtime(d))
+        for d in dirs[: len(dirs) - limit + 1]:
+            shutil.rmtree(d, ignore_errors=True)
+
     def ensure_configured(self, name):
         listed = os.path.join(self.dir, "configured-models.txt")
         known = set(open(listed).read().split()) if os.path.exists(listed) else set()
@@ -521,7 +530,10 @@ def run(args):
         with open(os.path.join(b.dir, "board.json")) as f:
             b.info = json.load(f)
         stack = (args.stack_bytes or b.info["stack_bytes"]) + 63 & ~63  # the paint loop steps 64 bytes
+        if fresh:
+            b.prune(name)
         prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack)
+        os.utime(d)
         b.ensure_configured(name)
         fw_json = os.path.join(d, "run", "sizes.json")
         if fresh or not os.path.exists(fw_json):
