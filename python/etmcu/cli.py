@@ -68,6 +68,14 @@ def main(argv=None):
                     help="byte budgets of planned memory regions 1..n, e.g. 65536,none")
     ex.add_argument("--no-inplace", action="store_true", help="disable in-place buffer reuse")
     ex.add_argument("--seed", type=int, default=0, help="seed for the tracing inputs")
+    ex.add_argument("--quantize", choices=["int8"], default=None,
+                    help="post-training static int8 quantization to upstream's cortex_m ops")
+    ex.add_argument("--calibration", default=None, metavar="N|DIR",
+                    help="with --quantize: N generated samples (default 32) or a directory of "
+                         ".npy/.npz samples")
+    ex.add_argument("--scratch-target", choices=["portable", "dsp"], default="portable",
+                    help="CMSIS-NN build the scratch buffers are sized for (default: portable, "
+                         "the etmcu kernels)")
     args = ap.parse_args(argv)
 
     model, mod = _load(args.model)
@@ -85,8 +93,15 @@ def main(argv=None):
         t = torch.randn(shape, generator=gen)
         inputs.append(t.to(_DTYPES[dt]) if _DTYPES[dt] != torch.float32 else t)
     try:
+        calibration = args.calibration
+        if calibration is not None and calibration.isdigit():
+            calibration = int(calibration)
+        if calibration is not None and args.quantize is None:
+            raise ExportError("--calibration needs --quantize int8", op="export")
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
-                      inplace=not args.no_inplace)
+                      inplace=not args.no_inplace, quantize=args.quantize,
+                      calibration=calibration, scratch_target=args.scratch_target,
+                      seed=args.seed)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1

@@ -21,6 +21,7 @@ _DTYPES = {"BYTE": np.uint8, "CHAR": np.int8, "SHORT": np.int16, "INT": np.int32
 class ReferenceProgram:
     def __init__(self, data: bytes):
         self.data = data
+        self.dim_orders = {}     # id(numpy view) -> dim order, for the cortex_m layout checks
         self.doc = decode_json(data)
         header = parse_header(data)
         base = header["segment_base_offset"] if header else len(data)
