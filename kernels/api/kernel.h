@@ -32,10 +32,12 @@ struct KernelEntry {
   OpFunction fn;
 };
 
-// The kernel table linked into this binary, sorted by name (generated at build time from an op list;
-// see cmake/kernel_table.cmake). Looking up is a binary search done once per operator at method load.
+// The kernel table linked into this binary, sorted by name (generated at build time from an op
+// list; see cmake/kernel_table.cmake). Looking up is a binary search done once per operator at
+// method load.
 Span<const KernelEntry> kernel_table();
-// Finds the kernel for `name` ("ns::op.overload", or "ns::op" for the default overload); nullptr if absent.
+// Finds the kernel for `name` ("ns::op.overload", or "ns::op" for the default overload); nullptr if
+// absent.
 OpFunction find_kernel(const char* name, size_t name_len);
 
 }  // namespace etmcu

@@ -1,4 +1,5 @@
-// find_kernel: binary search of the generated, sorted kernel table (once per operator at method load).
+// find_kernel: binary search of the generated, sorted kernel table (once per operator at method
+// load).
 #include <string.h>
 
 #include "kernels/api/kernel.h"
@@ -16,7 +17,10 @@ OpFunction find_kernel(const char* name, size_t name_len) {
     int c = memcmp(entry, name, entry_len < name_len ? entry_len : name_len);
     if (c == 0) c = entry_len < name_len ? -1 : (entry_len > name_len ? 1 : 0);
     if (c == 0) return table[mid].fn;
-    if (c < 0) lo = mid + 1; else hi = mid;
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return nullptr;
 }

@@ -1,4 +1,5 @@
-// format_diagnostic: a small formatter with no printf dependency (printf costs kilobytes on targets).
+// format_diagnostic: a small formatter with no printf dependency (printf costs kilobytes on
+// targets).
 #include "runtime/core/diagnostic.h"
 
 namespace etmcu {

@@ -1,6 +1,7 @@
 // Diagnostic: why a load failed, in a form cheap enough for target code. It holds static text
 // naming the field or check, optional numbers (got/expected), an optional index, and an optional
-// name that points into the program (an operator or backend). format_diagnostic() builds the message.
+// name that points into the program (an operator or backend). format_diagnostic() builds the
+// message.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -21,14 +22,14 @@ namespace etmcu {
 
 struct Diagnostic {
   Error error = Error::Ok;
-  const char* what = "";    // e.g. "Tensor.sizes: vector runs past the end of the buffer"
-  const char* where = "";   // e.g. "values" (with index) or "instruction"
-  int64_t index = -1;       // index inside `where`, -1 when none
-  int64_t offset = -1;      // byte offset in the file, -1 when none
+  const char* what = "";   // e.g. "Tensor.sizes: vector runs past the end of the buffer"
+  const char* where = "";  // e.g. "values" (with index) or "instruction"
+  int64_t index = -1;      // index inside `where`, -1 when none
+  int64_t offset = -1;     // byte offset in the file, -1 when none
   int64_t got = 0;
   int64_t expected = 0;
   bool has_numbers = false;
-  char name[96] = {};          // e.g. operator or backend name (copied; empty when none)
+  char name[96] = {};  // e.g. operator or backend name (copied; empty when none)
 
   // Records the first failure only (later ones are consequences), returns `e`. Out of line on
   // purpose: there are ~100 call sites, and inlining them costs kilobytes on targets.
@@ -47,8 +48,8 @@ struct Diagnostic {
   void clear() { *this = Diagnostic(); }
 };
 
-// Writes "<ErrorName>: <where>[<index>]: <what> '<name>' (got G, expected E) at file offset O" into buf (always
-// NUL-terminated); returns buf.
+// Writes "<ErrorName>: <where>[<index>]: <what> '<name>' (got G, expected E) at file offset O" into
+// buf (always NUL-terminated); returns buf.
 char* format_diagnostic(const Diagnostic& d, char* buf, size_t size);
 
 }  // namespace etmcu

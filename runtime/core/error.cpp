@@ -5,24 +5,42 @@ namespace etmcu {
 
 const char* error_name(Error e) {
   switch (e) {
-    case Error::Ok: return "Ok";
-    case Error::Internal: return "Internal";
-    case Error::InvalidState: return "InvalidState";
-    case Error::EndOfMethod: return "EndOfMethod";
-    case Error::NotSupported: return "NotSupported";
-    case Error::NotImplemented: return "NotImplemented";
-    case Error::InvalidArgument: return "InvalidArgument";
-    case Error::InvalidType: return "InvalidType";
-    case Error::OperatorMissing: return "OperatorMissing";
-    case Error::NotFound: return "NotFound";
-    case Error::MemoryAllocationFailed: return "MemoryAllocationFailed";
-    case Error::AccessFailed: return "AccessFailed";
-    case Error::InvalidProgram: return "InvalidProgram";
-    case Error::InvalidExternalData: return "InvalidExternalData";
-    case Error::OutOfResources: return "OutOfResources";
-    case Error::DelegateInvalidCompatibility: return "DelegateInvalidCompatibility";
-    case Error::DelegateMemoryAllocationFailed: return "DelegateMemoryAllocationFailed";
-    case Error::DelegateInvalidHandle: return "DelegateInvalidHandle";
+    case Error::Ok:
+      return "Ok";
+    case Error::Internal:
+      return "Internal";
+    case Error::InvalidState:
+      return "InvalidState";
+    case Error::EndOfMethod:
+      return "EndOfMethod";
+    case Error::NotSupported:
+      return "NotSupported";
+    case Error::NotImplemented:
+      return "NotImplemented";
+    case Error::InvalidArgument:
+      return "InvalidArgument";
+    case Error::InvalidType:
+      return "InvalidType";
+    case Error::OperatorMissing:
+      return "OperatorMissing";
+    case Error::NotFound:
+      return "NotFound";
+    case Error::MemoryAllocationFailed:
+      return "MemoryAllocationFailed";
+    case Error::AccessFailed:
+      return "AccessFailed";
+    case Error::InvalidProgram:
+      return "InvalidProgram";
+    case Error::InvalidExternalData:
+      return "InvalidExternalData";
+    case Error::OutOfResources:
+      return "OutOfResources";
+    case Error::DelegateInvalidCompatibility:
+      return "DelegateInvalidCompatibility";
+    case Error::DelegateMemoryAllocationFailed:
+      return "DelegateMemoryAllocationFailed";
+    case Error::DelegateInvalidHandle:
+      return "DelegateInvalidHandle";
   }
   return "Unknown";
 }

@@ -92,9 +92,9 @@ struct EValue {
   bool to_bool() const { return payload.as_bool; }
   // Int, Double or Bool as double (Scalar arguments).
   double scalar_as_double() const {
-    return is_double() ? payload.as_double
-                       : (is_bool() ? (payload.as_bool ? 1.0 : 0.0)
-                                    : static_cast<double>(payload.as_int));
+    return is_double()
+               ? payload.as_double
+               : (is_bool() ? (payload.as_bool ? 1.0 : 0.0) : static_cast<double>(payload.as_int));
   }
   Span<const char> to_string() const {
     return Span<const char>(static_cast<const char*>(payload.as_span.data), payload.as_span.size);

@@ -13,9 +13,12 @@ namespace etmcu {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(const T& value) : ok_(true) { new (&storage_) T(value); }  // NOLINT(google-explicit-constructor)
+  Result(const T& value) : ok_(true) {
+    new (&storage_) T(value);
+  }  // NOLINT(google-explicit-constructor)
   Result(T&& value) : ok_(true) { new (&storage_) T(static_cast<T&&>(value)); }  // NOLINT
-  Result(Error error) : ok_(false), error_(error == Error::Ok ? Error::Internal : error) {}  // NOLINT
+  Result(Error error)
+      : ok_(false), error_(error == Error::Ok ? Error::Internal : error) {}  // NOLINT
   Result(const Result& other) : ok_(other.ok_), error_(other.error_) {
     if (ok_) new (&storage_) T(*other.ptr());
   }
@@ -48,11 +51,10 @@ class [[nodiscard]] Result {
 
 // Evaluates a Result-returning expression; on error returns that error from the enclosing function,
 // else assigns the value to `lhs` (a declaration such as `auto x` or an lvalue).
-#define ET_TRY(lhs, expr)                                        \
-  auto ET_CONCAT_(et_try_, __LINE__) = (expr);                   \
-  if (!ET_CONCAT_(et_try_, __LINE__).ok())                       \
-    return ET_CONCAT_(et_try_, __LINE__).error();                \
-  lhs = static_cast<decltype(ET_CONCAT_(et_try_, __LINE__).get())&&>( \
+#define ET_TRY(lhs, expr)                                                                \
+  auto ET_CONCAT_(et_try_, __LINE__) = (expr);                                           \
+  if (!ET_CONCAT_(et_try_, __LINE__).ok()) return ET_CONCAT_(et_try_, __LINE__).error(); \
+  lhs = static_cast<decltype(ET_CONCAT_(et_try_, __LINE__).get())&&>(                    \
       ET_CONCAT_(et_try_, __LINE__).get())
 
 // Returns `error` from the enclosing function when `cond` is false.
@@ -62,9 +64,9 @@ class [[nodiscard]] Result {
   } while (0)
 
 // Aborts through the PAL when an internal invariant is broken (never for bad input).
-#define ET_CHECK(cond)            \
-  do {                            \
-    if (!(cond)) et_pal_abort();  \
+#define ET_CHECK(cond)           \
+  do {                           \
+    if (!(cond)) et_pal_abort(); \
   } while (0)
 
 #ifdef ET_DEBUG

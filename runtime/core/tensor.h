@@ -13,7 +13,7 @@ constexpr int kTensorMaxDim = 16;
 
 struct Tensor {
   void* data = nullptr;
-  const int32_t* sizes = nullptr;     // `dim` entries, logical (N, C, H, W, ...) order
+  const int32_t* sizes = nullptr;      // `dim` entries, logical (N, C, H, W, ...) order
   const uint8_t* dim_order = nullptr;  // `dim` entries, outermost memory dim first
   size_t nbytes = 0;                   // numel * element_size (what is planned for it)
   ScalarType dtype = ScalarType::Float;

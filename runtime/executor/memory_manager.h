@@ -1,7 +1,7 @@
 // MemoryManager: every byte a method uses, provided by the caller. The method allocator holds the
-// method's persistent state (values, tensors, instruction argument lists, delegate handles); planned
-// buffers hold the tensors the memory plan placed (index j = the .pte's memory_id j+1); the temp
-// allocator is scratch for one kernel or delegate call and is reset after every instruction.
+// method's persistent state (values, tensors, instruction argument lists, delegate handles);
+// planned buffers hold the tensors the memory plan placed (index j = the .pte's memory_id j+1); the
+// temp allocator is scratch for one kernel or delegate call and is reset after every instruction.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "runtime/core/features.h"
-#include "runtime/platform/platform.h"
 #include "runtime/executor/method_layout.h"
 #include "runtime/executor/program.h"
+#include "runtime/platform/platform.h"
 #include "runtime/pte/pte_named_data.h"
 #include "runtime/pte/schema.h"
 
@@ -47,7 +47,12 @@ class MethodLoader {
  public:
   MethodLoader(const Program& program, fb::Table plan, MemoryManager* memory, Method& m,
                Diagnostic* diag)
-      : program_(program), file_(program.file()), plan_(plan), memory_(memory), m_(m), diag_(diag) {}
+      : program_(program),
+        file_(program.file()),
+        plan_(plan),
+        memory_(memory),
+        m_(m),
+        diag_(diag) {}
 
   Error load() {
     ET_CHECK_OR_RETURN(check_plan() == Error::Ok, diag_->error);
@@ -60,7 +65,10 @@ class MethodLoader {
     uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
     if (misalign) need += 16 - misalign;
     if (need > free_bytes)
-      return diag_->fail_numbers(Error::MemoryAllocationFailed, ET_TEXT("method allocator too small (bytes)"), static_cast<int64_t>(free_bytes), static_cast<int64_t>(need), ET_TEXT("method allocator"));
+      return diag_->fail_numbers(Error::MemoryAllocationFailed,
+                                 ET_TEXT("method allocator too small (bytes)"),
+                                 static_cast<int64_t>(free_bytes), static_cast<int64_t>(need),
+                                 ET_TEXT("method allocator"));
     m_.values_ = allocate_block<EValue>(alloc, layout.values);
     tensors_ = allocate_block<Tensor>(alloc, layout.tensors);
     list_ints_ = allocate_block<int64_t>(alloc, layout.list_ints);
@@ -85,12 +93,18 @@ class MethodLoader {
  private:
   Error check_plan() {
     const char* missing = nullptr;
-    if (!plan_.has(sp::kName)) missing = ET_TEXT("ExecutionPlan.name missing");
-    else if (!plan_.has(sp::kValues)) missing = ET_TEXT("ExecutionPlan.values missing");
-    else if (!plan_.has(sp::kInputs)) missing = ET_TEXT("ExecutionPlan.inputs missing");
-    else if (!plan_.has(sp::kOutputs)) missing = ET_TEXT("ExecutionPlan.outputs missing");
-    else if (!plan_.has(sp::kNonConstBufferSizes)) missing = ET_TEXT("ExecutionPlan.non_const_buffer_sizes missing");
-    else if (plan_.vector(sp::kChains).size == 0) missing = ET_TEXT("ExecutionPlan has no chains");
+    if (!plan_.has(sp::kName))
+      missing = ET_TEXT("ExecutionPlan.name missing");
+    else if (!plan_.has(sp::kValues))
+      missing = ET_TEXT("ExecutionPlan.values missing");
+    else if (!plan_.has(sp::kInputs))
+      missing = ET_TEXT("ExecutionPlan.inputs missing");
+    else if (!plan_.has(sp::kOutputs))
+      missing = ET_TEXT("ExecutionPlan.outputs missing");
+    else if (!plan_.has(sp::kNonConstBufferSizes))
+      missing = ET_TEXT("ExecutionPlan.non_const_buffer_sizes missing");
+    else if (plan_.vector(sp::kChains).size == 0)
+      missing = ET_TEXT("ExecutionPlan has no chains");
     if (missing != nullptr) return diag_->fail(Error::InvalidProgram, missing, ET_TEXT("method"));
     return Error::Ok;
   }
@@ -102,13 +116,19 @@ class MethodLoader {
     for (uint32_t id = 1; id < sizes.size; ++id) {
       int64_t need = sizes.scalar<int64_t>(id);
       if (need < 0)
-        return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("negative planned buffer size"), need, 0, ET_TEXT("non_const_buffer_sizes"), id);
+        return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("negative planned buffer size"),
+                                   need, 0, ET_TEXT("non_const_buffer_sizes"), id);
       if (need == 0) continue;
       if (id > provided)
-        return diag_->fail_numbers(Error::MemoryAllocationFailed, ET_TEXT("planned buffer not provided; it must have this many bytes"), 0, need, ET_TEXT("planned buffer"), id - 1);
+        return diag_->fail_numbers(
+            Error::MemoryAllocationFailed,
+            ET_TEXT("planned buffer not provided; it must have this many bytes"), 0, need,
+            ET_TEXT("planned buffer"), id - 1);
       size_t have = planned->buffer(id - 1).size();
       if (static_cast<uint64_t>(need) > have)
-        return diag_->fail_numbers(Error::MemoryAllocationFailed, ET_TEXT("planned buffer too small (bytes)"), static_cast<int64_t>(have), need, ET_TEXT("planned buffer"), id - 1);
+        return diag_->fail_numbers(
+            Error::MemoryAllocationFailed, ET_TEXT("planned buffer too small (bytes)"),
+            static_cast<int64_t>(have), need, ET_TEXT("planned buffer"), id - 1);
     }
     return Error::Ok;
   }
@@ -120,30 +140,38 @@ class MethodLoader {
   Error parse_tensor(fb::Table t, uint32_t i, Tensor* out) {
     int8_t dtype = t.scalar<int8_t>(st::kScalarType);
     if (!is_valid_scalar_type(dtype))
-      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.scalar_type unknown"), dtype, 6, ET_TEXT("values"), i);
+      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.scalar_type unknown"),
+                                 dtype, 6, ET_TEXT("values"), i);
     fb::Vector sizes = t.vector(st::kSizes);
     fb::Vector order = t.vector(st::kDimOrder);
     if (sizes.size > static_cast<uint32_t>(kTensorMaxDim))
-      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor has too many dims"), sizes.size, kTensorMaxDim, ET_TEXT("values"), i);
+      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor has too many dims"),
+                                 sizes.size, kTensorMaxDim, ET_TEXT("values"), i);
     if (order.size != sizes.size)
-      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.dim_order length differs from sizes length"), order.size, sizes.size, ET_TEXT("values"), i);
+      return diag_->fail_numbers(Error::InvalidProgram,
+                                 ET_TEXT("Tensor.dim_order length differs from sizes length"),
+                                 order.size, sizes.size, ET_TEXT("values"), i);
     uint32_t seen = 0;
     for (uint32_t d = 0; d < order.size; ++d) {
       uint8_t o = order.scalar<uint8_t>(d);
       if (o >= order.size || (seen & (1u << o)))
-        return fail_value(Error::InvalidProgram, ET_TEXT("Tensor.dim_order is not a permutation"), i);
+        return fail_value(Error::InvalidProgram, ET_TEXT("Tensor.dim_order is not a permutation"),
+                          i);
       seen |= 1u << o;
     }
     if (t.scalar<int32_t>(st::kStorageOffset) != 0)
       return fail_value(Error::NotSupported, ET_TEXT("Tensor.storage_offset must be 0"), i);
     if (t.scalar<int8_t>(st::kShapeDynamism) == 2)
-      return fail_value(Error::NotSupported, ET_TEXT("dynamic unbound tensor shapes are not supported"), i);
+      return fail_value(Error::NotSupported,
+                        ET_TEXT("dynamic unbound tensor shapes are not supported"), i);
     size_t esize = element_size(static_cast<ScalarType>(dtype));
     uint64_t nbytes = esize;
     for (uint32_t d = 0; d < sizes.size; ++d) {
       int32_t s = sizes.scalar<int32_t>(d);
       if (s < 0)
-        return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.sizes has a negative size"), s, 0, ET_TEXT("values"), i);
+        return diag_->fail_numbers(Error::InvalidProgram,
+                                   ET_TEXT("Tensor.sizes has a negative size"), s, 0,
+                                   ET_TEXT("values"), i);
       nbytes *= static_cast<uint64_t>(s);
       if (nbytes > (static_cast<uint64_t>(1) << 31))
         return fail_value(Error::InvalidProgram, ET_TEXT("Tensor larger than 2 GiB"), i);
@@ -159,30 +187,46 @@ class MethodLoader {
     uint8_t* planned = nullptr;
     if (alloc.valid()) {
       uint32_t id = alloc.scalar<uint32_t>(schema::alloc::kMemoryId);
-      uint64_t offset = (static_cast<uint64_t>(alloc.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
-                        alloc.scalar<uint32_t>(schema::alloc::kOffsetLow);
+      uint64_t offset =
+          (static_cast<uint64_t>(alloc.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
+          alloc.scalar<uint32_t>(schema::alloc::kOffsetLow);
       fb::Vector buf_sizes = plan_.vector(sp::kNonConstBufferSizes);
       if (id == 0 || id >= buf_sizes.size)
-        return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("AllocationDetails.memory_id out of range"), id, static_cast<int64_t>(buf_sizes.size) - 1, ET_TEXT("values"), i);
+        return diag_->fail_numbers(Error::InvalidProgram,
+                                   ET_TEXT("AllocationDetails.memory_id out of range"), id,
+                                   static_cast<int64_t>(buf_sizes.size) - 1, ET_TEXT("values"), i);
       uint64_t arena = static_cast<uint64_t>(buf_sizes.scalar<int64_t>(id));
       if (offset > arena || nbytes > arena - offset)
-        return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("planned tensor runs past the end of its buffer (end offset vs buffer size)"), static_cast<int64_t>(offset + nbytes), static_cast<int64_t>(arena), ET_TEXT("values"), i);
+        return diag_->fail_numbers(
+            Error::InvalidProgram,
+            ET_TEXT("planned tensor runs past the end of its buffer (end offset vs buffer size)"),
+            static_cast<int64_t>(offset + nbytes), static_cast<int64_t>(arena), ET_TEXT("values"),
+            i);
       planned = memory_->planned_memory()->address(id, offset, static_cast<size_t>(nbytes));
       if (planned == nullptr && nbytes != 0)
-        return fail_value(Error::MemoryAllocationFailed, ET_TEXT("planned tensor outside the provided buffer"), i);
-      if (planned == nullptr) planned = memory_->planned_memory() != nullptr && memory_->planned_memory()->num_buffers() >= id ? memory_->planned_memory()->buffer(id - 1).data() : nullptr;
+        return fail_value(Error::MemoryAllocationFailed,
+                          ET_TEXT("planned tensor outside the provided buffer"), i);
+      if (planned == nullptr)
+        planned =
+            memory_->planned_memory() != nullptr && memory_->planned_memory()->num_buffers() >= id
+                ? memory_->planned_memory()->buffer(id - 1).data()
+                : nullptr;
     }
 
     fb::Table extra = t.table(st::kExtraTensorInfo);
     uint32_t buffer_idx = t.scalar<uint32_t>(st::kDataBufferIdx);
     if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) {
       if (!kFeatureExternalData)
-        return fail_value(Error::NotSupported, ET_TEXT("external tensor; runtime built with ETMCU_FEATURE_EXTERNAL_DATA=0"), i);
+        return fail_value(
+            Error::NotSupported,
+            ET_TEXT("external tensor; runtime built with ETMCU_FEATURE_EXTERNAL_DATA=0"), i);
       // EXTERNAL: bytes from a .ptd (or the .pte's named_data), looked up by fully qualified name.
       fb::String fqn = extra.string(schema::extra::kFullyQualifiedName);
       Result<NamedBlob> blob = find_external(fqn);
       if (!blob.ok()) {
-        diag_->fail(Error::InvalidExternalData, ET_TEXT("external tensor not found in the external data (pass the .ptd)"), ET_TEXT("values"), i);
+        diag_->fail(Error::InvalidExternalData,
+                    ET_TEXT("external tensor not found in the external data (pass the .ptd)"),
+                    ET_TEXT("values"), i);
         diag_->set_name(fqn.data, fqn.size);
         return Error::InvalidExternalData;
       }
@@ -192,13 +236,18 @@ class MethodLoader {
         for (uint32_t d = 0; same && d < out->dim; ++d)
           same = b.layout.sizes[d] == out->sizes[d] && b.layout.dim_order[d] == out->dim_order[d];
         if (!same) {
-          diag_->fail(Error::InvalidExternalData, ET_TEXT("external tensor layout (dtype/sizes/dim_order) differs from the program's"), ET_TEXT("values"), i);
+          diag_->fail(
+              Error::InvalidExternalData,
+              ET_TEXT("external tensor layout (dtype/sizes/dim_order) differs from the program's"),
+              ET_TEXT("values"), i);
           diag_->set_name(fqn.data, fqn.size);
           return Error::InvalidExternalData;
         }
       }
       if (b.bytes.size() < nbytes) {
-        diag_->fail_numbers(Error::InvalidExternalData, ET_TEXT("external tensor data too small"), static_cast<int64_t>(b.bytes.size()), static_cast<int64_t>(nbytes), ET_TEXT("values"), i);
+        diag_->fail_numbers(Error::InvalidExternalData, ET_TEXT("external tensor data too small"),
+                            static_cast<int64_t>(b.bytes.size()), static_cast<int64_t>(nbytes),
+                            ET_TEXT("values"), i);
         diag_->set_name(fqn.data, fqn.size);
         return Error::InvalidExternalData;
       }
@@ -214,10 +263,15 @@ class MethodLoader {
     } else if (buffer_idx > 0) {
       // Planned with initial contents from mutable_data_segments[0].
       if (!kFeatureMutableData)
-        return fail_value(Error::NotSupported, ET_TEXT("tensor with initial data; runtime built with ETMCU_FEATURE_MUTABLE_DATA=0"), i);
+        return fail_value(
+            Error::NotSupported,
+            ET_TEXT("tensor with initial data; runtime built with ETMCU_FEATURE_MUTABLE_DATA=0"),
+            i);
       fb::Vector mds = file_.program().vector(schema::program::kMutableDataSegments);
       if (mds.size == 0)
-        return fail_value(Error::InvalidProgram, ET_TEXT("tensor has initial data but the program has no mutable_data_segments"), i);
+        return fail_value(
+            Error::InvalidProgram,
+            ET_TEXT("tensor has initial data but the program has no mutable_data_segments"), i);
       fb::Table sub(mds.ref(0));
       fb::Vector offs = sub.vector(schema::subseg::kOffsets);
       uint32_t seg = sub.scalar<uint32_t>(schema::subseg::kSegmentIndex);
@@ -226,7 +280,8 @@ class MethodLoader {
       Span<const uint8_t> bytes = file_.segment(seg);
       uint64_t off = offs.scalar<uint64_t>(buffer_idx);
       if (off > bytes.size() || nbytes > bytes.size() - off)
-        return fail_value(Error::InvalidProgram, ET_TEXT("mutable data runs past the end of its segment"), i);
+        return fail_value(Error::InvalidProgram,
+                          ET_TEXT("mutable data runs past the end of its segment"), i);
       if (nbytes) memcpy(planned, bytes.data() + off, static_cast<size_t>(nbytes));
       out->data = planned;
     } else {
@@ -234,7 +289,8 @@ class MethodLoader {
     }
     size_t align = esize > 8 ? 8 : esize;
     if (out->data != nullptr && nbytes != 0 && reinterpret_cast<uintptr_t>(out->data) % align != 0)
-      return fail_value(Error::InvalidProgram, ET_TEXT("tensor data misaligned for its element type"), i);
+      return fail_value(Error::InvalidProgram,
+                        ET_TEXT("tensor data misaligned for its element type"), i);
     return Error::Ok;
   }
 
@@ -257,15 +313,22 @@ class MethodLoader {
       fb::Table val = v.table(schema::evalue::kVal);
       EValue& e = m_.values_[i];
       switch (type) {
-        case schema::kTagNull: e = EValue(); break;
-        case schema::kTagInt: e = EValue::from_int(val.scalar<int64_t>(0)); break;
+        case schema::kTagNull:
+          e = EValue();
+          break;
+        case schema::kTagInt:
+          e = EValue::from_int(val.scalar<int64_t>(0));
+          break;
         case schema::kTagBool: {
           uint8_t b = val.scalar<uint8_t>(0);
-          if (b > 1) return fail_value(Error::InvalidProgram, ET_TEXT("Bool value is neither 0 nor 1"), i);
+          if (b > 1)
+            return fail_value(Error::InvalidProgram, ET_TEXT("Bool value is neither 0 nor 1"), i);
           e = EValue::from_bool(b != 0);
           break;
         }
-        case schema::kTagDouble: e = EValue::from_double(val.scalar<double>(0)); break;
+        case schema::kTagDouble:
+          e = EValue::from_double(val.scalar<double>(0));
+          break;
         case schema::kTagString: {
           fb::String s = val.string(0);
           e = EValue::from_span(Tag::String, s.data != nullptr ? s.data : "", s.size);
@@ -278,8 +341,11 @@ class MethodLoader {
           e = EValue::from_tensor(t);
           break;
         }
-        case schema::kTagIntList: case schema::kTagDoubleList: case schema::kTagBoolList:
-        case schema::kTagTensorList: case schema::kTagOptionalTensorList:
+        case schema::kTagIntList:
+        case schema::kTagDoubleList:
+        case schema::kTagBoolList:
+        case schema::kTagTensorList:
+        case schema::kTagOptionalTensorList:
           break;
         default:
           return fail_value(Error::InvalidProgram, ET_TEXT("EValue without a known type"), i);
@@ -299,7 +365,8 @@ class MethodLoader {
           for (uint32_t k = 0; k < items.size; ++k) {
             int64_t ref = items.scalar<int64_t>(k);
             if (ref < 0 || ref >= values.size || !m_.values_[ref].is_int())
-              return fail_value(Error::InvalidProgram, ET_TEXT("IntList item does not refer to an Int value"), i);
+              return fail_value(Error::InvalidProgram,
+                                ET_TEXT("IntList item does not refer to an Int value"), i);
             out[k] = m_.values_[ref].to_int();
           }
           next_int += items.size;
@@ -312,10 +379,12 @@ class MethodLoader {
         case schema::kTagBoolList:
           for (uint32_t k = 0; k < items.size; ++k)
             if (items.scalar<uint8_t>(k) > 1)
-              return fail_value(Error::InvalidProgram, ET_TEXT("BoolList item is neither 0 nor 1"), i);
+              return fail_value(Error::InvalidProgram, ET_TEXT("BoolList item is neither 0 nor 1"),
+                                i);
           e = EValue::from_span(Tag::ListBool, items.base, items.size);
           break;
-        case schema::kTagTensorList: case schema::kTagOptionalTensorList: {
+        case schema::kTagTensorList:
+        case schema::kTagOptionalTensorList: {
           bool optional = type == schema::kTagOptionalTensorList;
           Tensor** out = list_tensors_ + next_tensor_item;
           for (uint32_t k = 0; k < items.size; ++k) {
@@ -324,8 +393,10 @@ class MethodLoader {
               out[k] = nullptr;
               continue;
             }
-            if (ref < 0 || static_cast<uint32_t>(ref) >= values.size || !m_.values_[ref].is_tensor())
-              return fail_value(Error::InvalidProgram, ET_TEXT("TensorList item does not refer to a Tensor value"), i);
+            if (ref < 0 || static_cast<uint32_t>(ref) >= values.size ||
+                !m_.values_[ref].is_tensor())
+              return fail_value(Error::InvalidProgram,
+                                ET_TEXT("TensorList item does not refer to a Tensor value"), i);
             out[k] = &m_.values_[ref].to_tensor();
           }
           next_tensor_item += items.size;
@@ -333,7 +404,8 @@ class MethodLoader {
                                 items.size ? out : nullptr, items.size);
           break;
         }
-        default: break;
+        default:
+          break;
       }
     }
     return Error::Ok;
@@ -343,11 +415,15 @@ class MethodLoader {
     fb::Vector in = plan_.vector(sp::kInputs);
     fb::Vector out = plan_.vector(sp::kOutputs);
     for (uint32_t k = 0; k < in.size; ++k)
-      if (in.scalar<int32_t>(k) < 0 || static_cast<uint32_t>(in.scalar<int32_t>(k)) >= m_.num_values_)
-        return diag_->fail(Error::InvalidProgram, ET_TEXT("input value index out of range"), ET_TEXT("inputs"), k);
+      if (in.scalar<int32_t>(k) < 0 ||
+          static_cast<uint32_t>(in.scalar<int32_t>(k)) >= m_.num_values_)
+        return diag_->fail(Error::InvalidProgram, ET_TEXT("input value index out of range"),
+                           ET_TEXT("inputs"), k);
     for (uint32_t k = 0; k < out.size; ++k)
-      if (out.scalar<int32_t>(k) < 0 || static_cast<uint32_t>(out.scalar<int32_t>(k)) >= m_.num_values_)
-        return diag_->fail(Error::InvalidProgram, ET_TEXT("output value index out of range"), ET_TEXT("outputs"), k);
+      if (out.scalar<int32_t>(k) < 0 ||
+          static_cast<uint32_t>(out.scalar<int32_t>(k)) >= m_.num_values_)
+        return diag_->fail(Error::InvalidProgram, ET_TEXT("output value index out of range"),
+                           ET_TEXT("outputs"), k);
     m_.inputs_ = in.data<int32_t>();
     m_.num_inputs_ = in.size;
     m_.outputs_ = out.data<int32_t>();
@@ -359,7 +435,10 @@ class MethodLoader {
     fb::Vector delegates = plan_.vector(sp::kDelegates);
     if (!kFeatureDelegates) {
       if (delegates.size == 0) return Error::Ok;
-      return diag_->fail(Error::NotSupported, ET_TEXT("program has delegates; runtime built with ETMCU_FEATURE_DELEGATES=0"), ET_TEXT("delegates"), 0);
+      return diag_->fail(
+          Error::NotSupported,
+          ET_TEXT("program has delegates; runtime built with ETMCU_FEATURE_DELEGATES=0"),
+          ET_TEXT("delegates"), 0);
     }
     PteNamedData named(&file_);
     for (uint32_t d = 0; d < delegates.size; ++d) {
@@ -367,28 +446,36 @@ class MethodLoader {
       fb::String id = del.string(schema::delegate::kId);
       fb::Table ref = del.table(schema::delegate::kProcessed);
       if (!ref.valid())
-        return diag_->fail(Error::InvalidProgram, ET_TEXT("delegate has no processed data reference"), ET_TEXT("delegates"), d);
+        return diag_->fail(Error::InvalidProgram,
+                           ET_TEXT("delegate has no processed data reference"),
+                           ET_TEXT("delegates"), d);
       uint32_t index = ref.scalar<uint32_t>(schema::dataref::kIndex);
       Span<const uint8_t> payload;
       if (ref.scalar<int8_t>(schema::dataref::kLocation) == 0) {
         fb::Vector inline_data = file_.program().vector(schema::program::kBackendDelegateData);
         if (index >= inline_data.size)
-          return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("inline delegate data index out of range"), index, inline_data.size, ET_TEXT("delegates"), d);
+          return diag_->fail_numbers(Error::InvalidProgram,
+                                     ET_TEXT("inline delegate data index out of range"), index,
+                                     inline_data.size, ET_TEXT("delegates"), d);
         fb::Vector bytes = fb::Table(inline_data.ref(index)).vector(0);
         payload = Span<const uint8_t>(bytes.base, bytes.size);
       } else {
         if (index >= file_.num_segments())
-          return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("delegate segment index out of range"), index, file_.num_segments(), ET_TEXT("delegates"), d);
+          return diag_->fail_numbers(Error::InvalidProgram,
+                                     ET_TEXT("delegate segment index out of range"), index,
+                                     file_.num_segments(), ET_TEXT("delegates"), d);
         payload = file_.segment(index);
       }
       const BackendInterface* backend = find_backend(id.data, id.size);
       if (backend == nullptr) {
-        diag_->fail(Error::NotFound, ET_TEXT("backend not linked into this runtime"), ET_TEXT("delegates"), d);
+        diag_->fail(Error::NotFound, ET_TEXT("backend not linked into this runtime"),
+                    ET_TEXT("delegates"), d);
         diag_->set_name(id.data, id.size);
         return Error::NotFound;
       }
       if (!backend->is_available()) {
-        diag_->fail(Error::NotSupported, ET_TEXT("backend not available on this device"), ET_TEXT("delegates"), d);
+        diag_->fail(Error::NotSupported, ET_TEXT("backend not available on this device"),
+                    ET_TEXT("delegates"), d);
         diag_->set_name(id.data, id.size);
         return Error::NotSupported;
       }
@@ -408,7 +495,9 @@ class MethodLoader {
 
   Error check_index(int32_t v, uint32_t instr) {
     if (v < 0 || static_cast<uint32_t>(v) >= m_.num_values_)
-      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("value index out of range"), v, static_cast<int64_t>(m_.num_values_) - 1, ET_TEXT("instruction"), instr);
+      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("value index out of range"), v,
+                                 static_cast<int64_t>(m_.num_values_) - 1, ET_TEXT("instruction"),
+                                 instr);
     return Error::Ok;
   }
 
@@ -419,13 +508,19 @@ class MethodLoader {
         return check_index(li.b, n);
       case schema::kInstrJumpFalseCall:
         if (li.b < 0 || static_cast<uint32_t>(li.b) > chain_size)
-          return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("jump destination out of range"), li.b, chain_size, ET_TEXT("instruction"), n);
+          return diag_->fail_numbers(Error::InvalidProgram,
+                                     ET_TEXT("jump destination out of range"), li.b, chain_size,
+                                     ET_TEXT("instruction"), n);
         if (!m_.values_[li.a].is_bool() && !m_.values_[li.a].is_tensor())
-          return diag_->fail(Error::InvalidProgram, ET_TEXT("jump condition is neither Bool nor a tensor"), ET_TEXT("instruction"), n);
+          return diag_->fail(Error::InvalidProgram,
+                             ET_TEXT("jump condition is neither Bool nor a tensor"),
+                             ET_TEXT("instruction"), n);
         return Error::Ok;
       default:  // FreeCall
         if (!m_.values_[li.a].is_tensor())
-          return diag_->fail(Error::InvalidProgram, ET_TEXT("FreeCall on a value that is not a tensor"), ET_TEXT("instruction"), n);
+          return diag_->fail(Error::InvalidProgram,
+                             ET_TEXT("FreeCall on a value that is not a tensor"),
+                             ET_TEXT("instruction"), n);
         return Error::Ok;
     }
   }
@@ -442,7 +537,8 @@ class MethodLoader {
         uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
         fb::Table args = in.table(schema::instr::kArgs);
         LoadedInstruction& li = m_.instructions_[n];
-        li = LoadedInstruction{kind, 0, nullptr, nullptr, args.scalar<int32_t>(0), args.scalar<int32_t>(1)};
+        li = LoadedInstruction{
+            kind, 0, nullptr, nullptr, args.scalar<int32_t>(0), args.scalar<int32_t>(1)};
         switch (kind) {
           case schema::kInstrKernelCall:
           case schema::kInstrDelegateCall: {
@@ -457,16 +553,20 @@ class MethodLoader {
             }
             if (kind == schema::kInstrDelegateCall) {
               if (li.a < 0 || static_cast<uint32_t>(li.a) >= m_.num_delegates_)
-                return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("delegate_index out of range"), li.a, m_.num_delegates_, ET_TEXT("instruction"), n);
+                return diag_->fail_numbers(Error::InvalidProgram,
+                                           ET_TEXT("delegate_index out of range"), li.a,
+                                           m_.num_delegates_, ET_TEXT("instruction"), n);
               break;
             }
             if (li.a < 0 || static_cast<uint32_t>(li.a) >= ops.size)
-              return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"), li.a, ops.size, ET_TEXT("instruction"), n);
+              return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"),
+                                         li.a, ops.size, ET_TEXT("instruction"), n);
             char name[kMaxOperatorName];
             fb::Table op(ops.ref(static_cast<uint32_t>(li.a)));
             size_t len = operator_full_name(op, name, sizeof(name));
             if (len == 0)
-              return diag_->fail(Error::InvalidProgram, ET_TEXT("operator name empty or too long"), ET_TEXT("instruction"), n);
+              return diag_->fail(Error::InvalidProgram, ET_TEXT("operator name empty or too long"),
+                                 ET_TEXT("instruction"), n);
             li.kernel = find_kernel(name, len);
             if (li.kernel == nullptr && missing_ == 0) {
               // Reported after every instruction was checked: structural errors come first.
@@ -480,11 +580,16 @@ class MethodLoader {
           case schema::kInstrJumpFalseCall:
           case schema::kInstrFreeCall:
             if (!kFeatureControlFlow)
-              return diag_->fail(Error::NotSupported, ET_TEXT("Move/JumpFalse/FreeCall; runtime built with ETMCU_FEATURE_CONTROL_FLOW=0"), ET_TEXT("instruction"), n);
+              return diag_->fail(
+                  Error::NotSupported,
+                  ET_TEXT(
+                      "Move/JumpFalse/FreeCall; runtime built with ETMCU_FEATURE_CONTROL_FLOW=0"),
+                  ET_TEXT("instruction"), n);
             ET_CHECK_OR_RETURN(resolve_control_flow(li, n, instrs.size) == Error::Ok, diag_->error);
             break;
           default:
-            return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("unknown instruction type"), kind, 5, ET_TEXT("instruction"), n);
+            return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("unknown instruction type"),
+                                       kind, 5, ET_TEXT("instruction"), n);
         }
       }
     }
@@ -492,7 +597,10 @@ class MethodLoader {
     m_.num_chains_ = chains.size;
     m_.num_instructions_ = n;
     if (missing_ > 0) {
-      diag_->fail_numbers(Error::OperatorMissing, ET_TEXT("no kernel linked for operator (the numbers count calls without a kernel)"), missing_, 0, ET_TEXT("instruction"), first_missing_);
+      diag_->fail_numbers(
+          Error::OperatorMissing,
+          ET_TEXT("no kernel linked for operator (the numbers count calls without a kernel)"),
+          missing_, 0, ET_TEXT("instruction"), first_missing_);
       diag_->set_name(missing_name_, strlen(missing_name_));
       return Error::OperatorMissing;
     }
@@ -514,7 +622,8 @@ class MethodLoader {
   EValue** call_args_ = nullptr;
 };
 
-Result<Method> Program::load_method(const char* name, MemoryManager* memory, Diagnostic* diag) const {
+Result<Method> Program::load_method(const char* name, MemoryManager* memory,
+                                    Diagnostic* diag) const {
   Diagnostic local;
   Diagnostic* d = diag != nullptr ? diag : &local;
   ET_TRY(fb::Table plan, find_plan(name, d));
@@ -530,17 +639,31 @@ Result<Method> Program::load_method(const char* name, MemoryManager* memory, Dia
 }
 
 Method::Method(Method&& o)
-    : meta_(o.meta_), file_(o.file_), memory_(o.memory_), values_(o.values_),
-      num_values_(o.num_values_), inputs_(o.inputs_), outputs_(o.outputs_),
-      num_inputs_(o.num_inputs_), num_outputs_(o.num_outputs_), input_set_(o.input_set_),
-      instructions_(o.instructions_), num_instructions_(o.num_instructions_),
-      chain_starts_(o.chain_starts_), num_chains_(o.num_chains_), delegates_(o.delegates_),
-      num_delegates_(o.num_delegates_), diag_(o.diag_), observer_(o.observer_), profiler_(o.profiler_) {
+    : meta_(o.meta_),
+      file_(o.file_),
+      memory_(o.memory_),
+      values_(o.values_),
+      num_values_(o.num_values_),
+      inputs_(o.inputs_),
+      outputs_(o.outputs_),
+      num_inputs_(o.num_inputs_),
+      num_outputs_(o.num_outputs_),
+      input_set_(o.input_set_),
+      instructions_(o.instructions_),
+      num_instructions_(o.num_instructions_),
+      chain_starts_(o.chain_starts_),
+      num_chains_(o.num_chains_),
+      delegates_(o.delegates_),
+      num_delegates_(o.num_delegates_),
+      diag_(o.diag_),
+      observer_(o.observer_),
+      profiler_(o.profiler_) {
   o.num_delegates_ = 0;  // the moved-from method no longer owns the delegate handles
 }
 
 Method::~Method() {
-  for (uint32_t d = 0; d < num_delegates_; ++d) delegates_[d].backend->destroy(delegates_[d].handle);
+  for (uint32_t d = 0; d < num_delegates_; ++d)
+    delegates_[d].backend->destroy(delegates_[d].handle);
 }
 
 const EValue& Method::get_input(size_t index) const {
@@ -555,27 +678,39 @@ const EValue& Method::get_output(size_t index) const {
 
 Error Method::set_input(const EValue& input, size_t index) {
   if (index >= num_inputs_)
-    return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("input index out of range"), static_cast<int64_t>(index), num_inputs_);
+    return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("input index out of range"),
+                              static_cast<int64_t>(index), num_inputs_);
   EValue& slot = values_[inputs_[index]];
   if (slot.is_tensor()) {
-    if (!input.is_tensor()) return diag_.fail(Error::InvalidArgument, ET_TEXT("input must be a tensor"), ET_TEXT("inputs"), static_cast<int64_t>(index));
+    if (!input.is_tensor())
+      return diag_.fail(Error::InvalidArgument, ET_TEXT("input must be a tensor"),
+                        ET_TEXT("inputs"), static_cast<int64_t>(index));
     Tensor& dst = slot.to_tensor();
     const Tensor& src = input.to_tensor();
     if (src.dtype != dst.dtype)
-      return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("input dtype differs from the program's (ScalarType)"), static_cast<int64_t>(src.dtype), static_cast<int64_t>(dst.dtype), ET_TEXT("inputs"), static_cast<int64_t>(index));
+      return diag_.fail_numbers(Error::InvalidArgument,
+                                ET_TEXT("input dtype differs from the program's (ScalarType)"),
+                                static_cast<int64_t>(src.dtype), static_cast<int64_t>(dst.dtype),
+                                ET_TEXT("inputs"), static_cast<int64_t>(index));
     if (!src.same_shape(dst))
-      return diag_.fail(Error::InvalidArgument, ET_TEXT("input shape differs from the program's"), ET_TEXT("inputs"), static_cast<int64_t>(index));
+      return diag_.fail(Error::InvalidArgument, ET_TEXT("input shape differs from the program's"),
+                        ET_TEXT("inputs"), static_cast<int64_t>(index));
     if (dst.data != nullptr && src.data != dst.data) {
-      if (src.data == nullptr && dst.nbytes != 0) return diag_.fail(Error::InvalidArgument, ET_TEXT("input tensor has no data"));
+      if (src.data == nullptr && dst.nbytes != 0)
+        return diag_.fail(Error::InvalidArgument, ET_TEXT("input tensor has no data"));
       if (dst.nbytes) memcpy(dst.data, src.data, dst.nbytes);
     } else if (dst.data == nullptr) {
       dst.data = src.data;  // unplanned input: share the caller's memory
     }
   } else if (slot.tag == input.tag) {
     if (!slot.is_scalar() || slot.payload.as_int != input.payload.as_int)
-      return diag_.fail(Error::InvalidArgument, ET_TEXT("non-tensor input must equal the value the program was exported with"), ET_TEXT("inputs"), static_cast<int64_t>(index));
+      return diag_.fail(
+          Error::InvalidArgument,
+          ET_TEXT("non-tensor input must equal the value the program was exported with"),
+          ET_TEXT("inputs"), static_cast<int64_t>(index));
   } else {
-    return diag_.fail(Error::InvalidArgument, ET_TEXT("input kind differs from the program's"), ET_TEXT("inputs"), static_cast<int64_t>(index));
+    return diag_.fail(Error::InvalidArgument, ET_TEXT("input kind differs from the program's"),
+                      ET_TEXT("inputs"), static_cast<int64_t>(index));
   }
   input_set_[index] = 1;
   return Error::Ok;
@@ -586,7 +721,10 @@ Error Method::set_input_data(size_t index, const void* data, size_t nbytes) {
     return diag_.fail(Error::InvalidArgument, ET_TEXT("input index out of range or not a tensor"));
   Tensor t = values_[inputs_[index]].to_tensor();
   if (nbytes != t.nbytes)
-    return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("input byte size differs from the program's"), static_cast<int64_t>(nbytes), static_cast<int64_t>(t.nbytes), ET_TEXT("inputs"), static_cast<int64_t>(index));
+    return diag_.fail_numbers(Error::InvalidArgument,
+                              ET_TEXT("input byte size differs from the program's"),
+                              static_cast<int64_t>(nbytes), static_cast<int64_t>(t.nbytes),
+                              ET_TEXT("inputs"), static_cast<int64_t>(index));
   t.data = const_cast<void*>(data);
   return set_input(EValue::from_tensor(&t), index);
 }
@@ -596,9 +734,11 @@ Error Method::set_output_data_ptr(void* data, size_t nbytes, size_t index) {
     return diag_.fail(Error::InvalidArgument, ET_TEXT("output index out of range or not a tensor"));
   Tensor& t = values_[outputs_[index]].to_tensor();
   if (meta_.output_tensor_meta(index)->is_memory_planned)
-    return diag_.fail(Error::InvalidState, ET_TEXT("output is memory-planned; its buffer cannot be replaced"));
+    return diag_.fail(Error::InvalidState,
+                      ET_TEXT("output is memory-planned; its buffer cannot be replaced"));
   if (nbytes < t.nbytes)
-    return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("output buffer too small"), static_cast<int64_t>(nbytes), static_cast<int64_t>(t.nbytes));
+    return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("output buffer too small"),
+                              static_cast<int64_t>(nbytes), static_cast<int64_t>(t.nbytes));
   t.data = data;
   return Error::Ok;
 }
@@ -606,7 +746,10 @@ Error Method::set_output_data_ptr(void* data, size_t nbytes, size_t index) {
 const char* Method::instruction_name(size_t i, char* buf, size_t size) const {
   if (i >= num_instructions_ || instructions_[i].kind != schema::kInstrKernelCall) return nullptr;
   fb::Vector ops = meta_.plan().vector(sp::kOperators);
-  return operator_full_name(fb::Table(ops.ref(static_cast<uint32_t>(instructions_[i].a))), buf, size) ? buf : nullptr;
+  return operator_full_name(fb::Table(ops.ref(static_cast<uint32_t>(instructions_[i].a))), buf,
+                            size)
+             ? buf
+             : nullptr;
 }
 
 Error Method::set_observer(const InstructionObserver& observer) {
@@ -623,7 +766,9 @@ Error Method::set_profiler(Profiler* profiler) {
 
 Error Method::execute() {
   for (uint32_t k = 0; k < num_inputs_; ++k)
-    if (!input_set_[k]) return diag_.fail(Error::InvalidState, ET_TEXT("input not set before execute"), ET_TEXT("inputs"), k);
+    if (!input_set_[k])
+      return diag_.fail(Error::InvalidState, ET_TEXT("input not set before execute"),
+                        ET_TEXT("inputs"), k);
   MemoryAllocator* temp = memory_->temp_allocator();
   MemoryAllocator no_temp;
   if (temp == nullptr) temp = &no_temp;
@@ -635,7 +780,8 @@ Error Method::execute() {
     uint32_t pc = start;
     while (pc < end) {
       if (++steps > kMaxInstructionsPerExecute)
-        return diag_.fail(Error::InvalidState, ET_TEXT("instruction limit reached (endless loop?)"), ET_TEXT("instruction"), pc);
+        return diag_.fail(Error::InvalidState, ET_TEXT("instruction limit reached (endless loop?)"),
+                          ET_TEXT("instruction"), pc);
       const LoadedInstruction& in = instructions_[pc];
       et_timestamp_t start = 0;
       if (kInstructionHooks) {
@@ -650,7 +796,8 @@ Error Method::execute() {
           e = in.kernel(kctx, Span<EValue*>(in.args, in.num_args));
           if (e != Error::Ok) {
             diag_.clear();
-            diag_.fail(e, kctx.failure != nullptr ? kctx.failure : ET_TEXT("kernel failed"), ET_TEXT("instruction"), pc);
+            diag_.fail(e, kctx.failure != nullptr ? kctx.failure : ET_TEXT("kernel failed"),
+                       ET_TEXT("instruction"), pc);
           }
           break;
         case schema::kInstrDelegateCall: {
@@ -677,7 +824,8 @@ Error Method::execute() {
             const Tensor& t = cond.to_tensor();
             if (t.dtype != ScalarType::Bool) {
               diag_.clear();
-              e = diag_.fail(Error::InvalidType, ET_TEXT("jump condition tensor is not bool"), ET_TEXT("instruction"), pc);
+              e = diag_.fail(Error::InvalidType, ET_TEXT("jump condition tensor is not bool"),
+                             ET_TEXT("instruction"), pc);
               break;
             }
             const uint8_t* p = t.const_data_ptr<uint8_t>();

@@ -1,6 +1,6 @@
-// Method: one loaded ExecutionPlan, ready to run. Holds the value table (EValues and tensors bound to
-// planned memory or constants), the pre-resolved instruction list (kernels looked up once at load),
-// and the initialised delegates. All of it lives in the caller's method allocator.
+// Method: one loaded ExecutionPlan, ready to run. Holds the value table (EValues and tensors bound
+// to planned memory or constants), the pre-resolved instruction list (kernels looked up once at
+// load), and the initialised delegates. All of it lives in the caller's method allocator.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -73,7 +73,8 @@ class Method {
   const EValue& value(size_t i) const { return values_[i]; }
   size_t num_instructions() const { return num_instructions_; }
   const LoadedInstruction& instruction(size_t i) const { return instructions_[i]; }
-  // Operator name of instruction i ("aten::add.out") for KernelCalls, else nullptr. Writes into buf.
+  // Operator name of instruction i ("aten::add.out") for KernelCalls, else nullptr. Writes into
+  // buf.
   const char* instruction_name(size_t i, char* buf, size_t size) const;
   // Why the last load/execute step failed (kernel text, instruction index, ...).
   const Diagnostic& diagnostic() const { return diag_; }

@@ -11,11 +11,11 @@ namespace etmcu {
 struct MethodLayout {
   uint32_t values = 0;
   uint32_t tensors = 0;
-  uint32_t list_ints = 0;      // total items of IntLists (materialised as int64)
-  uint32_t list_tensors = 0;   // total items of (Optional)TensorLists
+  uint32_t list_ints = 0;     // total items of IntLists (materialised as int64)
+  uint32_t list_tensors = 0;  // total items of (Optional)TensorLists
   uint32_t instructions = 0;
   uint32_t chains = 0;
-  uint32_t call_args = 0;      // total args of Kernel/DelegateCalls
+  uint32_t call_args = 0;  // total args of Kernel/DelegateCalls
   uint32_t delegates = 0;
   uint32_t inputs = 0;
 

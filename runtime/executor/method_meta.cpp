@@ -18,9 +18,9 @@ size_t round16(size_t n) { return (n + 15) & ~static_cast<size_t>(15); }
 size_t MethodLayout::bytes() const {
   return round16(sizeof(EValue) * values) + round16(sizeof(Tensor) * tensors) +
          round16(sizeof(int64_t) * list_ints) + round16(sizeof(Tensor*) * list_tensors) +
-         round16(sizeof(LoadedInstruction) * instructions) + round16(sizeof(uint32_t) * (chains + 1)) +
-         round16(sizeof(EValue*) * call_args) + round16(sizeof(LoadedDelegate) * delegates) +
-         round16(inputs);
+         round16(sizeof(LoadedInstruction) * instructions) +
+         round16(sizeof(uint32_t) * (chains + 1)) + round16(sizeof(EValue*) * call_args) +
+         round16(sizeof(LoadedDelegate) * delegates) + round16(inputs);
 }
 
 MethodLayout compute_method_layout(fb::Table plan) {
@@ -56,17 +56,28 @@ MethodLayout compute_method_layout(fb::Table plan) {
 
 Tag tag_from_kernel_type(uint8_t type) {
   switch (type) {
-    case schema::kTagInt: return Tag::Int;
-    case schema::kTagBool: return Tag::Bool;
-    case schema::kTagDouble: return Tag::Double;
-    case schema::kTagTensor: return Tag::Tensor;
-    case schema::kTagString: return Tag::String;
-    case schema::kTagIntList: return Tag::ListInt;
-    case schema::kTagDoubleList: return Tag::ListDouble;
-    case schema::kTagBoolList: return Tag::ListBool;
-    case schema::kTagTensorList: return Tag::ListTensor;
-    case schema::kTagOptionalTensorList: return Tag::ListOptionalTensor;
-    default: return Tag::None;
+    case schema::kTagInt:
+      return Tag::Int;
+    case schema::kTagBool:
+      return Tag::Bool;
+    case schema::kTagDouble:
+      return Tag::Double;
+    case schema::kTagTensor:
+      return Tag::Tensor;
+    case schema::kTagString:
+      return Tag::String;
+    case schema::kTagIntList:
+      return Tag::ListInt;
+    case schema::kTagDoubleList:
+      return Tag::ListDouble;
+    case schema::kTagBoolList:
+      return Tag::ListBool;
+    case schema::kTagTensorList:
+      return Tag::ListTensor;
+    case schema::kTagOptionalTensorList:
+      return Tag::ListOptionalTensor;
+    default:
+      return Tag::None;
   }
 }
 

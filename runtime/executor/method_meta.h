@@ -34,7 +34,8 @@ class MethodMeta {
   Result<Tag> output_tag(size_t i) const;
   Result<TensorInfo> input_tensor_meta(size_t i) const;
   Result<TensorInfo> output_tensor_meta(size_t i) const;
-  // Planned buffers as the runtime indexes them (the .pte's slot 0 is hidden): buffer j is memory_id j+1.
+  // Planned buffers as the runtime indexes them (the .pte's slot 0 is hidden): buffer j is
+  // memory_id j+1.
   size_t num_memory_planned_buffers() const;
   Result<int64_t> memory_planned_buffer_size(size_t j) const;
   size_t num_instructions() const;

@@ -47,8 +47,9 @@ void et_pal_free(void* ptr);
 // Logging compiles out unless ETMCU_LOG_ENABLED is defined to 1.
 #if defined(ETMCU_LOG_ENABLED) && ETMCU_LOG_ENABLED
 #include <string.h>
-#define ET_LOG(level, msg) \
-  et_pal_emit_log_message(et_pal_current_ticks(), level, __FILE__, __func__, __LINE__, msg, strlen(msg))
+#define ET_LOG(level, msg)                                                                  \
+  et_pal_emit_log_message(et_pal_current_ticks(), level, __FILE__, __func__, __LINE__, msg, \
+                          strlen(msg))
 #else
 #define ET_LOG(level, msg) \
   do {                     \

@@ -1,6 +1,6 @@
 // Minimal flatbuffer access for target code (no flatbuffers library: it needs libstdc++). Reads are
-// only valid after verify_buffer() accepted the buffer (see verifier.h); then they are unchecked and
-// zero-copy. All numbers are little-endian; targets and hosts are little-endian.
+// only valid after verify_buffer() accepted the buffer (see verifier.h); then they are unchecked
+// and zero-copy. All numbers are little-endian; targets and hosts are little-endian.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

@@ -8,11 +8,11 @@ namespace etmcu {
 namespace schema {
 
 enum class Kind : uint8_t {
-  kNone,        // unused id
-  kU8,          // 1-byte scalar (also bool, byte, enums)
+  kNone,  // unused id
+  kU8,    // 1-byte scalar (also bool, byte, enums)
   kU16,
-  kU32,         // 4-byte scalar
-  kU64,         // 8-byte scalar (also double)
+  kU32,  // 4-byte scalar
+  kU64,  // 8-byte scalar (also double)
   kString,
   kTable,       // ref = table type
   kVecU8,       // vector of 1-byte scalars
@@ -25,16 +25,52 @@ enum class Kind : uint8_t {
 
 // Table types. Order matters: it indexes kTables in verifier.cpp.
 enum TableType : uint8_t {
-  kProgram, kExecutionPlan, kContainerMetadata, kEValue, kNull, kInt, kBool, kDouble, kTensor,
-  kStringValue, kIntList, kDoubleList, kBoolList, kTensorList, kOptionalTensorList, kAllocationDetails,
-  kExtraTensorInfo, kOperator, kInstruction, kKernelCall, kDelegateCall, kMoveCall, kJumpFalseCall,
-  kFreeCall, kChain, kFrameList, kFrame, kBackendDelegate, kBackendDelegateDataReference,
-  kCompileSpec, kBackendDelegateInlineData, kBuffer, kDataSegment, kSubsegmentOffsets, kNamedData,
+  kProgram,
+  kExecutionPlan,
+  kContainerMetadata,
+  kEValue,
+  kNull,
+  kInt,
+  kBool,
+  kDouble,
+  kTensor,
+  kStringValue,
+  kIntList,
+  kDoubleList,
+  kBoolList,
+  kTensorList,
+  kOptionalTensorList,
+  kAllocationDetails,
+  kExtraTensorInfo,
+  kOperator,
+  kInstruction,
+  kKernelCall,
+  kDelegateCall,
+  kMoveCall,
+  kJumpFalseCall,
+  kFreeCall,
+  kChain,
+  kFrameList,
+  kFrame,
+  kBackendDelegate,
+  kBackendDelegateDataReference,
+  kCompileSpec,
+  kBackendDelegateInlineData,
+  kBuffer,
+  kDataSegment,
+  kSubsegmentOffsets,
+  kNamedData,
   kNonConstBufferDevice,
   // .ptd (FlatTensor, layout since 2025-06)
-  kFlatTensor, kFlatNamedData, kTensorLayout,
+  kFlatTensor,
+  kFlatNamedData,
+  kTensorLayout,
   // .bpte (BundledProgram)
-  kBundledProgram, kBundledMethodTestSuite, kBundledMethodTestCase, kBundledValue, kBundledTensor,
+  kBundledProgram,
+  kBundledMethodTestSuite,
+  kBundledMethodTestCase,
+  kBundledValue,
+  kBundledTensor,
   kTableTypeCount
 };
 
@@ -42,36 +78,137 @@ enum TableType : uint8_t {
 enum UnionType : uint8_t { kKernelTypes, kInstructionArguments, kBundledValueUnion, kUnionCount };
 
 // Field ids (declaration order in the .fbs).
-namespace program { enum { kVersion, kExecutionPlan, kConstantBuffer, kBackendDelegateData, kSegments, kConstantSegment, kMutableDataSegments, kNamedData }; }
-namespace plan { enum { kName, kContainerMeta, kValues, kInputs, kOutputs, kChains, kOperators, kDelegates, kNonConstBufferSizes, kNonConstBufferDevice }; }
-namespace evalue { enum { kValType, kVal }; }
-namespace tensor { enum { kScalarType, kStorageOffset, kSizes, kDimOrder, kRequiresGrad, kDataBufferIdx, kAllocationInfo, kLayout, kShapeDynamism, kExtraTensorInfo }; }
-namespace alloc { enum { kMemoryId, kOffsetLow, kOffsetHigh }; }
-namespace extra { enum { kMutableDataSegmentsIdx, kFullyQualifiedName, kLocation, kDeviceType, kDeviceIndex }; }
-namespace op { enum { kName, kOverload }; }
-namespace instr { enum { kArgsType, kArgs }; }
-namespace call { enum { kIndex, kArgs }; }     // KernelCall {op_index, args}, DelegateCall {delegate_index, args}
-namespace move { enum { kFrom, kTo }; }
-namespace jump { enum { kCond, kDestination }; }
-namespace chain { enum { kInputs, kOutputs, kInstructions, kStacktrace }; }
-namespace delegate { enum { kId, kProcessed, kCompileSpecs }; }
-namespace dataref { enum { kLocation, kIndex }; }
-namespace spec { enum { kKey, kValue }; }
-namespace segment { enum { kOffset, kSize }; }
-namespace subseg { enum { kSegmentIndex, kOffsets }; }
-namespace named { enum { kKey, kSegmentIndex, kTensorLayout }; }
-namespace flat { enum { kVersion, kSegments, kNamedData }; }
-namespace layout { enum { kScalarType, kSizes, kDimOrder }; }
-namespace bundled { enum { kVersion, kSuites, kProgram }; }
-namespace suite { enum { kMethodName, kTestCases }; }
-namespace tcase { enum { kInputs, kExpectedOutputs }; }
-namespace bvalue { enum { kValType, kVal }; }
-namespace btensor { enum { kScalarType, kSizes, kData, kDimOrder }; }
+namespace program {
+enum {
+  kVersion,
+  kExecutionPlan,
+  kConstantBuffer,
+  kBackendDelegateData,
+  kSegments,
+  kConstantSegment,
+  kMutableDataSegments,
+  kNamedData
+};
+}
+namespace plan {
+enum {
+  kName,
+  kContainerMeta,
+  kValues,
+  kInputs,
+  kOutputs,
+  kChains,
+  kOperators,
+  kDelegates,
+  kNonConstBufferSizes,
+  kNonConstBufferDevice
+};
+}
+namespace evalue {
+enum { kValType, kVal };
+}
+namespace tensor {
+enum {
+  kScalarType,
+  kStorageOffset,
+  kSizes,
+  kDimOrder,
+  kRequiresGrad,
+  kDataBufferIdx,
+  kAllocationInfo,
+  kLayout,
+  kShapeDynamism,
+  kExtraTensorInfo
+};
+}
+namespace alloc {
+enum { kMemoryId, kOffsetLow, kOffsetHigh };
+}
+namespace extra {
+enum { kMutableDataSegmentsIdx, kFullyQualifiedName, kLocation, kDeviceType, kDeviceIndex };
+}
+namespace op {
+enum { kName, kOverload };
+}
+namespace instr {
+enum { kArgsType, kArgs };
+}
+namespace call {
+enum { kIndex, kArgs };
+}  // namespace call
+namespace move {
+enum { kFrom, kTo };
+}
+namespace jump {
+enum { kCond, kDestination };
+}
+namespace chain {
+enum { kInputs, kOutputs, kInstructions, kStacktrace };
+}
+namespace delegate {
+enum { kId, kProcessed, kCompileSpecs };
+}
+namespace dataref {
+enum { kLocation, kIndex };
+}
+namespace spec {
+enum { kKey, kValue };
+}
+namespace segment {
+enum { kOffset, kSize };
+}
+namespace subseg {
+enum { kSegmentIndex, kOffsets };
+}
+namespace named {
+enum { kKey, kSegmentIndex, kTensorLayout };
+}
+namespace flat {
+enum { kVersion, kSegments, kNamedData };
+}
+namespace layout {
+enum { kScalarType, kSizes, kDimOrder };
+}
+namespace bundled {
+enum { kVersion, kSuites, kProgram };
+}
+namespace suite {
+enum { kMethodName, kTestCases };
+}
+namespace tcase {
+enum { kInputs, kExpectedOutputs };
+}
+namespace bvalue {
+enum { kValType, kVal };
+}
+namespace btensor {
+enum { kScalarType, kSizes, kData, kDimOrder };
+}
 
 // KernelTypes union tags (EValue.val_type).
-enum KernelTypesTag : uint8_t { kTagNone, kTagNull, kTagInt, kTagBool, kTagDouble, kTagTensor, kTagString, kTagIntList, kTagDoubleList, kTagBoolList, kTagTensorList, kTagOptionalTensorList };
+enum KernelTypesTag : uint8_t {
+  kTagNone,
+  kTagNull,
+  kTagInt,
+  kTagBool,
+  kTagDouble,
+  kTagTensor,
+  kTagString,
+  kTagIntList,
+  kTagDoubleList,
+  kTagBoolList,
+  kTagTensorList,
+  kTagOptionalTensorList
+};
 // InstructionArguments union tags.
-enum InstrTag : uint8_t { kInstrNone, kInstrKernelCall, kInstrDelegateCall, kInstrMoveCall, kInstrJumpFalseCall, kInstrFreeCall };
+enum InstrTag : uint8_t {
+  kInstrNone,
+  kInstrKernelCall,
+  kInstrDelegateCall,
+  kInstrMoveCall,
+  kInstrJumpFalseCall,
+  kInstrFreeCall
+};
 
 }  // namespace schema
 }  // namespace etmcu

@@ -20,16 +20,28 @@ struct TableDesc {
   uint8_t count;
 };
 
-#define F(k) Field{Kind::k, 0}
-#define T(k, r) Field{Kind::k, schema::r}
+#define F(k) \
+  Field { Kind::k, 0 }
+#define T(k, r) \
+  Field { Kind::k, schema::r }
 
-constexpr Field kProgramF[] = {F(kU32), T(kVecTable, kExecutionPlan), T(kVecTable, kBuffer),
-                               T(kVecTable, kBackendDelegateInlineData), T(kVecTable, kDataSegment),
-                               T(kTable, kSubsegmentOffsets), T(kVecTable, kSubsegmentOffsets),
+constexpr Field kProgramF[] = {F(kU32),
+                               T(kVecTable, kExecutionPlan),
+                               T(kVecTable, kBuffer),
+                               T(kVecTable, kBackendDelegateInlineData),
+                               T(kVecTable, kDataSegment),
+                               T(kTable, kSubsegmentOffsets),
+                               T(kVecTable, kSubsegmentOffsets),
                                T(kVecTable, kNamedData)};
-constexpr Field kPlanF[] = {F(kString), T(kTable, kContainerMetadata), T(kVecTable, kEValue),
-                            F(kVecU32), F(kVecU32), T(kVecTable, kChain), T(kVecTable, kOperator),
-                            T(kVecTable, kBackendDelegate), F(kVecU64),
+constexpr Field kPlanF[] = {F(kString),
+                            T(kTable, kContainerMetadata),
+                            T(kVecTable, kEValue),
+                            F(kVecU32),
+                            F(kVecU32),
+                            T(kVecTable, kChain),
+                            T(kVecTable, kOperator),
+                            T(kVecTable, kBackendDelegate),
+                            F(kVecU64),
                             T(kVecTable, kNonConstBufferDevice)};
 constexpr Field kContainerMetaF[] = {F(kString), F(kString)};
 constexpr Field kEValueF[] = {F(kUnionType), T(kUnionValue, kKernelTypes)};
@@ -39,8 +51,15 @@ constexpr Field kStringF[] = {F(kString)};
 constexpr Field kVecU64F[] = {F(kVecU64)};
 constexpr Field kVecU8F[] = {F(kVecU8)};
 constexpr Field kVecU32F[] = {F(kVecU32)};
-constexpr Field kTensorF[] = {F(kU8), F(kU32), F(kVecU32), F(kVecU8), F(kU8), F(kU32),
-                              T(kTable, kAllocationDetails), F(kU8), F(kU8),
+constexpr Field kTensorF[] = {F(kU8),
+                              F(kU32),
+                              F(kVecU32),
+                              F(kVecU8),
+                              F(kU8),
+                              F(kU32),
+                              T(kTable, kAllocationDetails),
+                              F(kU8),
+                              F(kU8),
                               T(kTable, kExtraTensorInfo)};
 constexpr Field kAllocF[] = {F(kU32), F(kU32), F(kU32)};
 constexpr Field kExtraF[] = {F(kU64), F(kString), F(kU8), F(kU8), F(kU8)};
@@ -61,7 +80,8 @@ constexpr Field kSegmentF[] = {F(kU64), F(kU64)};
 constexpr Field kSubsegF[] = {F(kU32), F(kVecU64)};
 constexpr Field kNamedDataF[] = {F(kString), F(kU32)};
 constexpr Field kDeviceF[] = {F(kU32), F(kU8), F(kU8)};
-constexpr Field kFlatTensorF[] = {F(kU32), T(kVecTable, kDataSegment), T(kVecTable, kFlatNamedData)};
+constexpr Field kFlatTensorF[] = {F(kU32), T(kVecTable, kDataSegment),
+                                  T(kVecTable, kFlatNamedData)};
 constexpr Field kFlatNamedF[] = {F(kString), F(kU32), T(kTable, kTensorLayout)};
 constexpr Field kLayoutF[] = {F(kU8), F(kVecU32), F(kVecU8)};
 constexpr Field kBundledF[] = {F(kU32), T(kVecTable, kBundledMethodTestSuite), F(kVecU8)};
@@ -72,31 +92,69 @@ constexpr Field kBTensorF[] = {F(kU8), F(kVecU32), F(kVecU8), F(kVecU8)};
 
 #undef F
 #undef T
-#define D(f) TableDesc{f, sizeof(f) / sizeof(Field)}
+#define D(f) \
+  TableDesc { f, sizeof(f) / sizeof(Field) }
 
 // Indexed by TableType.
 constexpr TableDesc kTables[] = {
-    D(kProgramF), D(kPlanF), D(kContainerMetaF),
-    D(kEValueF), TableDesc{nullptr, 0}, D(kU64F),
-    D(kU8F), D(kU64F), D(kTensorF), D(kStringF),
-    D(kVecU64F), D(kVecU64F), D(kVecU8F),
-    D(kVecU32F), D(kVecU32F), D(kAllocF),
-    D(kExtraF), D(kTwoStringsF), D(kInstructionF),
-    D(kCallF), D(kCallF), D(kTwoU32F),
-    D(kTwoU32F), D(kU32F), D(kChainF),
-    D(kFrameListF), D(kFrameF), D(kDelegateF),
-    D(kDataRefF), D(kCompileSpecF),
-    D(kVecU8F), D(kVecU8F), D(kSegmentF),
-    D(kSubsegF), D(kNamedDataF),
-    D(kDeviceF), D(kFlatTensorF),
-    D(kFlatNamedF), D(kLayoutF), D(kBundledF),
-    D(kSuiteF), D(kCaseF),
-    D(kBValueF), D(kBTensorF),
+    D(kProgramF),   D(kPlanF),       D(kContainerMetaF), D(kEValueF),      TableDesc{nullptr, 0},
+    D(kU64F),       D(kU8F),         D(kU64F),           D(kTensorF),      D(kStringF),
+    D(kVecU64F),    D(kVecU64F),     D(kVecU8F),         D(kVecU32F),      D(kVecU32F),
+    D(kAllocF),     D(kExtraF),      D(kTwoStringsF),    D(kInstructionF), D(kCallF),
+    D(kCallF),      D(kTwoU32F),     D(kTwoU32F),        D(kU32F),         D(kChainF),
+    D(kFrameListF), D(kFrameF),      D(kDelegateF),      D(kDataRefF),     D(kCompileSpecF),
+    D(kVecU8F),     D(kVecU8F),      D(kSegmentF),       D(kSubsegF),      D(kNamedDataF),
+    D(kDeviceF),    D(kFlatTensorF), D(kFlatNamedF),     D(kLayoutF),      D(kBundledF),
+    D(kSuiteF),     D(kCaseF),       D(kBValueF),        D(kBTensorF),
 };
 #if ETMCU_DIAGNOSTIC_TEXT
 // Indexed by TableType, for messages only (not linked when diagnostic text is off).
-const char* const kTableNames[] = {"Program", "ExecutionPlan", "ContainerMetadata", "EValue", "Null", "Int", "Bool", "Double", "Tensor", "String", "IntList", "DoubleList", "BoolList", "TensorList", "OptionalTensorList", "AllocationDetails", "ExtraTensorInfo", "Operator", "Instruction", "KernelCall", "DelegateCall", "MoveCall", "JumpFalseCall", "FreeCall", "Chain", "FrameList", "Frame", "BackendDelegate", "BackendDelegateDataReference", "CompileSpec", "BackendDelegateInlineData", "Buffer", "DataSegment", "SubsegmentOffsets", "NamedData", "NonConstBufferDevice", "FlatTensor", "NamedData", "TensorLayout", "BundledProgram", "BundledMethodTestSuite", "BundledMethodTestCase", "Value", "Tensor"};
-static_assert(sizeof(kTableNames) / sizeof(kTableNames[0]) == schema::kTableTypeCount, "one per type");
+const char* const kTableNames[] = {"Program",
+                                   "ExecutionPlan",
+                                   "ContainerMetadata",
+                                   "EValue",
+                                   "Null",
+                                   "Int",
+                                   "Bool",
+                                   "Double",
+                                   "Tensor",
+                                   "String",
+                                   "IntList",
+                                   "DoubleList",
+                                   "BoolList",
+                                   "TensorList",
+                                   "OptionalTensorList",
+                                   "AllocationDetails",
+                                   "ExtraTensorInfo",
+                                   "Operator",
+                                   "Instruction",
+                                   "KernelCall",
+                                   "DelegateCall",
+                                   "MoveCall",
+                                   "JumpFalseCall",
+                                   "FreeCall",
+                                   "Chain",
+                                   "FrameList",
+                                   "Frame",
+                                   "BackendDelegate",
+                                   "BackendDelegateDataReference",
+                                   "CompileSpec",
+                                   "BackendDelegateInlineData",
+                                   "Buffer",
+                                   "DataSegment",
+                                   "SubsegmentOffsets",
+                                   "NamedData",
+                                   "NonConstBufferDevice",
+                                   "FlatTensor",
+                                   "NamedData",
+                                   "TensorLayout",
+                                   "BundledProgram",
+                                   "BundledMethodTestSuite",
+                                   "BundledMethodTestCase",
+                                   "Value",
+                                   "Tensor"};
+static_assert(sizeof(kTableNames) / sizeof(kTableNames[0]) == schema::kTableTypeCount,
+              "one per type");
 #endif
 const char* name_of(TableType t) {
 #if ETMCU_DIAGNOSTIC_TEXT
@@ -110,10 +168,17 @@ const char* name_of(TableType t) {
 #undef D
 static_assert(sizeof(kTables) / sizeof(kTables[0]) == schema::kTableTypeCount, "one per type");
 
-constexpr uint8_t kKernelTypesMembers[] = {schema::kNull, schema::kInt, schema::kBool,
-                                           schema::kDouble, schema::kTensor, schema::kStringValue,
-                                           schema::kIntList, schema::kDoubleList, schema::kBoolList,
-                                           schema::kTensorList, schema::kOptionalTensorList};
+constexpr uint8_t kKernelTypesMembers[] = {schema::kNull,
+                                           schema::kInt,
+                                           schema::kBool,
+                                           schema::kDouble,
+                                           schema::kTensor,
+                                           schema::kStringValue,
+                                           schema::kIntList,
+                                           schema::kDoubleList,
+                                           schema::kBoolList,
+                                           schema::kTensorList,
+                                           schema::kOptionalTensorList};
 constexpr uint8_t kInstructionMembers[] = {schema::kKernelCall, schema::kDelegateCall,
                                            schema::kMoveCall, schema::kJumpFalseCall,
                                            schema::kFreeCall};
@@ -131,26 +196,33 @@ class Verifier {
  public:
   // Positions are 32-bit: a flatbuffer is at most 2 GiB (checked by verify_buffer), and 64-bit
   // arithmetic costs code on rv32. Every sum below is formed only after checking it cannot wrap.
-  Verifier(const uint8_t* buf, uint32_t size, Diagnostic* diag) : buf_(buf), size_(size), diag_(diag) {}
+  Verifier(const uint8_t* buf, uint32_t size, Diagnostic* diag)
+      : buf_(buf), size_(size), diag_(diag) {}
 
   bool table(uint32_t pos, TableType type, int depth) {
     const TableDesc& desc = kTables[type];
-    if (depth > kVerifierMaxDepth) return fail(ET_TEXT("tables nested too deeply"), name_of(type), pos);
+    if (depth > kVerifierMaxDepth)
+      return fail(ET_TEXT("tables nested too deeply"), name_of(type), pos);
     if (++tables_ > kVerifierMaxTables)
-      return fail(ET_TEXT("too many tables (file is malformed or adversarial)"), name_of(type), pos);
-    if (pos % 4 != 0 || pos > size_ - 4) return fail(ET_TEXT("table outside the buffer or misaligned"), name_of(type), pos);
+      return fail(ET_TEXT("too many tables (file is malformed or adversarial)"), name_of(type),
+                  pos);
+    if (pos % 4 != 0 || pos > size_ - 4)
+      return fail(ET_TEXT("table outside the buffer or misaligned"), name_of(type), pos);
     int32_t soffset = fb::read<int32_t>(buf_ + pos);
     // vtable = pos - soffset, inside [0, size - 4].
     uint32_t vt;
     if (soffset >= 0) {
-      if (static_cast<uint32_t>(soffset) > pos) return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
+      if (static_cast<uint32_t>(soffset) > pos)
+        return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
       vt = pos - static_cast<uint32_t>(soffset);
     } else {
       uint32_t back = 0u - static_cast<uint32_t>(soffset);
-      if (back > size_ - 4 - pos) return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
+      if (back > size_ - 4 - pos)
+        return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
       vt = pos + back;
     }
-    if (vt % 2 != 0 || vt > size_ - 4) return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
+    if (vt % 2 != 0 || vt > size_ - 4)
+      return fail(ET_TEXT("vtable outside the buffer"), name_of(type), pos);
     uint16_t vt_size = fb::read<uint16_t>(buf_ + vt);
     uint16_t inline_size = fb::read<uint16_t>(buf_ + vt + 2);
     if (vt_size < 4 || vt_size % 2 != 0 || vt_size > size_ - vt)
@@ -176,7 +248,11 @@ class Verifier {
       if (loc % (width < 4 ? width : 4) != 0)  // writers align scalars; readers rely on it
         return fail(ET_TEXT("field misaligned"), name_of(type), pos);
       switch (f.kind) {
-        case Kind::kNone: case Kind::kU8: case Kind::kU16: case Kind::kU32: case Kind::kU64:
+        case Kind::kNone:
+        case Kind::kU8:
+        case Kind::kU16:
+        case Kind::kU32:
+        case Kind::kU64:
           break;
         case Kind::kUnionType:
           union_tag = buf_[loc];
@@ -197,7 +273,8 @@ class Verifier {
           if (!vector(v, 4, name_of(type))) return false;
           uint32_t n = fb::read<uint32_t>(buf_ + v);
           for (uint32_t i = 0; i < n; ++i)
-            if (!table(target(v + 4 + 4 * i), static_cast<TableType>(f.ref), depth + 1)) return false;
+            if (!table(target(v + 4 + 4 * i), static_cast<TableType>(f.ref), depth + 1))
+              return false;
           break;
         }
         case Kind::kUnionValue: {
@@ -222,11 +299,17 @@ class Verifier {
  private:
   static uint32_t field_width(Kind k) {
     switch (k) {
-      case Kind::kU8: case Kind::kUnionType: return 1;
-      case Kind::kU16: return 2;
-      case Kind::kU64: return 8;
-      case Kind::kNone: return 1;
-      default: return 4;
+      case Kind::kU8:
+      case Kind::kUnionType:
+        return 1;
+      case Kind::kU16:
+        return 2;
+      case Kind::kU64:
+        return 8;
+      case Kind::kNone:
+        return 1;
+      default:
+        return 4;
     }
   }
   static uint32_t vector_element(Kind k) {
@@ -264,7 +347,8 @@ class Verifier {
     }
     return false;
   }
-  bool fail_number(const char* what, const char* table_name, uint32_t pos, long got, long expected) {
+  bool fail_number(const char* what, const char* table_name, uint32_t pos, long got,
+                   long expected) {
     if (diag_->error == Error::Ok) {
       diag_->fail_numbers(Error::InvalidProgram, what, got, expected, table_name);
       diag_->offset = pos;
@@ -286,7 +370,8 @@ const char* table_type_name(schema::TableType t) {
 
 Error verify_buffer(const uint8_t* buf, size_t size, schema::TableType root, Diagnostic* diag) {
   if (size < 8) return diag->fail(Error::InvalidProgram, ET_TEXT("buffer shorter than 8 bytes"));
-  if (size > 0x7fffffffu) return diag->fail(Error::InvalidProgram, ET_TEXT("flatbuffer larger than 2 GiB"));
+  if (size > 0x7fffffffu)
+    return diag->fail(Error::InvalidProgram, ET_TEXT("flatbuffer larger than 2 GiB"));
   Verifier v(buf, static_cast<uint32_t>(size), diag);
   return v.table(fb::read<uint32_t>(buf), root, 0) ? Error::Ok : Error::InvalidProgram;
 }

@@ -1,6 +1,6 @@
 // Structural verification of a flatbuffer against one of the schemas in schema.h: every table,
-// vtable, vector, string and union reached from the root lies inside the buffer, vectors are aligned
-// for their element type in memory, strings are NUL-terminated, union tags are known. After
+// vtable, vector, string and union reached from the root lies inside the buffer, vectors are
+// aligned for their element type in memory, strings are NUL-terminated, union tags are known. After
 // verify_buffer() succeeds, the fb:: accessors are safe on that buffer.
 #pragma once
 #include <stddef.h>

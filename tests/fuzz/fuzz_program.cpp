@@ -13,7 +13,8 @@ constexpr size_t kMaxPool = 1 << 20;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace etmcu;
   std::vector<uint8_t> storage(size + 16);
-  uint8_t* aligned = storage.data() + ((16 - (reinterpret_cast<uintptr_t>(storage.data()) & 15)) & 15);
+  uint8_t* aligned =
+      storage.data() + ((16 - (reinterpret_cast<uintptr_t>(storage.data()) & 15)) & 15);
   if (size) std::memcpy(aligned, data, size);
   Diagnostic diag;
   auto program = Program::load(Span<const uint8_t>(aligned, size), &diag);

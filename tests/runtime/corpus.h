@@ -4,9 +4,9 @@
 
 namespace etmcu::test {
 
-inline std::string shared(const std::string& rel) { return std::string(ETMCU_SHARED_DIR) + "/" + rel; }
-inline std::string corpus(const std::string& name) {
-  return shared("pte-corpus/" + name);
+inline std::string shared(const std::string& rel) {
+  return std::string(ETMCU_SHARED_DIR) + "/" + rel;
 }
+inline std::string corpus(const std::string& name) { return shared("pte-corpus/" + name); }
 
 }  // namespace etmcu::test

@@ -45,8 +45,9 @@ TEST(Corpus, ArduinoAddModelAddsOne) {
 }
 
 TEST(Corpus, AddTwoInputs) {
-  for (const char* f : {"upstream/extension__apple__ExecuTorch____tests____resources__add.pte",
-                        "upstream-history/hist-8f6de2cd__extension__module__test__resources__add.pte"}) {
+  for (const char* f :
+       {"upstream/extension__apple__ExecuTorch____tests____resources__add.pte",
+        "upstream-history/hist-8f6de2cd__extension__module__test__resources__add.pte"}) {
     EXPECT_EQ(run_f32(f, {{1.5f}, {2.25f}}), (std::vector<float>{3.75f})) << f;
   }
 }
@@ -59,7 +60,8 @@ TEST(Corpus, DeprecatedInlineConstantBuffer) {
 }
 
 TEST(Corpus, BundledEmbeddedProgramInt32) {
-  auto s = Session::open_files(corpus("upstream/extension__module__test__resources__bundled_program.bpte.embedded-program.pte"));
+  auto s = Session::open_files(corpus(
+      "upstream/extension__module__test__resources__bundled_program.bpte.embedded-program.pte"));
   Method& m = s->load_method("forward");
   int32_t x[4] = {1, -2, 3, 0}, y[4] = {10, 20, 30, 40};
   ASSERT_EQ(m.set_input_data(0, x, sizeof(x)), Error::Ok);
@@ -70,22 +72,29 @@ TEST(Corpus, BundledEmbeddedProgramInt32) {
 }
 
 TEST(Corpus, OldLayoutPtdIsRejectedClearly) {
-  std::string e = load_error("upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte",
-                             "forward", "upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.ptd");
+  std::string e = load_error(
+      "upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte", "forward",
+      "upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.ptd");
   EXPECT_NE(e.find("InvalidExternalData"), std::string::npos) << e;
   EXPECT_NE(e.find("old FlatTensor layout"), std::string::npos) << e;
 }
 
 TEST(Corpus, ExternalTensorWithoutPtdNamesTheTensor) {
-  std::string e = load_error("upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte");
+  std::string e =
+      load_error("upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte");
   EXPECT_NE(e.find("'linear.weight'"), std::string::npos) << e;
 }
 
 TEST(Corpus, QnnProgramLoadsAndReportsMissingBackend) {
-  auto s = Session::open_files(corpus("upstream/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"));
+  auto s = Session::open_files(corpus(
+      "upstream/"
+      "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"));
   EXPECT_EQ(s->program().num_methods(), 29u);
   for (const char* m : {"kv_forward", "prefill_forward"}) {
-    std::string e = load_error("upstream/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte", m);
+    std::string e = load_error(
+        "upstream/"
+        "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte",
+        m);
     EXPECT_NE(e.find("NotFound"), std::string::npos) << e;
     EXPECT_NE(e.find("'QnnBackend'"), std::string::npos) << e;
   }
@@ -104,7 +113,8 @@ TEST(Corpus, QnnProgramLoadsAndReportsMissingBackend) {
 }
 
 TEST(Corpus, KeywordSpottingLoadsProgramAndNamesMissingCortexMOps) {
-  // The int8 cortex_m kernels are issue 6; until they exist the method must fail cleanly, naming one.
+  // The int8 cortex_m kernels are issue 6; until they exist the method must fail cleanly, naming
+  // one.
   std::string e = load_error("upstream/examples__arduino__examples__KeywordSpotting__model.pte");
   if (!e.empty()) {
     EXPECT_NE(e.find("OperatorMissing"), std::string::npos) << e;
@@ -121,7 +131,8 @@ TEST(Corpus, MeanEqWhereModel) {
   // m = mean(x, dim=1); out = where(m == 0, 1.1, m)
   const char* f = "upstream-history/hist-89829b5f__extension__module__test__resources__model.pte";
   std::string e = load_error(f);
-  if (e.find("OperatorMissing") != std::string::npos) GTEST_SKIP() << "kernels not linked yet: " << e;
+  if (e.find("OperatorMissing") != std::string::npos)
+    GTEST_SKIP() << "kernels not linked yet: " << e;
   EXPECT_EQ(run_f32(f, {{1, 3}}), (std::vector<float>{2}));
   EXPECT_EQ(run_f32(f, {{-1, 1}}), (std::vector<float>{1.1f}));
 }

@@ -12,7 +12,8 @@
 namespace etmcu {
 namespace {
 
-const char* kQnn = "upstream/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte";
+const char* kQnn =
+    "upstream/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte";
 
 struct Seen {
   size_t payload_size = 0;
@@ -40,7 +41,8 @@ class TestBackend final : public BackendInterface {
     EXPECT_NE(ctx.runtime_allocator, nullptr);
     return static_cast<DelegateHandle*>(&g_handle);
   }
-  Error execute(BackendExecutionContext&, DelegateHandle* handle, Span<EValue*> args) const override {
+  Error execute(BackendExecutionContext&, DelegateHandle* handle,
+                Span<EValue*> args) const override {
     EXPECT_EQ(handle, &g_handle);
     ++g_seen.executes;
     g_seen.args = args.size();
@@ -95,7 +97,8 @@ TEST(Delegate, TestBackendRunsTheQnnProgramsDelegateCall) {
 class UnavailableBackend final : public BackendInterface {
  public:
   bool is_available() const override { return false; }
-  Result<DelegateHandle*> init(BackendInitContext&, Span<const uint8_t>, CompileSpecs) const override {
+  Result<DelegateHandle*> init(BackendInitContext&, Span<const uint8_t>,
+                               CompileSpecs) const override {
     return Error::Internal;
   }
   Error execute(BackendExecutionContext&, DelegateHandle*, Span<EValue*>) const override {

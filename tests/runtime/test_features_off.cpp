@@ -27,7 +27,8 @@ struct Loaded {
 
 Loaded read(const std::string& name) {
   std::ifstream in(test::corpus(name), std::ios::binary);
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   Loaded l{std::vector<uint8_t>(bytes.size() + 16), nullptr, bytes.size()};
   l.data = l.storage.data() + ((16 - (reinterpret_cast<uintptr_t>(l.storage.data()) & 15)) & 15);
   std::memcpy(l.data, bytes.data(), bytes.size());
@@ -56,7 +57,8 @@ Error load(const char* file, const char* method, Diagnostic* diag, float* out = 
 TEST(FeaturesOff, PlainProgramRuns) {
   Diagnostic d;
   float out[3];
-  ASSERT_EQ(load("upstream/examples__arduino__examples__AddModel__model.pte", "forward", &d, out), Error::Ok);
+  ASSERT_EQ(load("upstream/examples__arduino__examples__AddModel__model.pte", "forward", &d, out),
+            Error::Ok);
   EXPECT_EQ(out[0], 2.0f);
   EXPECT_EQ(out[2], 4.0f);
 }
@@ -67,9 +69,13 @@ TEST(FeaturesOff, ProgramsNeedingAFeatureAreRejected) {
     const char* method;
     const char* feature;
   } cases[] = {
-      {"upstream/test__models__deprecated__ModuleLinear-no-constant-segment.pte", "forward", "CONSTANT_BUFFER"},
-      {"upstream/examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte", "kv_forward", "DELEGATES"},
-      {"upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte", "forward", "EXTERNAL_DATA"},
+      {"upstream/test__models__deprecated__ModuleLinear-no-constant-segment.pte", "forward",
+       "CONSTANT_BUFFER"},
+      {"upstream/"
+       "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte",
+       "kv_forward", "DELEGATES"},
+      {"upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte", "forward",
+       "EXTERNAL_DATA"},
   };
   for (const Case& c : cases) {
     Diagnostic d;

@@ -21,8 +21,8 @@ using nlohmann::json;
 json flatc_json(const std::string& pte) {
   fs::path out = fs::temp_directory_path() / ("etmcu_flatc_" + std::to_string(::getpid()));
   fs::create_directories(out);
-  std::string cmd = "flatc --json --raw-binary --strict-json --defaults-json -o " + out.string() + " " +
-                    std::string(ETMCU_SOURCE_DIR) + "/schema/program.fbs -- " + pte + " 2>&1";
+  std::string cmd = "flatc --json --raw-binary --strict-json --defaults-json -o " + out.string() +
+                    " " + std::string(ETMCU_SOURCE_DIR) + "/schema/program.fbs -- " + pte + " 2>&1";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
   fs::path file = out / (fs::path(pte).stem().string() + ".json");
   std::ifstream in(file);
@@ -57,30 +57,39 @@ void compare(const std::string& name) {
       EXPECT_EQ(ev.scalar<uint8_t>(schema::evalue::kValType), schema::kTagTensor);
       fb::Vector sizes = val.vector(schema::tensor::kSizes);
       ASSERT_EQ(sizes.size, jv["val"]["sizes"].size());
-      for (uint32_t d = 0; d < sizes.size; ++d) EXPECT_EQ(sizes.scalar<int32_t>(d), jv["val"]["sizes"][d].get<int32_t>());
-      EXPECT_EQ(val.scalar<uint32_t>(schema::tensor::kDataBufferIdx), jv["val"]["data_buffer_idx"].get<uint32_t>());
+      for (uint32_t d = 0; d < sizes.size; ++d)
+        EXPECT_EQ(sizes.scalar<int32_t>(d), jv["val"]["sizes"][d].get<int32_t>());
+      EXPECT_EQ(val.scalar<uint32_t>(schema::tensor::kDataBufferIdx),
+                jv["val"]["data_buffer_idx"].get<uint32_t>());
       if (jv["val"].contains("allocation_info") && !jv["val"]["allocation_info"].is_null()) {
         fb::Table a = val.table(schema::tensor::kAllocationInfo);
         ASSERT_TRUE(a.valid());
-        EXPECT_EQ(a.scalar<uint32_t>(schema::alloc::kMemoryId), jv["val"]["allocation_info"]["memory_id"].get<uint32_t>());
-        EXPECT_EQ(a.scalar<uint32_t>(schema::alloc::kOffsetLow), jv["val"]["allocation_info"]["memory_offset_low"].get<uint32_t>());
+        EXPECT_EQ(a.scalar<uint32_t>(schema::alloc::kMemoryId),
+                  jv["val"]["allocation_info"]["memory_id"].get<uint32_t>());
+        EXPECT_EQ(a.scalar<uint32_t>(schema::alloc::kOffsetLow),
+                  jv["val"]["allocation_info"]["memory_offset_low"].get<uint32_t>());
       }
     }
     fb::Vector ops = p.vector(schema::plan::kOperators);
     ASSERT_EQ(ops.size, plan.value("operators", json::array()).size());
     for (uint32_t k = 0; k < ops.size; ++k)
-      EXPECT_EQ(std::string(fb::Table(ops.ref(k)).string(schema::op::kName).data), plan["operators"][k]["name"].get<std::string>());
+      EXPECT_EQ(std::string(fb::Table(ops.ref(k)).string(schema::op::kName).data),
+                plan["operators"][k]["name"].get<std::string>());
     fb::Vector sizes = p.vector(schema::plan::kNonConstBufferSizes);
     ASSERT_EQ(sizes.size, plan["non_const_buffer_sizes"].size());
-    for (uint32_t k = 0; k < sizes.size; ++k) EXPECT_EQ(sizes.scalar<int64_t>(k), plan["non_const_buffer_sizes"][k].get<int64_t>());
-    fb::Vector instrs = fb::Table(p.vector(schema::plan::kChains).ref(0)).vector(schema::chain::kInstructions);
+    for (uint32_t k = 0; k < sizes.size; ++k)
+      EXPECT_EQ(sizes.scalar<int64_t>(k), plan["non_const_buffer_sizes"][k].get<int64_t>());
+    fb::Vector instrs =
+        fb::Table(p.vector(schema::plan::kChains).ref(0)).vector(schema::chain::kInstructions);
     const json& jinstrs = plan["chains"][0].value("instructions", json::array());
     ASSERT_EQ(instrs.size, jinstrs.size());
     for (uint32_t k = 0; k < instrs.size; ++k) {
-      fb::Vector args = fb::Table(instrs.ref(k)).table(schema::instr::kArgs).vector(schema::call::kArgs);
+      fb::Vector args =
+          fb::Table(instrs.ref(k)).table(schema::instr::kArgs).vector(schema::call::kArgs);
       const json& jargs = jinstrs[k]["instr_args"]["args"];
       ASSERT_EQ(args.size, jargs.size());
-      for (uint32_t a = 0; a < args.size; ++a) EXPECT_EQ(args.scalar<int32_t>(a), jargs[a].get<int32_t>());
+      for (uint32_t a = 0; a < args.size; ++a)
+        EXPECT_EQ(args.scalar<int32_t>(a), jargs[a].get<int32_t>());
     }
   }
 }
@@ -88,7 +97,8 @@ void compare(const std::string& name) {
 TEST(FlatcCrossCheck, EveryCorpusProgram) {
   for (const auto& dir : {"upstream", "upstream-history"})
     for (const auto& e : fs::directory_iterator(test::corpus(dir)))
-      if (e.path().extension() == ".pte") compare(std::string(dir) + "/" + e.path().filename().string());
+      if (e.path().extension() == ".pte")
+        compare(std::string(dir) + "/" + e.path().filename().string());
 }
 
 }  // namespace

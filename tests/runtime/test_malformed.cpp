@@ -17,7 +17,8 @@ namespace {
 
 using host::AlignedBytes;
 
-const char* kAddModel = "upstream/examples__arduino__examples__AddModel__model.pte";  // eh00 + segment
+const char* kAddModel =
+    "upstream/examples__arduino__examples__AddModel__model.pte";  // eh00 + segment
 const char* kAddTwo = "upstream/extension__apple__ExecuTorch____tests____resources__add.pte";
 const char* kKws = "upstream/examples__arduino__examples__KeywordSpotting__model.pte";
 
@@ -78,7 +79,9 @@ struct Nav {
     std::memcpy(copy.data(), b.data(), b.size());
     root = fb::root(copy.data());
   }
-  size_t pos(fb::Table t, int id) const { return static_cast<size_t>(t.pointer() + t.field_offset(id) - copy.data()); }
+  size_t pos(fb::Table t, int id) const {
+    return static_cast<size_t>(t.pointer() + t.field_offset(id) - copy.data());
+  }
   fb::Table plan() const { return fb::Table(root.vector(schema::program::kExecutionPlan).ref(0)); }
   fb::Table value(uint32_t i) const {
     return fb::Table(plan().vector(schema::plan::kValues).ref(i)).table(schema::evalue::kVal);
@@ -165,7 +168,8 @@ TEST(Malformed, SegmentAndConstantOffsets) {
   b = base;
   put<uint64_t>(b, nav.pos(seg, schema::segment::kSize), 5);
   expect_fails_with(b, "segment runs past the end of the file");
-  fb::Vector offsets = nav.root.table(schema::program::kConstantSegment).vector(schema::subseg::kOffsets);
+  fb::Vector offsets =
+      nav.root.table(schema::program::kConstantSegment).vector(schema::subseg::kOffsets);
   b = base;
   put<uint64_t>(b, static_cast<size_t>(offsets.base - nav.copy.data()) + 8, 1u << 20);
   expect_fails_with(b, "constant offset past the end of the constant segment");
@@ -212,7 +216,8 @@ TEST(Malformed, InstructionIndices) {
   std::vector<uint8_t> base = bytes_of(kKws);
   Nav nav(base);
   fb::Table chain(nav.plan().vector(schema::plan::kChains).ref(0));
-  fb::Table call = fb::Table(chain.vector(schema::chain::kInstructions).ref(1)).table(schema::instr::kArgs);
+  fb::Table call =
+      fb::Table(chain.vector(schema::chain::kInstructions).ref(1)).table(schema::instr::kArgs);
   ASSERT_TRUE(call.has(schema::call::kIndex));  // op_index 0 would not be stored
   std::vector<uint8_t> b = base;
   put<int32_t>(b, nav.pos(call, schema::call::kIndex), 300);

@@ -1,12 +1,12 @@
 // The run, run --verify and inspect commands of etmcu-cli.
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <algorithm>
-#include <cstdio>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 
 #include "runtime/pte/schema.h"
@@ -22,7 +22,9 @@ namespace etmcu::host {
 
 namespace {
 
-std::string ends(const std::string& s, size_t n) { return s.size() >= n ? s.substr(s.size() - n) : ""; }
+std::string ends(const std::string& s, size_t n) {
+  return s.size() >= n ? s.substr(s.size() - n) : "";
+}
 
 // Reads input file `path` for tensor input `index` with the program's dtype and shape.
 std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index) {
@@ -34,7 +36,8 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
                                scalar_type_name(info.dtype));
     if (a.data.size() != info.nbytes)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
-                               std::to_string(a.data.size()) + " bytes of data, the program expects " +
+                               std::to_string(a.data.size()) +
+                               " bytes of data, the program expects " +
                                std::to_string(info.nbytes));
     return a.data;
   }
@@ -42,7 +45,8 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
   if (raw.size() != info.nbytes)
     throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
                              std::to_string(raw.size()) + " bytes, the program expects " +
-                             std::to_string(info.nbytes) + " (" + scalar_type_name(info.dtype) + ")");
+                             std::to_string(info.nbytes) + " (" + scalar_type_name(info.dtype) +
+                             ")");
   return std::vector<uint8_t>(raw.data(), raw.data() + raw.size());
 }
 
@@ -68,12 +72,15 @@ json profile_report(const Method& method, const Profiler& profiler, bool print) 
     et_tick_ratio_t r = et_pal_ticks_to_ns_multiplier();
     std::cout << "profile (" << profiler.size() << " instructions, ticks = "
               << (r.numerator == r.denominator ? std::string("ns") : "PAL ticks") << "):\n";
-    std::vector<std::pair<std::string, std::pair<uint64_t, int>>> sorted(by_op.begin(), by_op.end());
-    std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return a.second.first > b.second.first; });
+    std::vector<std::pair<std::string, std::pair<uint64_t, int>>> sorted(by_op.begin(),
+                                                                         by_op.end());
+    std::sort(sorted.begin(), sorted.end(),
+              [](auto& a, auto& b) { return a.second.first > b.second.first; });
     for (auto& [op, v] : sorted) {
       char line[256];
-      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu ticks %6.1f%%\n", op.c_str(), v.second,
-                    static_cast<unsigned long long>(v.first), total ? 100.0 * v.first / total : 0.0);
+      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu ticks %6.1f%%\n", op.c_str(),
+                    v.second, static_cast<unsigned long long>(v.first),
+                    total ? 100.0 * v.first / total : 0.0);
       std::cout << line;
     }
   }
@@ -87,13 +94,15 @@ int run_command(const std::string& model, const std::string& method_name,
   Method& method = session->load_method(method_name);
   MethodMeta meta = method.method_meta();
   if (!inputs.empty() && inputs.size() != method.inputs_size())
-    throw std::runtime_error("method '" + method_name + "' takes " + std::to_string(method.inputs_size()) +
-                             " inputs, " + std::to_string(inputs.size()) + " --input given");
+    throw std::runtime_error("method '" + method_name + "' takes " +
+                             std::to_string(method.inputs_size()) + " inputs, " +
+                             std::to_string(inputs.size()) + " --input given");
   std::vector<std::vector<uint8_t>> buffers(method.inputs_size());
   for (size_t i = 0; i < method.inputs_size(); ++i) {
     const EValue& slot = method.get_input(i);
     if (!slot.is_tensor()) {
-      if (method.set_input(slot, i) != Error::Ok) throw std::runtime_error(describe(method.diagnostic()));
+      if (method.set_input(slot, i) != Error::Ok)
+        throw std::runtime_error(describe(method.diagnostic()));
       continue;
     }
     TensorInfo info = meta.input_tensor_meta(i).get();
@@ -109,12 +118,16 @@ int run_command(const std::string& model, const std::string& method_name,
   std::vector<ProfileEvent> events(profile ? method.num_instructions() + 16 : 0);
   Profiler profiler(events.data(), events.size());
   if (profile && method.set_profiler(&profiler) != Error::Ok)
-    throw std::runtime_error("this runtime was built without instruction hooks (ETMCU_INSTRUCTION_HOOKS)");
+    throw std::runtime_error(
+        "this runtime was built without instruction hooks (ETMCU_INSTRUCTION_HOOKS)");
   if (method.execute() != Error::Ok) {
     const Diagnostic& d = method.diagnostic();
     char name[160] = "";
-    const char* op = d.index >= 0 ? method.instruction_name(static_cast<size_t>(d.index), name, sizeof(name)) : nullptr;
-    throw std::runtime_error("execute failed: " + describe(d) + (op ? std::string(" in ") + op : ""));
+    const char* op = d.index >= 0
+                         ? method.instruction_name(static_cast<size_t>(d.index), name, sizeof(name))
+                         : nullptr;
+    throw std::runtime_error("execute failed: " + describe(d) +
+                             (op ? std::string(" in ") + op : ""));
   }
   json outputs = json::array();
   for (size_t i = 0; i < method.outputs_size(); ++i) {
@@ -189,7 +202,8 @@ int verify_bundled(const std::string& path, bool as_json) {
         EValue ev;
         if (type == 1) {  // Tensor
           Tensor& t = in_tensors[i];
-          fb::Vector sizes = val.vector(schema::btensor::kSizes), order = val.vector(schema::btensor::kDimOrder);
+          fb::Vector sizes = val.vector(schema::btensor::kSizes),
+                     order = val.vector(schema::btensor::kDimOrder);
           fb::Vector bytes = val.vector(schema::btensor::kData);
           t.dtype = static_cast<ScalarType>(val.scalar<int8_t>(schema::btensor::kScalarType));
           t.dim = static_cast<uint8_t>(sizes.size);
@@ -206,7 +220,8 @@ int verify_bundled(const std::string& path, bool as_json) {
         } else {
           ev = EValue::from_double(val.scalar<double>(0));
         }
-        if (why.empty() && m.set_input(ev, i) != Error::Ok) why = "set_input: " + describe(m.diagnostic());
+        if (why.empty() && m.set_input(ev, i) != Error::Ok)
+          why = "set_input: " + describe(m.diagnostic());
       }
       if (why.empty() && m.execute() != Error::Ok) why = "execute: " + describe(m.diagnostic());
       fb::Vector outs = tc.vector(schema::tcase::kExpectedOutputs);
@@ -232,8 +247,8 @@ int verify_bundled(const std::string& path, bool as_json) {
           double a = tensor_element(t, k), b = tensor_element(expected, k);
           // Upstream's bundled-program tolerance: rtol 1e-5, atol 1e-8 (exact for integers).
           if (!(std::fabs(a - b) <= 1e-8 + 1e-5 * std::fabs(b))) {
-            why = "output " + std::to_string(o) + "[" + std::to_string(k) + "] = " + std::to_string(a) +
-                  ", expected " + std::to_string(b);
+            why = "output " + std::to_string(o) + "[" + std::to_string(k) +
+                  "] = " + std::to_string(a) + ", expected " + std::to_string(b);
             break;
           }
         }
@@ -245,8 +260,10 @@ int verify_bundled(const std::string& path, bool as_json) {
         std::cout << "case " << name << "[" << c << "]: " << (ok ? "PASS" : "FAIL " + why) << "\n";
     }
   }
-  if (as_json) std::cout << json{{"cases", cases}, {"passed", passed}, {"failed", failed}}.dump() << "\n";
-  else std::cout << passed << " passed, " << failed << " failed\n";
+  if (as_json)
+    std::cout << json{{"cases", cases}, {"passed", passed}, {"failed", failed}}.dump() << "\n";
+  else
+    std::cout << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;
 }
 
@@ -266,9 +283,10 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
       fb::Table t = ev.table(schema::evalue::kVal);
       fb::Table extra = t.table(schema::tensor::kExtraTensorInfo);
       external = external || (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1);
-      mutable_data = mutable_data || (t.scalar<uint32_t>(schema::tensor::kDataBufferIdx) > 0 &&
-                                      t.has(schema::tensor::kAllocationInfo) &&
-                                      !(extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1));
+      mutable_data =
+          mutable_data || (t.scalar<uint32_t>(schema::tensor::kDataBufferIdx) > 0 &&
+                           t.has(schema::tensor::kAllocationInfo) &&
+                           !(extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1));
     }
     fb::Vector chains = plan.vector(schema::plan::kChains);
     for (uint32_t c = 0; c < chains.size; ++c) {
@@ -282,8 +300,11 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
   fb::Table cs = root.table(schema::program::kConstantSegment);
   bool constant_buffer = root.vector(schema::program::kConstantBuffer).size > 1 &&
                          !(cs.valid() && cs.vector(schema::subseg::kOffsets).size > 0);
-  return {{"DELEGATES", delegates}, {"EXTERNAL_DATA", external}, {"MUTABLE_DATA", mutable_data},
-          {"CONTROL_FLOW", control_flow}, {"CONSTANT_BUFFER", constant_buffer}};
+  return {{"DELEGATES", delegates},
+          {"EXTERNAL_DATA", external},
+          {"MUTABLE_DATA", mutable_data},
+          {"CONTROL_FLOW", control_flow},
+          {"CONSTANT_BUFFER", constant_buffer}};
 }
 }  // namespace
 
@@ -302,8 +323,11 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
   j["file"] = model;
   j["bytes"] = file.file().size();
   const ExtendedHeader& h = file.header();
-  j["header"] = h.present ? json{{"magic", "eh00"}, {"length", h.length}, {"program_size", h.program_size},
-                                 {"segment_base_offset", h.segment_base_offset}, {"segment_data_size", h.segment_data_size}}
+  j["header"] = h.present ? json{{"magic", "eh00"},
+                                 {"length", h.length},
+                                 {"program_size", h.program_size},
+                                 {"segment_base_offset", h.segment_base_offset},
+                                 {"segment_data_size", h.segment_data_size}}
                           : json(nullptr);
   json segments = json::array();
   for (uint32_t i = 0; i < file.num_segments(); ++i) segments.push_back(file.segment(i).size());
@@ -322,10 +346,12 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
       auto tag = input ? meta.input_tag(i) : meta.output_tag(i);
       if (tag.ok() && tag.get() == Tag::Tensor) {
         TensorInfo t = (input ? meta.input_tensor_meta(i) : meta.output_tensor_meta(i)).get();
-        x = {{"kind", "tensor"}, {"dtype", scalar_type_name(t.dtype)},
+        x = {{"kind", "tensor"},
+             {"dtype", scalar_type_name(t.dtype)},
              {"shape", std::vector<int32_t>(t.sizes.begin(), t.sizes.end())},
              {"dim_order", std::vector<int>(t.dim_order.begin(), t.dim_order.end())},
-             {"nbytes", t.nbytes}, {"planned", t.is_memory_planned}};
+             {"nbytes", t.nbytes},
+             {"planned", t.is_memory_planned}};
       } else {
         x = {{"kind", tag.ok() ? static_cast<int>(tag.get()) : -1}};
       }
@@ -349,15 +375,17 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
     for (uint32_t k = 0; k < dels.size; ++k) {
       fb::Table d(dels.ref(k));
       fb::Table ref = d.table(schema::delegate::kProcessed);
-      delegates.push_back({{"id", d.string(schema::delegate::kId).data ? d.string(schema::delegate::kId).data : ""},
-                           {"location", ref.valid() && ref.scalar<int8_t>(0) == 1 ? "segment" : "inline"},
-                           {"index", ref.valid() ? ref.scalar<uint32_t>(1) : 0}});
+      delegates.push_back(
+          {{"id", d.string(schema::delegate::kId).data ? d.string(schema::delegate::kId).data : ""},
+           {"location", ref.valid() && ref.scalar<int8_t>(0) == 1 ? "segment" : "inline"},
+           {"index", ref.valid() ? ref.scalar<uint32_t>(1) : 0}});
     }
     m["delegates"] = delegates;
     m["instructions"] = meta.num_instructions();
     m["values"] = meta.plan().vector(schema::plan::kValues).size;
     json planned = json::array();
-    for (size_t b = 0; b < meta.num_memory_planned_buffers(); ++b) planned.push_back(meta.memory_planned_buffer_size(b).get());
+    for (size_t b = 0; b < meta.num_memory_planned_buffers(); ++b)
+      planned.push_back(meta.memory_planned_buffer_size(b).get());
     m["planned"] = planned;
     m["method_allocator_bytes"] = meta.method_allocator_bytes();
     methods.push_back(m);
@@ -378,9 +406,9 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
             << file.num_segments() << " segments, " << j["constants"] << " constants ("
             << j["constant_bytes"] << " bytes)\n";
   for (auto& m : methods) {
-    std::cout << "method " << m["name"].get<std::string>() << ": " << m["instructions"] << " instructions, "
-              << m["values"] << " values, planned " << m["planned"].dump() << " bytes, method allocator "
-              << m["method_allocator_bytes"] << " bytes\n";
+    std::cout << "method " << m["name"].get<std::string>() << ": " << m["instructions"]
+              << " instructions, " << m["values"] << " values, planned " << m["planned"].dump()
+              << " bytes, method allocator " << m["method_allocator_bytes"] << " bytes\n";
     for (auto& x : m["inputs"]) std::cout << "  input  " << x.dump() << "\n";
     for (auto& x : m["outputs"]) std::cout << "  output " << x.dump() << "\n";
     for (auto& x : m["operators"]) std::cout << "  op     " << x.get<std::string>() << "\n";

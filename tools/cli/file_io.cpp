@@ -30,9 +30,9 @@ struct DescrMap {
   ScalarType type;
 };
 const DescrMap kDescrs[] = {
-    {"<f4", ScalarType::Float}, {"<f8", ScalarType::Double}, {"<f2", ScalarType::Half},
-    {"|i1", ScalarType::Char},  {"|u1", ScalarType::Byte},   {"<i2", ScalarType::Short},
-    {"<i4", ScalarType::Int},   {"<i8", ScalarType::Long},   {"|b1", ScalarType::Bool},
+    {"<f4", ScalarType::Float},  {"<f8", ScalarType::Double}, {"<f2", ScalarType::Half},
+    {"|i1", ScalarType::Char},   {"|u1", ScalarType::Byte},   {"<i2", ScalarType::Short},
+    {"<i4", ScalarType::Int},    {"<i8", ScalarType::Long},   {"|b1", ScalarType::Bool},
     {"<u2", ScalarType::UInt16}, {"<u4", ScalarType::UInt32}, {"<u8", ScalarType::UInt64},
 };
 
@@ -42,7 +42,8 @@ std::string dict_value(const std::string& header, const std::string& key) {
   auto colon = header.find(':', k);
   auto start = header.find_first_not_of(' ', colon + 1);
   if (header[start] == '(') return header.substr(start, header.find(')', start) - start + 1);
-  if (header[start] == '\'') return header.substr(start + 1, header.find('\'', start + 1) - start - 1);
+  if (header[start] == '\'')
+    return header.substr(start + 1, header.find('\'', start + 1) - start - 1);
   return header.substr(start, header.find_first_of(",}", start) - start);
 }
 }  // namespace
@@ -67,11 +68,12 @@ NpyArray read_npy(const std::string& path) {
     header_len = p[8] | (p[9] << 8) | (p[10] << 16) | (static_cast<size_t>(p[11]) << 24);
     header_start = 12;
   }
-  if (header_start + header_len > f.size()) throw std::runtime_error("'" + path + "': truncated .npy header");
+  if (header_start + header_len > f.size())
+    throw std::runtime_error("'" + path + "': truncated .npy header");
   std::string header(reinterpret_cast<const char*>(p + header_start), header_len);
   NpyArray a;
   std::string descr = dict_value(header, "descr");
-  if (descr == "<b1" || descr == "|?" ) descr = "|b1";
+  if (descr == "<b1" || descr == "|?") descr = "|b1";
   if (descr == "<i1" || descr == "i1") descr = "|i1";
   if (descr == "<u1" || descr == "u1") descr = "|u1";
   bool found = false;
@@ -105,9 +107,11 @@ NpyArray read_npy(const std::string& path) {
 void write_npy(const std::string& path, ScalarType dtype, const std::vector<int64_t>& shape,
                const void* data, size_t nbytes) {
   std::string sh = "(";
-  for (size_t i = 0; i < shape.size(); ++i) sh += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
+  for (size_t i = 0; i < shape.size(); ++i)
+    sh += std::to_string(shape[i]) + (shape.size() == 1 ? "," : (i + 1 < shape.size() ? ", " : ""));
   sh += ")";
-  std::string header = "{'descr': '" + npy_descr(dtype) + "', 'fortran_order': False, 'shape': " + sh + ", }";
+  std::string header =
+      "{'descr': '" + npy_descr(dtype) + "', 'fortran_order': False, 'shape': " + sh + ", }";
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
   header += '\n';

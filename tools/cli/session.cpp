@@ -63,7 +63,8 @@ Method& Session::load_method(const std::string& name, size_t temp_bytes) {
     std::memset(planned_pools_.back().data(), 0, static_cast<size_t>(size));
   }
   for (auto& p : planned_pools_) planned_spans_.emplace_back(p.data(), p.size());
-  planned_ = HierarchicalAllocator(Span<Span<uint8_t>>(planned_spans_.data(), planned_spans_.size()));
+  planned_ =
+      HierarchicalAllocator(Span<Span<uint8_t>>(planned_spans_.data(), planned_spans_.size()));
   memory_.emplace(&method_alloc_, &planned_, &temp_alloc_);
   Diagnostic diag;
   method_.reset();

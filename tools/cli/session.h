@@ -18,8 +18,8 @@ std::string describe(const Diagnostic& d);
 class Session {
  public:
   // Loads the program from bytes (copied into an aligned buffer) and an optional .ptd.
-  static std::unique_ptr<Session> open(const uint8_t* pte, size_t size, const uint8_t* ptd = nullptr,
-                                       size_t ptd_size = 0);
+  static std::unique_ptr<Session> open(const uint8_t* pte, size_t size,
+                                       const uint8_t* ptd = nullptr, size_t ptd_size = 0);
   static std::unique_ptr<Session> open_files(const std::string& pte_path,
                                              const std::string& ptd_path = "");
 
