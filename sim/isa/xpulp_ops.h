@@ -238,7 +238,7 @@ inline uint32_t SimdDot(bool b, bool ua, bool ub, uint32_t a, uint32_t rs2, int3
 }
 
 // ((x + y) & 0xffff) >>> n on 16-bit halves (cv.add/sub.divN, cv.subrotmj); y may be negated.
-inline uint32_t HalfShift(uint32_t x, uint32_t y, bool /*arith*/, uint32_t n) {
+inline uint32_t HalfShift(uint32_t x, uint32_t y, uint32_t n) {
   const int16_t sum = static_cast<int16_t>(static_cast<uint16_t>((x + y) & 0xffff));
   return static_cast<uint32_t>(sum >> n) & 0xffff;
 }
