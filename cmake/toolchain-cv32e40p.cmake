@@ -1,6 +1,7 @@
 # CV32E40P (RV32IMC, ilp32, soft-float) with Debian's riscv64-unknown-elf-gcc + picolibc.
-# Compiles with -march=rv32imc_zicsr (binutils 2.40 needs zicsr for csr*), links with -march=rv32imc so
-# the driver picks the rv32im/ilp32 multilib (rv32imc_zicsr would fall back to the rv64 libraries).
+# -march=rv32imc -misa-spec=2.2 everywhere: Zicsr is implicit (binutils 2.40 needs it for csr*), and the
+# driver still picks the rv32im/ilp32 multilib (-march=rv32imc_zicsr would fall back to the rv64
+# libraries); the same flags at link time also keep -flto (ETMCU_LTO) working.
 # Debian has no libstdc++ for riscv64-unknown-elf: C++ objects are linked with the C driver.
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR riscv32)
@@ -12,14 +13,14 @@ set(CMAKE_SIZE riscv64-unknown-elf-size CACHE FILEPATH "")
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 
 set(ETMCU_BOARD cv32e40p CACHE STRING "board under boards/")
-set(_arch "-march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs -DETMCU_FREESTANDING")
+set(_arch "-march=rv32imc -misa-spec=2.2 -mabi=ilp32 --specs=picolibc.specs -DETMCU_FREESTANDING")
 set(CMAKE_C_FLAGS_INIT "${_arch}")
 set(CMAKE_CXX_FLAGS_INIT "${_arch}")
 set(CMAKE_ASM_FLAGS_INIT "${_arch}")
 # picolibc's release (-O2) build: word-wise memset/memcpy (the default size build copies bytes).
 set(ETMCU_PICOLIBC_BUILDTYPE release CACHE STRING "picolibc build type: release or minsize")
 set(ETMCU_LINK_ARCH_FLAGS
-    "-march=rv32imc -mabi=ilp32 --specs=picolibc.specs --picolibc-buildtype=${ETMCU_PICOLIBC_BUILDTYPE}")
+    "-march=rv32imc -misa-spec=2.2 -mabi=ilp32 --specs=picolibc.specs --picolibc-buildtype=${ETMCU_PICOLIBC_BUILDTYPE}")
 set(CMAKE_C_LINK_EXECUTABLE
     "<CMAKE_C_COMPILER> ${ETMCU_LINK_ARCH_FLAGS} <CMAKE_C_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> -Wl,--start-group <LINK_LIBRARIES> -Wl,--end-group")
 set(CMAKE_CXX_LINK_EXECUTABLE

@@ -145,15 +145,15 @@ def host_run(model, method, input_files):
 
 
 class Build:
-    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, quiet):
+    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet):
         self.target, self.board, self.quiet = target, board, quiet
         self.toolchain = os.path.join(ROOT, "cmake", f"toolchain-{TARGETS[target][0]}.cmake")
         suffix = ""
-        if runtime_opt != "-Os" or kernel_opt != "-O2":
-            suffix = "-" + hashlib.sha256(f"{runtime_opt}|{kernel_opt}".encode()).hexdigest()[:8]
+        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto:
+            suffix = "-" + hashlib.sha256(f"{runtime_opt}|{kernel_opt}|{lto}".encode()).hexdigest()[:8]
         self.dir = os.path.join(build_root, f"{board}{suffix}")
         self.models = os.path.join(self.dir, "models")
-        self.runtime_opt, self.kernel_opt = runtime_opt, kernel_opt
+        self.runtime_opt, self.kernel_opt, self.lto = runtime_opt, kernel_opt, lto
         os.makedirs(self.models, exist_ok=True)
         self.lock = open(os.path.join(self.dir, ".lock"), "w")
 
@@ -168,7 +168,7 @@ class Build:
         cmd = ["cmake", "-S", os.path.join(ROOT, "boards"), "-B", self.dir, "-G", "Ninja",
                f"-DCMAKE_TOOLCHAIN_FILE={self.toolchain}", f"-DETMCU_BOARD={self.board}",
                f"-DETMCU_RUNTIME_OPT={self.runtime_opt}", f"-DETMCU_KERNEL_OPT={self.kernel_opt}",
-               f"-DETMCU_FW_MODELS_DIR={self.models}"]
+               f"-DETMCU_LTO={'ON' if self.lto else 'OFF'}", f"-DETMCU_FW_MODELS_DIR={self.models}"]
         log(f"configuring {self.dir}", self.quiet)
         run_cmd(cmd, "cmake configure")
         with open(os.path.join(self.dir, "board.json")) as f:
@@ -186,7 +186,13 @@ class Build:
     def ensure_configured(self, name):
         listed = os.path.join(self.dir, "configured-models.txt")
         known = set(open(listed).read().split()) if os.path.exists(listed) else set()
-        if not os.path.exists(os.path.join(self.dir, "build.ninja")) or name not in known:
+        stale = True
+        if os.path.exists(os.path.join(self.dir, "board.json")):
+            with open(os.path.join(self.dir, "board.json")) as f:
+                cfg = json.load(f)
+            stale = (cfg.get("lto") != ("ON" if self.lto else "OFF") or cfg.get("runtime_opt") != self.runtime_opt
+                     or cfg.get("kernel_opt") != self.kernel_opt or cfg.get("board") != self.board)
+        if stale or not os.path.exists(os.path.join(self.dir, "build.ninja")) or name not in known:
             self.configure()
             known = {d for d in os.listdir(self.models) if os.path.exists(os.path.join(self.models, d, "firmware.cmake"))}
             with open(listed, "w") as f:
@@ -467,6 +473,8 @@ def main(argv=None):
     ap.add_argument("--build-root", default=os.path.join(ROOT, "build", "firmware"))
     ap.add_argument("--runtime-opt", default="-Os", help="runtime/board/runner optimisation flags (default -Os)")
     ap.add_argument("--kernel-opt", default="-O2", help="kernel optimisation flags (default -O2)")
+    ap.add_argument("--no-lto", dest="lto", action="store_false",
+                    help="no link-time optimisation (default: LTO, smaller and faster)")
     ap.add_argument("--stack-bytes", type=int, help="stack reserved (default: the board's)")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--quiet", action="store_true")
@@ -522,7 +530,7 @@ def run(args):
         h.update(hashlib.sha256(part).digest())
     name = h.hexdigest()[:16]
 
-    with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.quiet) as b:
+    with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet) as b:
         d = os.path.join(b.models, name)
         fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
         if not os.path.exists(os.path.join(b.dir, "board.json")):
