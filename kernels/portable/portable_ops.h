@@ -27,6 +27,9 @@ Error aten__softmax_out(KernelContext& ctx, Span<EValue*> args);
 // Tensor(a!) out) -> out
 //   -> args: 5 values (4 schema arguments + out)
 Error aten__to_copy_out(KernelContext& ctx, Span<EValue*> args);
+// aten::abs.out(Tensor self, *, Tensor(a!) out) -> out
+//   -> args: 3 values (2 schema arguments + out)
+Error aten_abs_out(KernelContext& ctx, Span<EValue*> args);
 // aten::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> out
 //   -> args: 5 values (4 schema arguments + out)
 Error aten_add_out(KernelContext& ctx, Span<EValue*> args);
@@ -74,6 +77,9 @@ Error aten_div_Scalar_out(KernelContext& ctx, Span<EValue*> args);
 // aten::eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
 //   -> args: 4 values (3 schema arguments + out)
 Error aten_eq_Scalar_out(KernelContext& ctx, Span<EValue*> args);
+// aten::eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_eq_Tensor_out(KernelContext& ctx, Span<EValue*> args);
 // aten::exp.out(Tensor self, *, Tensor(a!) out) -> out
 //   -> args: 3 values (2 schema arguments + out)
 Error aten_exp_out(KernelContext& ctx, Span<EValue*> args);
@@ -83,15 +89,45 @@ Error aten_expand_copy_out(KernelContext& ctx, Span<EValue*> args);
 // aten::full.out(SymInt[] size, Scalar fill_value, *, Tensor(a!) out) -> out
 //   -> args: 4 values (3 schema arguments + out)
 Error aten_full_out(KernelContext& ctx, Span<EValue*> args);
+// aten::ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_ge_Scalar_out(KernelContext& ctx, Span<EValue*> args);
+// aten::ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_ge_Tensor_out(KernelContext& ctx, Span<EValue*> args);
 // aten::gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> out
 //   -> args: 4 values (3 schema arguments + out)
 Error aten_gelu_out(KernelContext& ctx, Span<EValue*> args);
+// aten::gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_gt_Scalar_out(KernelContext& ctx, Span<EValue*> args);
+// aten::gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_gt_Tensor_out(KernelContext& ctx, Span<EValue*> args);
 // aten::hardtanh.out(Tensor self, Scalar min_val=-1, Scalar max_val=1, *, Tensor(a!) out) -> out
 //   -> args: 5 values (4 schema arguments + out)
 Error aten_hardtanh_out(KernelContext& ctx, Span<EValue*> args);
+// aten::le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_le_Scalar_out(KernelContext& ctx, Span<EValue*> args);
+// aten::le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_le_Tensor_out(KernelContext& ctx, Span<EValue*> args);
+// aten::leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_leaky_relu_out(KernelContext& ctx, Span<EValue*> args);
 // aten::linear.out(Tensor input, Tensor weight, Tensor? bias=None, *, Tensor(a!) out) -> out
 //   -> args: 5 values (4 schema arguments + out)
 Error aten_linear_out(KernelContext& ctx, Span<EValue*> args);
+// aten::log.out(Tensor self, *, Tensor(a!) out) -> out
+//   -> args: 3 values (2 schema arguments + out)
+Error aten_log_out(KernelContext& ctx, Span<EValue*> args);
+// aten::lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_lt_Scalar_out(KernelContext& ctx, Span<EValue*> args);
+// aten::lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_lt_Tensor_out(KernelContext& ctx, Span<EValue*> args);
 // aten::max_pool2d_with_indices.out(Tensor self, int[2] kernel_size, int[2] stride=[], int[2]
 // padding=0, int[2] dilation=1, bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices) ->
 // (out, indices)   [+ TensorList of the outs]
@@ -115,6 +151,12 @@ Error aten_mul_Scalar_out(KernelContext& ctx, Span<EValue*> args);
 // TensorList of the outs]
 //   -> args: 9 values (8 schema arguments + TensorList of the 3 outs)
 Error aten_native_layer_norm_out(KernelContext& ctx, Span<EValue*> args);
+// aten::ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_ne_Scalar_out(KernelContext& ctx, Span<EValue*> args);
+// aten::ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> out
+//   -> args: 4 values (3 schema arguments + out)
+Error aten_ne_Tensor_out(KernelContext& ctx, Span<EValue*> args);
 // aten::neg.out(Tensor self, *, Tensor(a!) out) -> out
 //   -> args: 3 values (2 schema arguments + out)
 Error aten_neg_out(KernelContext& ctx, Span<EValue*> args);
@@ -137,6 +179,9 @@ Error aten_sigmoid_out(KernelContext& ctx, Span<EValue*> args);
 // step=1, *, Tensor(a!) out) -> out
 //   -> args: 7 values (6 schema arguments + out)
 Error aten_slice_copy_Tensor_out(KernelContext& ctx, Span<EValue*> args);
+// aten::sqrt.out(Tensor self, *, Tensor(a!) out) -> out
+//   -> args: 3 values (2 schema arguments + out)
+Error aten_sqrt_out(KernelContext& ctx, Span<EValue*> args);
 // aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out) -> out
 //   -> args: 4 values (3 schema arguments + out)
 Error aten_squeeze_copy_dim_out(KernelContext& ctx, Span<EValue*> args);

@@ -238,6 +238,10 @@ inline void expect_near(const std::vector<float>& got, const std::vector<double>
       EXPECT_TRUE(std::isnan(got[i])) << "at " << i;
       continue;
     }
+    if (std::isinf(want[i])) {
+      EXPECT_EQ(double(got[i]), want[i]) << "at " << i;
+      continue;
+    }
     EXPECT_NEAR(got[i], want[i], tol * (1.0 + std::fabs(want[i]))) << "at " << i;
   }
 }

@@ -53,6 +53,30 @@ std::vector<std::pair<const char*, std::pair<OpFunction, Builder>>> cases() {
           out_repeat(a, {2, 3});
         }}},
       {"relu", {kernels::aten_relu_out, unary}},
+      {"abs", {kernels::aten_abs_out, unary}},
+      {"sqrt", {kernels::aten_sqrt_out, unary}},
+      {"log", {kernels::aten_log_out, unary}},
+      {"leaky_relu",
+       {kernels::aten_leaky_relu_out,
+        [=](Args& a) {
+          f2(a);
+          a.add_double(0.01);
+          out_repeat(a, {2, 3});
+        }}},
+      {"lt.Scalar",
+       {kernels::aten_lt_Scalar_out,
+        [=](Args& a) {
+          f2(a);
+          a.add_int(2);
+          out_repeat(a, {2, 3}, ScalarType::Bool);
+        }}},
+      {"ge.Tensor",
+       {kernels::aten_ge_Tensor_out,
+        [=](Args& a) {
+          f2(a);
+          a.tensor<int32_t>({3}, {1, 2, 3});
+          out_repeat(a, {2, 3}, ScalarType::Bool);
+        }}},
       {"neg", {kernels::aten_neg_out, unary}},
       {"sigmoid", {kernels::aten_sigmoid_out, unary}},
       {"tanh", {kernels::aten_tanh_out, unary}},

@@ -543,3 +543,99 @@ TEST(Hardtanh, Default) {
 
 }  // namespace
 }  // namespace etmcu
+
+namespace etmcu {
+namespace {
+using test::Args;
+using test::expect_near;
+
+TEST(Compare, ScalarAndTensorOverloads) {
+  struct Case {
+    OpFunction scalar, tensor;
+    bool (*ref)(double, double);
+  };
+  const Case cases[] = {
+      {kernels::aten_eq_Scalar_out, kernels::aten_eq_Tensor_out,
+       [](double x, double y) { return x == y; }},
+      {kernels::aten_ne_Scalar_out, kernels::aten_ne_Tensor_out,
+       [](double x, double y) { return x != y; }},
+      {kernels::aten_lt_Scalar_out, kernels::aten_lt_Tensor_out,
+       [](double x, double y) { return x < y; }},
+      {kernels::aten_le_Scalar_out, kernels::aten_le_Tensor_out,
+       [](double x, double y) { return x <= y; }},
+      {kernels::aten_gt_Scalar_out, kernels::aten_gt_Tensor_out,
+       [](double x, double y) { return x > y; }},
+      {kernels::aten_ge_Scalar_out, kernels::aten_ge_Tensor_out,
+       [](double x, double y) { return x >= y; }},
+  };
+  const std::vector<float> x = {-1, 0, 0.5f, 1, NAN};
+  for (const auto& c : cases) {
+    Args a;  // f32 tensor vs int scalar 0
+    a.tensor<float>({5}, x);
+    a.add_int(0);
+    a.tensor<bool>({5});
+    a.repeat(2);
+    ASSERT_EQ(a.call(c.scalar), Error::Ok);
+    auto got = a.values<bool>(2);
+    for (size_t i = 0; i < x.size(); ++i) EXPECT_EQ(got[i], c.ref(x[i], 0.0)) << i;
+
+    Args b;  // int32 [2,1] vs f32 [3] broadcast (promoted to float), channels of different orders
+    b.tensor<int32_t>({2, 1}, {0, 2});
+    b.tensor<float>({3}, {-0.5f, 0, 2});
+    b.tensor<bool>({2, 3});
+    b.repeat(2);
+    ASSERT_EQ(b.call(c.tensor), Error::Ok);
+    auto gb = b.values<bool>(2);
+    const double xs[2] = {0, 2}, ys[3] = {-0.5, 0, 2};
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j) EXPECT_EQ(gb[i * 3 + j], c.ref(xs[i], ys[j]));
+  }
+
+  Args i8;  // PyTorch converts the wrapped scalar to the tensor's int8: 300 wraps to 44
+  i8.tensor<int8_t>({2}, {44, 1});
+  i8.add_int(300);
+  i8.tensor<bool>({2});
+  i8.repeat(2);
+  ASSERT_EQ(i8.call(kernels::aten_eq_Scalar_out), Error::Ok);
+  EXPECT_EQ(i8.values<bool>(2), (std::vector<bool>{true, false}));
+
+  Args bad;  // shapes do not broadcast
+  bad.tensor<float>({2}, {1, 2});
+  bad.tensor<float>({3}, {1, 2, 3});
+  bad.tensor<bool>({3});
+  bad.repeat(2);
+  EXPECT_EQ(bad.call(kernels::aten_lt_Tensor_out), Error::InvalidArgument);
+}
+
+TEST(Unary, LeakyReluAbsSqrtLog) {
+  Args a;
+  a.tensor<float>({4}, {-2, -0.5f, 0, 3});
+  a.add_double(0.1);
+  a.tensor<float>({4});
+  a.repeat(2);
+  ASSERT_EQ(a.call(kernels::aten_leaky_relu_out), Error::Ok);
+  expect_near(a.values<float>(2), {-0.2, -0.05, 0, 3});
+
+  Args b;
+  b.tensor<int32_t>({3}, {-5, 0, INT32_MIN});
+  b.tensor<int32_t>({3});
+  b.repeat(1);
+  ASSERT_EQ(b.call(kernels::aten_abs_out), Error::Ok);
+  EXPECT_EQ(b.values<int32_t>(1), (std::vector<int32_t>{5, 0, INT32_MIN}));  // wraps as PyTorch
+
+  Args c;
+  c.tensor<float>({3}, {-1.5f, -0.0f, 2});
+  c.tensor<float>({3});
+  c.repeat(1);
+  ASSERT_EQ(c.call(kernels::aten_abs_out), Error::Ok);
+  auto gc = c.values<float>(1);
+  EXPECT_EQ(gc[0], 1.5f);
+  EXPECT_FALSE(std::signbit(gc[1]));
+  EXPECT_EQ(gc[2], 2.0f);
+
+  check_float_unary(kernels::aten_sqrt_out, [](double v) { return std::sqrt(v); });
+  check_float_unary(kernels::aten_log_out, [](double v) { return std::log(v); });
+}
+
+}  // namespace
+}  // namespace etmcu
