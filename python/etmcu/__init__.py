@@ -23,7 +23,7 @@ __all__ = ["export", "ExportError", "ExportedProgram"]
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend="fx", verify=True, quantize=None,
-           calibration=None, scratch_target="portable", seed=0):
+           calibration=None, scratch_target="portable", linear="per_tensor", seed=0):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -40,6 +40,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     32), a directory of .npy/.npz samples, or a list of samples (tensors / tuples of tensors).
     scratch_target: which CMSIS-NN build the scratch buffers are sized for ("portable", the
     etmcu kernels; "dsp", Cortex-M DSP-extension builds such as upstream's Arduino example).
+    linear: "per_tensor" (default: cortex_m::quantized_linear with per-tensor weights, as
+    upstream) or "per_channel" (per-channel weights through a 1x1 cortex_m::quantized_conv2d
+    on the [B, in, 1, 1] view; more accurate, same ops library).
     For int8 the verification runs the .pte on the example inputs and records the error vs
     eager (prog.verified_error) without a threshold: quantization error is expected.
     """
@@ -70,7 +73,11 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
         from .passes import eliminate_dead_code
         from .quantize import quantize_graph
         samples = calibration_samples(calibration, example_inputs, seed=seed)
-        _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target)
+        if linear not in ("per_tensor", "per_channel"):
+            raise ExportError(f"linear must be 'per_tensor' or 'per_channel', got '{linear}'",
+                              op="quantize")
+        _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target,
+                                  linear_per_channel=linear == "per_channel")
         eliminate_dead_code(graph)
     method = lower(graph, method_name)
     plan = plan_memory(method, memory_regions, inplace=inplace)

@@ -199,12 +199,14 @@ def _nhwc_ok(t):
 
 
 class Int8Rewriter:
-    def __init__(self, graph: Graph, ranges, scratch_target="portable"):
+    def __init__(self, graph: Graph, ranges, scratch_target="portable",
+                 linear_per_channel=False):
         if scratch_target not in SCRATCH_TARGETS:
             raise ExportError(f"unknown scratch target '{scratch_target}'", op="quantize")
         self.g = graph
         self.ranges = ranges
         self.target = scratch_target
+        self.linear_per_channel = linear_per_channel
         self.nodes = []
         self.q = {}          # float tensor id -> int8 tensor
         self.qcl = {}        # float tensor id -> int8 tensor in NHWC-compatible layout
@@ -356,7 +358,7 @@ class Int8Rewriter:
             return False
         cin, cout = x.shape[1], w.shape[0]
         depthwise = groups == cin and cout % cin == 0 and x.shape[0] == 1
-        if groups != 1 and not depthwise:
+        if cin % groups or cout % groups:
             return False
         fused = self.fused_activation(n, 0)
         out_f, bounds = (fused[0], fused[1]) if fused else (n.outputs[0], None)
@@ -411,6 +413,8 @@ class Int8Rewriter:
         s_in, z_in = self.qp[xq.id]
         s_out, z_out = self.qparams_of(out_f)
         w = np.ascontiguousarray(wt.data.T)              # [out, in]
+        if self.linear_per_channel:
+            return self._linear_as_conv(n, xq, w, bias, out_f, bounds, fused, skip)
         wq, ws = symmetric_weights(w, per_channel=False)
         mult, shift = quantize_multiplier(s_in * ws[0] / s_out)
         bias_t = self.g.constant(int32_bias(bias, w.shape[0], s_in, ws[0]), "bias")
@@ -420,6 +424,40 @@ class Int8Rewriter:
         self.emit("cortex_m::quantized_linear.out",
                   [xq, w_t, bias_t, None, -z_in, 0, z_out, [mult], [shift], amax, amin],
                   out, n.source)
+        self.q[out_f.id] = out
+        if fused:
+            skip.add(id(fused[2]))
+        self.int8_ops.append(n.op)
+        return True
+
+    def _linear_as_conv(self, n, xq, w, bias, out_f, bounds, fused, skip):
+        """Linear with per-channel weights: a 1x1 quantized_conv2d on the [B, in, 1, 1] view
+        of the input (H = W = 1, so the layout is both NCHW and NHWC; no copies)."""
+        s_in, z_in = self.qp[xq.id]
+        s_out, z_out = self.qparams_of(out_f)
+        b_, cin = xq.shape
+        cout = w.shape[0]
+        wq, ws = symmetric_weights(w, per_channel=True)
+        mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
+        bias_t = self.g.constant(int32_bias(bias, cout, s_in, ws), "bias")
+        w_t = self.g.constant(np.ascontiguousarray(wq.reshape(cout, 1, 1, cin)), "weight_ohwi")
+        mult_t = self.g.constant(np.array(mults, np.int32), "requant_mult")
+        shift_t = self.g.constant(np.array(shifts, np.int32), "requant_shift")
+        amin, amax = self.act_range(bounds, (s_out, z_out))
+        x4 = self.g.new_tensor((b_, cin, 1, 1), np.int8, name="view")
+        self.qp[x4.id] = (s_in, z_in)
+        self.nodes.append(Node(ALIAS, [xq], [x4], n.source))
+        scratch = self.g.new_tensor((conv_scratch(self.target, cin, cin, 1, 1, [0, 0], [1, 1]),),
+                                    np.uint8, name="scratch")
+        scratch.scratch = True
+        y4 = self.g.new_tensor((b_, cout, 1, 1), np.int8, name="q", dim_order=CL)
+        self.qp[y4.id] = (s_out, z_out)
+        self.emit("cortex_m::quantized_conv2d.out",
+                  [x4, w_t, bias_t, [1, 1], [0, 0], [1, 1], -z_in, z_out, mult_t, shift_t,
+                   amin, amax, scratch], y4, n.source)
+        out = self.g.new_tensor(out_f.shape, np.int8, name="view")
+        self.qp[out.id] = (s_out, z_out)
+        self.nodes.append(Node(ALIAS, [y4], [out], n.source))
         self.q[out_f.id] = out
         if fused:
             skip.add(id(fused[2]))
@@ -613,7 +651,7 @@ class Int8Rewriter:
     }
 
 
-def quantize_graph(graph, samples, scratch_target="portable"):
+def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False):
     """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
     if not samples:
         raise ExportError("int8 quantization needs at least one calibration sample",
@@ -622,6 +660,6 @@ def quantize_graph(graph, samples, scratch_target="portable"):
         if np.dtype(t.dtype) != np.float32:
             raise ExportError("int8 quantization supports float32 inputs only", op="quantize")
     ranges = observe(graph, samples)
-    rw = Int8Rewriter(graph, ranges, scratch_target)
+    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel)
     rw.run()
     return graph, rw

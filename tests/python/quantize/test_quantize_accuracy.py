@@ -25,6 +25,10 @@ def test_autoencoder_reconstruction_close():
     ok, median_rel = quant_eval.ae_agreement(xs, q_util.eager_outputs("autoencoder"),
                                              q_util.reference_outputs("autoencoder"))
     assert median_rel < 0.1, median_rel
+    rank = quant_eval.ae_rank_correlation(xs, q_util.eager_outputs("autoencoder"),
+                                          q_util.reference_outputs("autoencoder"))
+    print(f"autoencoder: score rank correlation {rank:.4f}, median rel. diff {median_rel:.3f}")
+    assert rank >= 0.99
 
 
 @pytest.mark.parametrize("name", ["mlp", "ds_cnn", "resnet8"])
