@@ -435,3 +435,84 @@ def test_cli_quantize(tmp_path):
         assert "cortex_m::quantized_conv2d.out" in proc.stdout
         assert "aten::_softmax.out" in proc.stdout and "stay in fp32" in proc.stdout
         assert out.read_bytes()[4:8] == b"ET12"
+
+
+# ----------------------------------------------------------------------------- memory plan
+@pytest.mark.parametrize("name", q_util.ZOO)
+def test_int8_memory_plan_never_clobbers_live_tensors(name):
+    """Replay the int8 program on byte-tagged arenas (scratch tensors are write-only: their
+    bytes only have to be free at their own instruction)."""
+    prog = int8(name)
+    m, placement = prog.method, prog.plan.placement
+    klass = {}
+    for src, dst in m.aliases:
+        klass[dst] = klass.get(src, src)
+    canon = lambda tid: klass.get(tid, tid)  # noqa: E731
+    arenas = [np.full(s, -1, np.int64) for s in prog.plan.region_sizes]
+
+    def span(tid):
+        mem, off = placement[tid]
+        return arenas[mem - 1], slice(off, off + m.tensors[tid].nbytes)
+
+    def write(tid):
+        arena, sl = span(tid)
+        arena[sl] = canon(tid)
+
+    def check(tid, where):
+        arena, sl = span(tid)
+        assert (arena[sl] == canon(tid)).all(), f"{name}: tensor {tid} clobbered before {where}"
+
+    for t in m.input_tensors:
+        write(t.id)
+    for k in range(len(m.instructions)):
+        scratch = {tid for tid in m.writes[k] if m.tensors[tid].scratch}
+        for tid in m.reads[k]:
+            if tid not in scratch:
+                check(tid, f"instruction {k}")
+        for tid in scratch:
+            write(tid)
+        for tid in m.reads[k]:
+            if tid not in scratch:
+                check(tid, f"instruction {k} (scratch overlaps an operand)")
+        for tid in m.writes[k]:
+            write(tid)
+    for t in m.output_tensors:
+        check(t.id, "the end")
+
+
+# ----------------------------------------------------------------------------- per-channel linear
+def test_linear_per_channel_is_a_1x1_conv():
+    mod, m = q_util.model("autoencoder")
+    ex = (torch.randn(1, 640),)
+    prog = etmcu.export(m, ex, quantize="int8", calibration=8, linear="per_channel")
+    ops = prog.ops
+    assert ops["cortex_m::quantized_conv2d.out"] == 10 and "cortex_m::quantized_linear.out" \
+        not in ops
+    assert "dim_order_ops::_clone_dim_order.out" not in ops        # [B, C, 1, 1]: views only
+    for key, args in _calls(decode_json(prog.buffer)):
+        if key == "cortex_m::quantized_conv2d.out":
+            w = args[1]["val"]["sizes"]
+            assert w[1:3] == [1, 1] and args[12]["val"]["sizes"] == [0]
+    xs = q_util.inputs("autoencoder")[:20]
+    ref = q_util.eager_outputs("autoencoder")[:20]
+    from etmcu import quant_eval
+    outs = quant_eval.run_reference(prog, xs)
+    _, rel = quant_eval.ae_agreement(xs, ref, outs)
+    assert rel < 0.06
+
+
+def test_linear_per_channel_runs_on_runtime(tmp_path):
+    from etmcu import quant_eval
+    mod, m = q_util.model("mlp")
+    prog = etmcu.export(m, (torch.randn(1, 64),), quantize="int8", linear="per_channel")
+    xs = q_util.inputs("mlp")[:10]
+    if not q_util.CLI.exists():
+        pytest.fail("host runtime CLI not built")
+    try:
+        rt = quant_eval.run_runtime(q_util.CLI, prog.save(tmp_path / "m.pte"), xs, tmp_path)
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    ref = quant_eval.run_reference(prog, xs)
+    for a, b in zip(rt, ref):
+        assert np.argmax(a) == np.argmax(b)
+        assert np.abs(a - b).max() <= 1e-6 * float(np.abs(b).max())
