@@ -1,5 +1,6 @@
 #!/bin/sh
-# Compiles every portable kernel source for the bare-metal targets (RV32 CV32E40P and Cortex-M4F)
+# Compiles every portable kernel source for the bare-metal targets (RV32 CV32E40P, Cortex-M4F and
+# Cortex-M0)
 # with the freestanding flags, so the library keeps to C headers and no exceptions/RTTI.
 # Usage: kernels/portable/check_cross_compile.sh [repo root]   (exit 1 on the first failure)
 set -eu
@@ -12,7 +13,8 @@ trap 'rm -rf "$out"' EXIT
 status=0
 # picolibc.specs provides the C headers (math.h, string.h) for the RISC-V toolchain.
 for cc in "riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs" \
-          "arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"; do
+          "arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
+          "arm-none-eabi-g++ -mcpu=cortex-m0 -mthumb -mfloat-abi=soft"; do
   tool=${cc%% *}
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "skip: $tool not installed"
