@@ -1,8 +1,7 @@
 #!/bin/sh
-# Compiles every portable kernel source for the bare-metal targets (RV32 CV32E40P, Cortex-M4F and
-# Cortex-M0)
-# with the freestanding flags, so the library keeps to C headers and no exceptions/RTTI.
-# Usage: kernels/portable/check_cross_compile.sh [repo root]   (exit 1 on the first failure)
+# Compiles every portable kernel source for the bare-metal targets (RV32 CV32E40P, Cortex-M4F,
+# Cortex-M0) with the freestanding flags, so the library keeps to C headers, no exceptions/RTTI.
+# Usage: kernels/portable/check_cross_compile.sh [repo root]   (exit 1 if any file fails)
 set -eu
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$root"
