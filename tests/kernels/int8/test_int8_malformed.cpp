@@ -25,8 +25,10 @@ std::vector<std::string> read_ops(const std::string& path) {
 }
 
 std::vector<std::string> int8_ops() {
-  std::vector<std::string> ops = read_ops(std::string(ETMCU_SOURCE_DIR) + "/kernels/cortex_m/ops.txt");
-  for (const std::string& op : read_ops(std::string(ETMCU_SOURCE_DIR) + "/kernels/quantized/ops.txt"))
+  std::vector<std::string> ops =
+      read_ops(std::string(ETMCU_SOURCE_DIR) + "/kernels/cortex_m/ops.txt");
+  for (const std::string& op :
+       read_ops(std::string(ETMCU_SOURCE_DIR) + "/kernels/quantized/ops.txt"))
     ops.push_back(op);
   return ops;
 }
