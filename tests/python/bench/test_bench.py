@@ -1,0 +1,122 @@
+"""`./etmcu bench --quick` runs end to end into a temporary directory and writes well-formed results
+(this checks that the benchmark works, not its numbers; bench/results/ is never touched)."""
+
+import csv
+import json
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+SHARED = ROOT.parent / "shared"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    before = {p: p.stat().st_mtime for p in (ROOT / "bench" / "results").glob("*")} \
+        if (ROOT / "bench" / "results").exists() else {}
+    t0 = time.time()
+    p = subprocess.run([str(ROOT / "etmcu"), "bench", "--quick", "--output", str(out)], cwd=ROOT,
+                       capture_output=True, text=True, timeout=600)
+    wall = time.time() - t0
+    after = {p: p.stat().st_mtime for p in (ROOT / "bench" / "results").glob("*")} \
+        if (ROOT / "bench" / "results").exists() else {}
+    return {"out": out, "proc": p, "wall": wall, "results_untouched": before == after}
+
+
+def test_runs_and_reports_progress(quick):
+    p = quick["proc"]
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert "[bench" in p.stderr and "run 1/" in p.stderr and "done:" in p.stderr
+
+
+def test_quick_is_quick(quick):
+    # The bench's own time (exports, firmware builds, runs, plots), as it reports it; `./etmcu bench`
+    # first brings the host build up to date, which is not the bench's work (and in a clean tree is
+    # done before this test by ./etmcu test).
+    m = re.search(r"done: .*\((\d+) s\)", quick["proc"].stderr)
+    assert m, quick["proc"].stderr[-2000:]
+    assert int(m.group(1)) < 120, f"--quick took {m.group(1)} s (wall with the host build: {quick['wall']:.0f} s)"
+
+
+def test_does_not_touch_committed_results(quick):
+    assert quick["results_untouched"]
+
+
+def test_csv_well_formed(quick):
+    with open(quick["out"] / "results.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert rows, "no rows"
+    for r in rows:
+        assert r["target"] in ("cv32e40p", "cortex-m55")
+        assert r["status"] in ("ok", "unavailable")
+        if r["status"] == "ok":
+            execute, total = int(r["execute"]), int(r["total"])
+            assert 0 < execute <= total
+            assert abs(float(r["ms_400mhz"]) - execute / 400e3) < 1e-3
+            parts = sum(int(r[k]) for k in ("ram_planned", "ram_method", "ram_temp", "ram_data", "ram_bss",
+                                            "ram_stack_peak"))
+            assert int(r["ram_peak"]) == parts
+            assert int(r["flash_code"]) > 0 and int(r["flash_model"]) > 0
+            assert int(r["flash_total"]) == int(r["flash_code"]) + int(r["flash_model"])
+        else:
+            assert r["error"], "an unavailable row must say why"
+    add = [r for r in rows if r["model"] == "add"]
+    assert add and add[0]["pub_cycles"] == "11333312"  # the seed's baseline beside ours
+
+
+def test_per_op_csv(quick):
+    with open(quick["out"] / "per_op.csv") as f:
+        rows = list(csv.DictReader(f))
+    cv = [r for r in rows if r["source"].startswith("cv32e40p")]
+    assert cv, "no CV32E40P per-op rows"
+    assert any(r["bucket"] == "aten::add.out" for r in cv)
+    # the buckets account for every cycle of the run
+    res = {(r["model"], r["variant"]): r for r in csv.DictReader(open(quick["out"] / "results.csv"))
+           if r["target"] == "cv32e40p" and r["status"] == "ok"}
+    for key, r in res.items():
+        total = sum(int(x["value"]) for x in cv if (x["model"], x["variant"]) == key)
+        assert total == int(r["total"])
+
+
+def test_markdown_and_json(quick):
+    md = (quick["out"] / "results.md").read_text()
+    assert md.startswith("# etmcu benchmark results")
+    table = [ln for ln in md.splitlines() if ln.startswith("| ")]
+    assert len(table) >= 2
+    ncols = table[0].count("|")
+    for ln in md.splitlines():
+        if ln.startswith("| model |") or ln.startswith("| add") or ln.startswith("|---|---|---|---|---|---|"):
+            assert ln.count("|") == ncols, ln
+    for png in ("cycles.png", "memory.png", "per_op.png"):
+        assert f"]({png})" in md
+    data = json.loads((quick["out"] / "results.json").read_text())
+    assert data["rows"] and data["meta"]["command"].startswith("./etmcu bench")
+
+
+@pytest.mark.parametrize("name", ["cycles.png", "memory.png", "per_op.png"])
+def test_png(quick, name):
+    data = (quick["out"] / name).read_bytes()
+    assert data[:8] == PNG_MAGIC
+    assert len(data) > 5000
+    w, h = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert w >= 400 and h >= 200
+
+
+def test_published_data_cites_sources():
+    with open(ROOT / "bench" / "published.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert {r["model"] for r in rows} >= {"ds_cnn", "mobilenet_v1", "resnet8", "autoencoder", "add"}
+    for r in rows:
+        assert "/work/shared/seeds/" in r["source"] or "shared/seeds/" in r["source"]
+    seeds = {r["source"].split("/work/shared/seeds/")[1].split()[0].rstrip(",;") for r in rows}
+    for s in seeds:
+        if SHARED.exists():
+            assert (SHARED / "seeds" / s).exists(), s
+    ms = {r["model"]: float(r["latency_ms"]) for r in rows}
+    assert ms["ds_cnn"] == 5.825 and ms["mobilenet_v1"] == 21.450 and ms["autoencoder"] == 1.208

@@ -1,0 +1,480 @@
+#!/usr/bin/python3
+"""./etmcu bench: export the MLPerf Tiny zoo models (fp32 and int8), the seed's add model and the
+upstream KeywordSpotting program, build bare-metal firmware for each, run it on the CV32E40P
+simulator (exact cycles) and on the Cortex-M55 in QEMU (exact instruction counts), and write
+bench/results/: results.csv, results.md, per_op.csv and PNG plots. docs/results.md explains them.
+
+Nothing is estimated: a row whose export, build or run fails says so, with the error.
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import opprof  # noqa: E402
+
+PY = "/usr/bin/python3"
+ETMCU = os.path.join(ROOT, "etmcu")
+FW = os.path.join(ROOT, "tools", "firmware", "etmcu_fw.py")
+CLI = os.path.join(ROOT, "build", "host", "tools", "etmcu-cli")
+SIM = os.path.join(ROOT, "build", "host", "sim", "etmcu-sim")
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+KWS = os.path.join(SHARED, "pte-corpus", "upstream", "examples__arduino__examples__KeywordSpotting__model.pte")
+PUBLISHED = os.path.join(ROOT, "bench", "published.csv")
+CLOCK_HZ = 400e6
+
+ZOO = ["ds_cnn", "mobilenet_v1", "resnet8", "autoencoder"]
+ALL_MODELS = ZOO + ["add", "kws_upstream"]
+ALL_TARGETS = ["cv32e40p", "cortex-m55"]
+TITLES = {"ds_cnn": "DS-CNN", "mobilenet_v1": "MobileNetV1-0.25", "resnet8": "ResNet-8",
+          "autoencoder": "Autoencoder", "add": "add (seed)", "kws_upstream": "KWS (upstream .pte)"}
+UNIT = {"cv32e40p": "cycles", "cortex-m55": "instructions"}
+
+T0 = time.time()
+
+
+def progress(msg):
+    print(f"[bench {int(time.time() - T0) // 60:02d}:{int(time.time() - T0) % 60:02d}] {msg}", file=sys.stderr,
+          flush=True)
+
+
+def one_line(text, limit=400):
+    """The informative part of an error: the last non-empty lines, on one line."""
+    lines = [ln.strip() for ln in (text or "").strip().splitlines() if ln.strip()]
+    lines = [ln for ln in lines if not ln.startswith("[etmcu") or "error" in ln]
+    s = " | ".join(lines[-3:]) if lines else "no output"
+    return s if len(s) <= limit else s[: limit - 3] + "..."
+
+
+def model_macs(name):
+    """MAC count from the model file (MACS = ... in models/<name>.py), None if it has none."""
+    path = os.path.join(ROOT, "models", f"{name}.py")
+    if not os.path.exists(path):
+        return None
+    m = re.search(r"^MACS\s*=\s*([\d_]+)", open(path).read(), re.M)
+    return int(m.group(1).replace("_", "")) if m else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Programs
+
+
+class Program:
+    def __init__(self, model, variant, pte=None, macs=None):
+        self.model, self.variant, self.pte, self.macs = model, variant, pte, macs
+        self.error = None  # export error (then no target rows run)
+        self.inputs = []
+        self.ops = []
+        self.host_profile = None
+
+    @property
+    def key(self):
+        return f"{self.model}/{self.variant}"
+
+
+def export(prog, work, timeout):
+    out = os.path.join(work, f"{prog.model}_{prog.variant}.pte")
+    cmd = [ETMCU, "export", f"models/{prog.model}.py:Model", "-o", out]
+    if prog.variant == "int8":
+        cmd += ["--quantize", "int8"]
+    if os.path.exists(out):
+        os.remove(out)
+    try:
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        prog.error = f"export timed out after {timeout} s"
+        return
+    if p.returncode != 0 or not os.path.exists(out):
+        prog.error = f"export failed (`{' '.join(['./etmcu'] + cmd[1:])}`): {one_line(p.stderr + p.stdout)}"
+        return
+    prog.pte = out
+
+
+def inspect(prog):
+    p = subprocess.run([CLI, "inspect", prog.pte, "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        prog.error = f"inspect failed: {one_line(p.stderr + p.stdout)}"
+        return None
+    return json.loads(p.stdout)["methods"][0]
+
+
+def make_inputs(prog, meth, work):
+    """Seeded random inputs (standard normal floats, small ints), one raw .bin per input."""
+    import numpy as np
+
+    rng = np.random.default_rng(2026)
+    files = []
+    for i, x in enumerate(meth["inputs"]):
+        if x["kind"] != "tensor":
+            return []  # let the runner use the program's values
+        n = 1
+        for s in x["shape"]:
+            n *= s
+        dt = np.dtype(x["dtype"] if x["dtype"] != "bool" else np.bool_)
+        if dt.kind == "f":
+            a = rng.standard_normal(n).astype(dt)
+        elif dt.kind == "b":
+            a = rng.integers(0, 2, n).astype(dt)
+        else:
+            a = rng.integers(-8, 8, n).astype(dt)
+        path = os.path.join(work, f"{prog.model}_{prog.variant}.in{i}.bin")
+        a.tofile(path)
+        files.append(path)
+    return files
+
+
+def host_profile(prog):
+    cmd = [CLI, "run", prog.pte, "--profile", "--json"]
+    for f in prog.inputs:
+        cmd += ["--input", f]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if p.returncode != 0:
+        return f"host run failed: {one_line(p.stderr + p.stdout)}"
+    prof = json.loads(p.stdout.strip().splitlines()[-1]).get("profile")
+    if not prof:
+        return "host runtime printed no profile"
+    per_op = {}
+    for e in prof:
+        per_op[e["op"]] = per_op.get(e["op"], 0) + e["ticks"]
+    return per_op
+
+
+# ---------------------------------------------------------------------------------------------
+# Firmware runs
+
+
+def run_target(prog, target, timeout):
+    row = base_row(prog, target)
+    if prog.error:
+        row["status"] = "unavailable"
+        row["error"] = prog.error
+        return row, None
+    cmd = [PY, FW, prog.pte, "--target", target, "--json", "--quiet", "--timeout", str(timeout)]
+    for f in prog.inputs:
+        cmd += ["--input", f]
+    try:
+        p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=timeout + 900)
+    except subprocess.TimeoutExpired:
+        row["status"], row["error"] = "unavailable", f"firmware build/run timed out ({' '.join(cmd[1:4])})"
+        return row, None
+    last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+    if p.returncode != 0 or not last.startswith("{"):
+        row["status"] = "unavailable"
+        row["error"] = one_line(p.stderr + p.stdout)
+        return row, None
+    fw = json.loads(last)
+    counts = fw.get("cycles") or fw.get("instructions")
+    row["status"] = "ok"
+    row["execute"] = counts["execute"]
+    row["total"] = counts["total"]
+    row["ms_400mhz"] = row["execute"] / CLOCK_HZ * 1e3
+    row["inferences_per_s"] = CLOCK_HZ / row["execute"] if row["execute"] else None
+    if prog.macs:
+        row["mac_per_count"] = prog.macs / row["execute"]
+    ram, flash = fw["ram"], fw["flash"]
+    for k, src in (("ram_planned", "planned"), ("ram_method", "method"), ("ram_temp", "temp"),
+                   ("ram_data", ".data"), ("ram_bss", ".bss"), ("ram_stack_peak", "stack_peak")):
+        row[k] = ram[src]
+    row["ram_peak"] = sum(row[k] for k in ("ram_planned", "ram_method", "ram_temp", "ram_data", "ram_bss",
+                                           "ram_stack_peak"))
+    # Code: everything linked except the embedded .pte and test inputs (runtime, kernels, board, libc,
+    # their constants and initialised data). Model: the .pte, kept whole in flash.
+    row["flash_text"] = flash[".text"]
+    row["flash_code"] = flash[".text"] + flash[".rodata"] - flash["model"] - flash["inputs"] + flash[".data"]
+    row["flash_model"] = flash["model"]
+    row["flash_total"] = row["flash_code"] + row["flash_model"]
+    row["firmware"] = os.path.relpath(fw["firmware"], ROOT)
+    return row, fw
+
+
+def base_row(prog, target):
+    return {"model": prog.model, "variant": prog.variant, "target": target, "unit": UNIT[target],
+            "macs": prog.macs, "status": "", "error": ""}
+
+
+def cv32_op_profile(fw, ops):
+    elf = fw["firmware"]
+    p = subprocess.run([SIM, elf, "--profile"], capture_output=True, text=True, timeout=1800)
+    if p.returncode != 0:
+        return None, f"etmcu-sim --profile failed: {one_line(p.stderr + p.stdout)}"
+    total, buckets = opprof.attribute(elf, p.stdout, ops)
+    if total != fw["cycles"]["total"]:
+        return None, f"profile run total {total} differs from the firmware run {fw['cycles']['total']}"
+    return buckets, None
+
+
+# ---------------------------------------------------------------------------------------------
+# Output
+
+
+CSV_FIELDS = ["model", "variant", "target", "status", "unit", "execute", "total", "ms_400mhz", "inferences_per_s",
+              "macs", "mac_per_count", "ram_peak", "ram_planned", "ram_method", "ram_temp", "ram_data", "ram_bss",
+              "ram_stack_peak", "flash_code", "flash_text", "flash_model", "flash_total", "top_ops", "pub_ms",
+              "pub_cycles", "pub_ram_kib", "pub_code_kib", "pub_source", "firmware", "error"]
+
+
+def load_published():
+    pub = {}
+    with open(PUBLISHED) as f:
+        for r in csv.DictReader(f):
+            pub[(r["model"], r["target"])] = r
+    return pub
+
+
+def attach_published(row, pub):
+    p = pub.get((row["model"], row["target"]))
+    if not p:
+        return
+    row["pub_ms"] = p["latency_ms"]
+    row["pub_cycles"] = p["cycles"]
+    row["pub_ram_kib"] = p["peak_ram_kib"]
+    row["pub_code_kib"] = p["code_kib"]
+    row["pub_source"] = f"{p['precision']} {p['target']}: {p['source']}"
+
+
+def fmt_int(x):
+    return "" if x in (None, "") else f"{int(x):,}"
+
+
+def kib(x):
+    return "" if x in (None, "") else f"{x / 1024:.2f}"
+
+
+def top_ops_text(buckets, total, n=3):
+    items = sorted(buckets.items(), key=lambda kv: -kv[1])[:n]
+    return "; ".join(f"{k} {100 * v / total:.1f}%" for k, v in items)
+
+
+def group_bucket(name):
+    """Per-op plot/summary bucket: soft-float helpers shared by several kernels are grouped."""
+    if name.startswith("shared: __"):
+        return "shared libgcc helpers (soft-float etc.)"
+    if name.startswith("shared: "):
+        return "shared helpers (memcpy, kernel utils)"
+    return name
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, extrasaction="ignore")
+        w.writeheader()
+        for r in rows:
+            out = {k: r.get(k, "") for k in CSV_FIELDS}
+            for k in ("ms_400mhz", "inferences_per_s"):
+                if isinstance(out[k], float):
+                    out[k] = f"{out[k]:.4f}"
+            if isinstance(out["mac_per_count"], float):
+                out["mac_per_count"] = f"{out['mac_per_count']:.5f}"
+            w.writerow(out)
+
+
+def write_md(path, rows, per_op, meta):
+    L = ["# etmcu benchmark results", "",
+         f"Generated by `{meta['command']}` on {meta['date']} ({meta['wall']:.0f} s wall). "
+         "See docs/results.md for the method and caveats.", "",
+         "* **cv32e40p**: exact cycles from the project's cycle-exact CV32E40P simulator (etmcu-sim). "
+         "ms and inferences/s at 400 MHz; MAC/cycle.",
+         "* **cortex-m55**: exact *instruction* counts from QEMU (mps3-an547, TCG plugin). QEMU is not "
+         "cycle-accurate: ms, inferences/s and MAC/instr. are computed as if one instruction took one cycle "
+         "at 400 MHz (IPC = 1), marked with ~.",
+         "* Latency figures are the `execute` phase (one inference); `total` includes start-up, program and "
+         "method load and printing the outputs.",
+         "* Peak RAM = planned + method allocator + temp + .data + .bss + peak stack (measured), in bytes. "
+         "Flash: code = everything linked except the .pte (runtime, kernels, board, libc); model = the .pte.",
+         "* Published: ExecuTorch Cortex-M backend, int8, Cortex-M55 at 400 MHz (Alif E8), from "
+         "`shared/seeds/executorch-cortex-m-backend.md`; add baseline: 11,333,312 cycles on CV32E40P from "
+         "`shared/seeds/executorch-runtime-cv32e40p.rst`. Data in bench/published.csv.", "",
+         "| model | variant | target | execute | total | ms @400MHz | inf/s | MACs | MAC/count | peak RAM "
+         "(planned + method + temp + .data + .bss + stack) | flash code | flash model | top ops (cv32e40p, "
+         "share of all cycles) | published ms | published cycles | published RAM KiB | published code KiB |",
+         "|" + "---|" * 17]
+    for r in rows:
+        if r["status"] != "ok":
+            pub = [r.get("pub_ms", ""), fmt_int(r.get("pub_cycles")), r.get("pub_ram_kib", ""),
+                   r.get("pub_code_kib", "")]
+            err = r["error"].replace("|", "/").replace("\n", " ")
+            L.append(f"| {TITLES[r['model']]} | {r['variant']} | {r['target']} | **unavailable**: {err} |"
+                     + " |" * 9 + " " + " | ".join(pub) + " |")
+            continue
+        approx = "~" if r["unit"] == "instructions" else ""
+        unit = "cycles" if r["unit"] == "cycles" else "instr."
+        mpc = f"{approx}{r['mac_per_count']:.4f}" if r.get("mac_per_count") else "n/a (no MAC count)"
+        if r["model"] == "add":
+            mpc = "n/a (0 MACs)"
+        ram = (f"{fmt_int(r['ram_peak'])} = {fmt_int(r['ram_planned'])} + {fmt_int(r['ram_method'])} + "
+               f"{fmt_int(r['ram_temp'])} + {fmt_int(r['ram_data'])} + {fmt_int(r['ram_bss'])} + "
+               f"{fmt_int(r['ram_stack_peak'])}")
+        L.append(
+            f"| {TITLES[r['model']]} | {r['variant']} | {r['target']} | {fmt_int(r['execute'])} {unit} | "
+            f"{fmt_int(r['total'])} | {approx}{r['ms_400mhz']:.3f} | {approx}{r['inferences_per_s']:.2f} | "
+            f"{fmt_int(r['macs']) or 'n/a'} | {mpc} | {ram} | {fmt_int(r['flash_code'])} | "
+            f"{fmt_int(r['flash_model'])} | {r.get('top_ops', '') or 'n/a'} | {r.get('pub_ms', '')} | "
+            f"{fmt_int(r.get('pub_cycles'))} | {r.get('pub_ram_kib', '')} | {r.get('pub_code_kib', '')} |")
+    L += ["", "## Per-operator breakdown", "",
+          "CV32E40P: cycles per operator from the simulator's exact per-function profile of the same firmware "
+          "(tools/bench/opprof.py): a kernel's own functions and the helpers only it calls are charged to its "
+          "operator; helpers that several kernels call (libgcc soft-float, memcpy, kernel utilities) are exact "
+          "totals kept in separate `shared` buckets, because a flat profile cannot say which caller spent them; "
+          "`runtime` is everything outside the kernels (start-up, load, executor loop, report). Host: "
+          "nanoseconds per operator from `./etmcu run --profile` on this x86 machine (labelled host; not target "
+          "cycles). Cortex-M55: no per-operator data (the firmware runner does not time operators and QEMU "
+          "reports totals only).", ""]
+    for key, d in per_op.items():
+        L.append(f"### {key}")
+        L.append("")
+        L.append("| operator / bucket | cv32e40p cycles | share | host ns | host share |")
+        L.append("|---|---|---|---|---|")
+        cv = d.get("cv32e40p") or {}
+        host = d.get("host") if isinstance(d.get("host"), dict) else {}
+        tot_cv = sum(cv.values()) or 1
+        tot_h = sum(host.values()) or 1
+        names = sorted(set(cv) | set(host), key=lambda k: -(cv.get(k, 0) / tot_cv + host.get(k, 0) / tot_h))
+        for k in names:
+            c, h = cv.get(k), host.get(k)
+            L.append(f"| {k} | {fmt_int(c)} | {'' if c is None else f'{100 * c / tot_cv:.2f}%'} | {fmt_int(h)} | "
+                     f"{'' if h is None else f'{100 * h / tot_h:.2f}%'} |")
+        for what in ("cv32e40p_error", "host_error"):
+            if d.get(what):
+                L.append(f"\n{what.replace('_', ' ')}: {d[what]}")
+        L.append("")
+    L += ["## Plots", "", "![cycles](cycles.png)", "", "![memory](memory.png)", "", "![per-op](per_op.png)", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(L))
+
+
+def write_per_op_csv(path, per_op):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "variant", "source", "bucket", "value", "unit", "share"])
+        for key, d in per_op.items():
+            model, variant = key.split("/")
+            for src, unit in (("cv32e40p", "cycles"), ("host", "ns")):
+                b = d.get(src)
+                if not isinstance(b, dict):
+                    continue
+                tot = sum(b.values()) or 1
+                for k, v in sorted(b.items(), key=lambda kv: -kv[1]):
+                    w.writerow([model, variant, src if src == "host" else "cv32e40p (etmcu-sim)", k, v, unit,
+                                f"{v / tot:.5f}"])
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="etmcu bench", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--models", nargs="+", choices=ALL_MODELS, metavar="MODEL",
+                    help=f"subset of {' '.join(ALL_MODELS)} (default: all)")
+    ap.add_argument("--targets", nargs="+", choices=ALL_TARGETS, metavar="TARGET",
+                    help=f"subset of {' '.join(ALL_TARGETS)} (default: all)")
+    ap.add_argument("--variants", nargs="+", choices=["fp32", "int8"], default=["fp32", "int8"],
+                    help="zoo model precisions (default: fp32 int8)")
+    ap.add_argument("--quick", action="store_true",
+                    help="smoke test: the add model on cv32e40p only (unless --models/--targets are "
+                         "given); checks that the bench runs, not its numbers")
+    ap.add_argument("--output", default=os.path.join(ROOT, "bench", "results"),
+                    help="output directory (default bench/results)")
+    ap.add_argument("--work", default=os.path.join(ROOT, "build", "bench"), help="exported programs, inputs")
+    ap.add_argument("--timeout", type=int, default=600, help="per firmware run, seconds")
+    ap.add_argument("--no-op-profile", action="store_true", help="skip the per-operator profiles")
+    args = ap.parse_args(argv)
+    models = args.models or (["add"] if args.quick else ALL_MODELS)
+    targets = args.targets or (["cv32e40p"] if args.quick else ALL_TARGETS)
+    variants = ["fp32"] if args.quick and not args.models else args.variants
+    os.makedirs(args.output, exist_ok=True)
+    os.makedirs(args.work, exist_ok=True)
+    for tool in (CLI, SIM):
+        if not os.path.exists(tool):
+            sys.exit(f"etmcu bench: {tool} is not built; run ./etmcu build (./etmcu bench does it)")
+
+    progs = []
+    for m in models:
+        if m == "add":
+            progs.append(Program("add", "fp32", macs=0))
+        elif m == "kws_upstream":
+            pr = Program("kws_upstream", "int8 (upstream)", pte=KWS)
+            if not os.path.exists(KWS):
+                pr.error = f"not found: {KWS}"
+            progs.append(pr)
+        else:
+            for v in variants:
+                progs.append(Program(m, v, macs=model_macs(m)))
+    n_runs = len(progs) * len(targets)
+    progress(f"{len(progs)} programs x {len(targets)} targets = {n_runs} runs -> {args.output}")
+
+    # 1. export + inputs + host profile
+    for i, pr in enumerate(progs):
+        if pr.pte is None and not pr.error:
+            progress(f"export {i + 1}/{len(progs)}: {pr.key}")
+            export(pr, args.work, timeout=600)
+        if pr.error:
+            progress(f"  {pr.key}: unavailable: {pr.error}")
+            continue
+        meth = inspect(pr)
+        if meth is None:
+            continue
+        pr.ops = meth["operators"]
+        pr.inputs = make_inputs(pr, meth, args.work)
+        if not args.no_op_profile:
+            pr.host_profile = host_profile(pr)
+
+    # 2. firmware runs
+    pub = load_published()
+    rows, per_op, k = [], {}, 0
+    for pr in progs:
+        d = per_op.setdefault(pr.key, {})
+        if isinstance(pr.host_profile, dict):
+            d["host"] = pr.host_profile
+        elif pr.host_profile:
+            d["host_error"] = pr.host_profile
+        for t in targets:
+            k += 1
+            progress(f"run {k}/{n_runs}: {pr.key} on {t} ...")
+            t1 = time.time()
+            row, fw = run_target(pr, t, args.timeout)
+            attach_published(row, pub)
+            if fw and t == "cv32e40p" and not args.no_op_profile:
+                progress(f"  per-op profile of {pr.key} on cv32e40p (etmcu-sim --profile)")
+                buckets, err = cv32_op_profile(fw, pr.ops)
+                if buckets:
+                    d["cv32e40p"] = buckets
+                    grouped = {}
+                    for b, v in buckets.items():
+                        grouped[group_bucket(b)] = grouped.get(group_bucket(b), 0) + v
+                    row["top_ops"] = top_ops_text(grouped, sum(grouped.values()))
+                else:
+                    d["cv32e40p_error"] = err
+            if row["status"] == "ok":
+                progress(f"  {pr.key} on {t}: {row['execute']:,} {row['unit']} (execute), "
+                         f"{row['ms_400mhz']:.3f} ms @400MHz, peak RAM {row['ram_peak']:,} B, "
+                         f"code {row['flash_code']:,} B + model {row['flash_model']:,} B [{time.time() - t1:.0f} s]")
+            else:
+                progress(f"  {pr.key} on {t}: unavailable: {row['error'][:300]}")
+            rows.append(row)
+
+    # 3. outputs
+    meta = {"command": "./etmcu bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "wall": time.time() - T0}
+    write_csv(os.path.join(args.output, "results.csv"), rows)
+    write_per_op_csv(os.path.join(args.output, "per_op.csv"), per_op)
+    write_md(os.path.join(args.output, "results.md"), rows, per_op, meta)
+    with open(os.path.join(args.output, "results.json"), "w") as f:
+        json.dump({"meta": meta, "rows": rows, "per_op": per_op}, f, indent=1, sort_keys=True)
+    import plots
+
+    plots.all_plots(args.output, rows, per_op, pub, group_bucket)
+    ok = sum(r["status"] == "ok" for r in rows)
+    progress(f"done: {ok}/{len(rows)} runs ok, results in {args.output} ({time.time() - T0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

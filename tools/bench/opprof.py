@@ -1,0 +1,126 @@
+"""Per-operator cycle breakdown of a CV32E40P firmware run, from the simulator's exact per-function
+profile (`etmcu-sim --profile`: the cycles charged to every ELF function, its own stalls included).
+
+The firmware runner does not time operators on the device (boards/common/runner.cpp prints only the
+phase ticks), so the breakdown is reconstructed from where the cycles went:
+
+* a function that belongs to an operator's kernel (its kernel entry point, e.g.
+  `etmcu::kernels::aten_convolution_out`, or a template/lambda instantiated inside it, whose
+  demangled name contains the entry point) is charged to that operator;
+* any other function (soft-float and libgcc helpers, memcpy, kernel utilities) is charged to the one
+  operator whose kernel can reach it in the static call graph (objdump of the same ELF, stopping at
+  other kernels); when several kernels can reach it, its cycles stay in a separate, explicitly
+  labelled bucket "shared: <function>" (exact total, not split: the profile is flat and does not
+  say which caller spent them);
+* functions no kernel reaches (start-up, program/method load, the executor loop, output printing)
+  form the "runtime (load, executor, startup, report)" bucket.
+
+Every cycle of the run is in exactly one bucket; the buckets sum to the simulator's total.
+"""
+import re
+import subprocess
+from collections import defaultdict
+
+OBJDUMP = "riscv64-unknown-elf-objdump"
+RUNTIME = "runtime (load, executor, startup, report)"
+
+
+def kernel_symbol(op):
+    """'aten::convolution.out' -> 'aten_convolution_out' (kernels/*/..._ops.h naming)."""
+    return op.replace("::", "_").replace(".", "_")
+
+
+def demangle(names):
+    if not names:
+        return {}
+    p = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True)
+    out = p.stdout.splitlines() if p.returncode == 0 else names
+    if len(out) != len(names):
+        out = names
+    return dict(zip(names, out))
+
+
+def call_graph(elf):
+    """caller -> set of callees (direct calls and tail calls to function entries)."""
+    p = subprocess.run([OBJDUMP, "-d", "--no-show-raw-insn", elf], capture_output=True, text=True)
+    graph = defaultdict(set)
+    cur = None
+    head = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+    call = re.compile(r"\t(?:jal|j|call|tail|c\.j|c\.jal)\s+(?:\w+,)?\s*[0-9a-f]+ <([^>+]+)>\s*$")
+    for line in p.stdout.splitlines():
+        m = head.match(line)
+        if m:
+            cur = m.group(1)
+            continue
+        if cur is None:
+            continue
+        m = call.search(line)
+        if m and m.group(1) != cur:
+            graph[cur].add(m.group(1))
+    return graph
+
+
+def parse_profile(text):
+    """etmcu-sim --profile stdout -> (total cycles, [(function, cycles, instructions)])."""
+    total, rows, on = None, [], False
+    for line in text.splitlines():
+        m = re.match(r"^cycles=(\d+) instret=(\d+)$", line)
+        if m:
+            total = int(m.group(1))
+            continue
+        if line.startswith("profile:"):
+            on = True
+            continue
+        if on:
+            f = line.split(None, 2)
+            if len(f) == 3 and f[0].isdigit():
+                rows.append((f[2], int(f[0]), int(f[1])))
+    return total, rows
+
+
+def attribute(elf, profile_text, ops):
+    """-> (total cycles, {bucket: cycles}) with buckets = op names, 'shared: fn', RUNTIME."""
+    total, rows = parse_profile(profile_text)
+    names = [r[0] for r in rows]
+    graph = call_graph(elf)
+    dm = demangle(sorted(set(names) | set(graph) | {c for cs in graph.values() for c in cs}))
+    ksyms = {kernel_symbol(op): op for op in ops}
+    kpat = re.compile(r"etmcu::kernels::(\w+)\(")
+
+    def own_op(fn):
+        for m in kpat.finditer(dm.get(fn, fn)):
+            if m.group(1) in ksyms:
+                return ksyms[m.group(1)]
+        return None
+
+    # kernel roots: functions that are an op's kernel (or inside it)
+    roots = {}
+    for fn in set(graph) | set(names):
+        op = own_op(fn)
+        if op:
+            roots[fn] = op
+    reach = defaultdict(set)  # helper fn -> ops whose kernels reach it
+    for fn, op in roots.items():
+        stack, seen = [fn], {fn}
+        while stack:
+            f = stack.pop()
+            for c in graph.get(f, ()):
+                if c in seen or c in roots:
+                    continue
+                seen.add(c)
+                reach[c].add(op)
+                stack.append(c)
+    buckets = defaultdict(int)
+    for fn, cycles, _ in rows:
+        if fn in roots:
+            buckets[roots[fn]] += cycles
+        elif len(reach.get(fn, ())) == 1:
+            buckets[next(iter(reach[fn]))] += cycles
+        elif reach.get(fn):
+            buckets["shared: " + dm.get(fn, fn)] += cycles
+        else:
+            buckets[RUNTIME] += cycles
+    accounted = sum(buckets.values())
+    if total is not None and accounted != total:
+        buckets[RUNTIME] += total - accounted  # cycles outside any symbol ("other" in the profile)
+    return total, dict(buckets)

@@ -1,0 +1,177 @@
+"""PNG plots of the bench results (matplotlib, Agg backend)."""
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+TITLES = {"ds_cnn": "DS-CNN", "mobilenet_v1": "MobileNetV1", "resnet8": "ResNet-8", "autoencoder": "AE",
+          "add": "add", "kws_upstream": "KWS upstream"}
+COLORS = {"cv32e40p": "#1f77b4", "cortex-m55": "#ff7f0e", "published": "#2ca02c"}
+
+
+def label(r):
+    v = r["variant"].replace(" (upstream)", "")
+    return f"{TITLES.get(r['model'], r['model'])}\n{v}"
+
+
+def programs(rows):
+    seen = []
+    for r in rows:
+        k = (r["model"], r["variant"])
+        if k not in seen:
+            seen.append(k)
+    return seen
+
+
+def cycles_plot(path, rows, pub):
+    progs = programs(rows)
+    targets = [t for t in ("cv32e40p", "cortex-m55") if any(r["target"] == t for r in rows)]
+    by = {(r["model"], r["variant"], r["target"]): r for r in rows}
+    fig, ax = plt.subplots(figsize=(max(7, 1.3 * len(progs) + 2), 5))
+    width = 0.8 / (len(targets) + 1)
+    for j, t in enumerate(targets + ["published"]):
+        xs, ys = [], []
+        for i, (m, v) in enumerate(progs):
+            x = i + (j - len(targets) / 2) * width
+            if t == "published":
+                p = pub.get((m, "cortex-m55")) if v == "int8" else None
+                if m == "add":
+                    p = pub.get(("add", "cv32e40p"))
+                if p and p.get("cycles"):
+                    xs.append(x)
+                    ys.append(float(p["cycles"]))
+                continue
+            r = by.get((m, v, t))
+            if r is None:
+                continue
+            if r["status"] == "ok":
+                xs.append(x)
+                ys.append(r["execute"])
+            else:
+                ax.text(x, 1.5, "n/a", rotation=90, ha="center", va="bottom", fontsize=7, color=COLORS[t])
+        name = {"cv32e40p": "ours, CV32E40P cycles (etmcu-sim)",
+                "cortex-m55": "ours, Cortex-M55 instructions (QEMU)",
+                "published": "published: ET Cortex-M backend int8 M55 cycles; add: seed CV32E40P cycles (whole run)"}[t]
+        if t == "published" and not xs:
+            continue
+        ax.bar(xs, ys, width, label=name, color=COLORS[t])
+    ax.set_yscale("log")
+    ax.set_ylim(bottom=1)
+    ax.set_xticks(range(len(progs)))
+    ax.set_xticklabels([label({"model": m, "variant": v}) for m, v in progs], fontsize=8)
+    ax.set_ylabel("cycles / instructions per inference (execute phase, log)")
+    ax.set_title("Inference cost per model and target (n/a = unavailable, see results.md)")
+    ax.legend(fontsize=7, loc="upper left")
+    ax.grid(axis="y", which="major", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def memory_plot(path, rows, pub):
+    zoo = [m for m in ("ds_cnn", "mobilenet_v1", "resnet8", "autoencoder") if any(r["model"] == m for r in rows)]
+    if not zoo:
+        zoo = sorted({r["model"] for r in rows})
+    series = [("int8", "cortex-m55"), ("fp32", "cortex-m55"), ("int8", "cv32e40p"), ("fp32", "cv32e40p")]
+    series = [s for s in series if any(r["variant"] == s[0] and r["target"] == s[1] for r in rows)]
+    by = {(r["model"], r["variant"], r["target"]): r for r in rows}
+    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
+    width = 0.8 / (len(series) + 1)
+    colors = ["#ff7f0e", "#ffbb78", "#1f77b4", "#aec7e8"]
+    for ax, what in zip(axes, ("ram", "flash")):
+        for j, s in enumerate(series + [("published", "")]):
+            for i, m in enumerate(zoo):
+                x = i + (j - len(series) / 2) * width
+                if s[0] == "published":
+                    p = pub.get((m, "cortex-m55"))
+                    if not p:
+                        continue
+                    if what == "ram":
+                        ax.bar(x, float(p["peak_ram_kib"]), width, color="#2ca02c")
+                    else:
+                        ax.bar(x, float(p["code_kib"]), width, color="#2ca02c")
+                        ax.bar(x, float(p["model_flash_kib"]), width, bottom=float(p["code_kib"]), color="#98df8a",
+                               hatch="//")
+                    continue
+                r = by.get((m, s[0], s[1]))
+                c = colors[j % len(colors)]
+                if r is None or r["status"] != "ok":
+                    ax.text(x, 1, "n/a", rotation=90, ha="center", va="bottom", fontsize=7, color=c)
+                    continue
+                if what == "ram":
+                    ax.bar(x, r["ram_peak"] / 1024, width, color=c)
+                else:
+                    ax.bar(x, r["flash_code"] / 1024, width, color=c)
+                    ax.bar(x, r["flash_model"] / 1024, width, bottom=r["flash_code"] / 1024, color=c, alpha=0.45,
+                           hatch="//")
+        handles = [plt.Rectangle((0, 0), 1, 1, color=colors[j % len(colors)]) for j in range(len(series))]
+        names = [f"ours {v} {t}" for v, t in series]
+        handles.append(plt.Rectangle((0, 0), 1, 1, color="#2ca02c"))
+        names.append("published (ET Cortex-M backend, int8, M55)")
+        if what == "flash":
+            handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", hatch="//"))
+            names.append("hatched: model (.pte / weights) on top of code")
+        ax.legend(handles, names, fontsize=7, loc="upper left")
+        ax.set_xticks(range(len(zoo)))
+        ax.set_xticklabels([TITLES.get(m, m) for m in zoo])
+        ax.set_yscale("log")
+        ax.set_ylabel("KiB (log)")
+        ax.set_title("Peak RAM (planned+method+temp+.data+.bss+stack)" if what == "ram"
+                     else "Flash: code (solid) + model (hatched)")
+        ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def per_op_plot(path, per_op, group):
+    items = [(k, d["cv32e40p"]) for k, d in per_op.items() if isinstance(d.get("cv32e40p"), dict)]
+    fig, ax = plt.subplots(figsize=(12, max(3, 0.6 * len(items) + 2.5)))
+    if not items:
+        ax.text(0.5, 0.5, "no CV32E40P per-operator profile available", ha="center", va="center")
+        ax.axis("off")
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return
+    grouped = []
+    for k, b in items:
+        g = {}
+        for name, v in b.items():
+            g[group(name)] = g.get(group(name), 0) + v
+        grouped.append((k, g))
+    totals = {}
+    for _, g in grouped:
+        t = sum(g.values())
+        for name, v in g.items():
+            totals[name] = max(totals.get(name, 0), v / t)
+    names = sorted(totals, key=lambda n: -totals[n])
+    big = [n for n in names if totals[n] >= 0.01][:14]
+    cmap = plt.get_cmap("tab20")
+    lefts = [0.0] * len(grouped)
+    for ci, n in enumerate(big + ["other (< 1% each)"]):
+        vals = []
+        for _, g in grouped:
+            t = sum(g.values())
+            if n.startswith("other"):
+                vals.append(sum(v for k, v in g.items() if k not in big) / t * 100)
+            else:
+                vals.append(g.get(n, 0) / t * 100)
+        ax.barh(range(len(grouped)), vals, left=lefts, color=cmap(ci % 20), label=n)
+        lefts = [a + b for a, b in zip(lefts, vals)]
+    ax.set_yticks(range(len(grouped)))
+    ax.set_yticklabels([f"{k}\n{sum(g.values()):,} cycles" for k, g in grouped], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 100)
+    ax.set_xlabel("% of all cycles of the firmware run (CV32E40P, etmcu-sim per-function profile)")
+    ax.set_title("Per-operator cycle breakdown on CV32E40P")
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
+    plt.close(fig)
+
+
+def all_plots(out, rows, per_op, pub, group_bucket):
+    cycles_plot(os.path.join(out, "cycles.png"), rows, pub)
+    memory_plot(os.path.join(out, "memory.png"), rows, pub)
+    per_op_plot(os.path.join(out, "per_op.png"), per_op, group_bucket)
