@@ -61,7 +61,7 @@ void binary_compute(const Tensor& a, const Tensor& b, const Tensor& out, double 
     map_binary<C>(a, b, out, [](C x, C y) { return wrap_mul(x, y); });
   } else if constexpr (K == BinaryKind::kDiv) {
     map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x / y); });
-  } else if constexpr (static_cast<C>(0.5) != 0) {  // floating trunc/floor division
+  } else if constexpr (IsFloat<C>::value) {  // floating trunc/floor division
     if (K == BinaryKind::kDivTrunc)
       map_binary<C>(a, b, out, [](C x, C y) { return trunc_div(x, y); });
     else
@@ -129,7 +129,8 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sca
     // Same integer dtype everywhere: compute in it (wrapping like PyTorch), typed fast paths.
     dispatch_all(res, [&](auto tag) {
       using T = decltype(tag);
-      if constexpr (!IsFloat<T>::value && !IsBool<T>::value)
+      // (true division never gets here: its integer inputs compute in float)
+      if constexpr (!IsFloat<T>::value && !IsBool<T>::value && K != BinaryKind::kDiv)
         binary_compute<K, T>(a, *pb, out, alpha, &div_by_zero);
     });
   } else {
