@@ -17,14 +17,17 @@ bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
   if (t.dim > kTensorMaxDim) return false;
   if (t.dim > 0 && (t.sizes == nullptr || t.dim_order == nullptr)) return false;
   uint32_t seen = 0;
-  uint64_t numel = 1;
+  uint64_t numel = 1, span = 1;
   for (int d = 0; d < t.dim; ++d) {
     if (t.sizes[d] < 0 || t.dim_order[d] >= t.dim) return false;
     uint32_t bit = 1u << t.dim_order[d];
     if (seen & bit) return false;
     seen |= bit;
     numel *= static_cast<uint64_t>(t.sizes[d]);
-    if (numel > 0x7fffffffu) return false;  // keeps every offset in int32/size_t range
+    // Product of the non-zero sizes bounds every stride: keeps offsets and strides in int32
+    // range even for empty tensors.
+    span *= static_cast<uint64_t>(t.sizes[d] > 0 ? t.sizes[d] : 1);
+    if (span > 0x7fffffffu) return false;
   }
   size_t es = element_size(t.dtype);
   if (es == 0) return false;
