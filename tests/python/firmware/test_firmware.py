@@ -82,7 +82,8 @@ def test_corpus_program_matches_host(program, target, tmp_path):
     pte = CORPUS / PROGRAMS[program]
     inputs = random_inputs(pte, tmp_path, seed=7)
     host = host_json(pte, inputs)
-    result = fw_json(pte, "--target", target, *sum((["--input", f] for f in inputs), []))
+    extra = corpus_table.EXTRA_ARGS.get((program, target), [])
+    result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     # Pools are exact: the method allocator is used to the byte, planned sizes are the program's.
     mem = result["memory"]
