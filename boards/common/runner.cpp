@@ -34,19 +34,26 @@ void put_hex_n(uint32_t v, int digits) {
   for (int i = 0; i < digits; ++i, v <<= 4) board_putc(kHex[v >> 28]);
 }
 
-// A space and v in hex without leading zeros (the host parses any width).
+// Eight hex digits of v (unrolled: printing is on the measured path).
+void put_hex32(uint32_t v) {
+#pragma GCC unroll 8
+  for (int sh = 28; sh >= 0; sh -= 4) board_putc(kHex[(v >> sh) & 15u]);
+}
+
+// A space and v in hex: eight digits, sixteen when it needs more than 32 bits.
 void put_field(uint64_t v) {
   board_putc(' ');
-  uint32_t hi = static_cast<uint32_t>(v >> 32), lo = static_cast<uint32_t>(v);
+  const uint32_t hi = static_cast<uint32_t>(v >> 32);
+  if (hi) put_hex32(hi);
+  put_hex32(static_cast<uint32_t>(v));
+}
+
+// A space and a small value in hex without leading zeros (tensor headers).
+void put_small(uint32_t v) {
+  board_putc(' ');
   int digits = 1;
-  if (hi) {
-    while (digits < 8 && (hi >> (4 * digits)) != 0) ++digits;
-    put_hex_n(hi, digits);
-    digits = 8;
-  } else {
-    while (digits < 8 && (lo >> (4 * digits)) != 0) ++digits;
-  }
-  put_hex_n(lo, digits);
+  while (digits < 8 && (v >> (4 * digits)) != 0) ++digits;
+  put_hex_n(v, digits);
 }
 
 void end_line() {
@@ -92,23 +99,23 @@ FW_NOINIT uint8_t g_planned_pool[FW_PLANNED_TOTAL_BYTES];
 void print_output(size_t i, const EValue& v) {
   board_putc('O');
   put_hex_n(static_cast<uint32_t>(i), 1 + (i > 15) + (i > 255));
-  put_field(static_cast<uint32_t>(v.tag));
+  put_small(static_cast<uint32_t>(v.tag));
   if (v.is_tensor()) {
     const Tensor& t = v.to_tensor();
-    put_field(static_cast<uint32_t>(t.dtype));
-    put_field(t.dim);
-    for (int d = 0; d < t.dim; ++d) put_field(static_cast<uint32_t>(t.sizes[d]));
-    for (int d = 0; d < t.dim; ++d) put_field(t.dim_order[d]);
+    put_small(static_cast<uint32_t>(t.dtype));
+    put_small(t.dim);
+    for (int d = 0; d < t.dim; ++d) put_small(static_cast<uint32_t>(t.sizes[d]));
+    for (int d = 0; d < t.dim; ++d) put_small(t.dim_order[d]);
     board_putc(':');
     const size_t es = t.element_size(), n = t.data ? t.numel() : 0;
     if (es == 4) {
       const uint32_t* w = static_cast<const uint32_t*>(t.data);
-      for (size_t k = 0; k < n; ++k) put_hex_n(w[k], 8);
+      for (size_t k = 0; k < n; ++k) put_hex32(w[k]);
     } else if (es == 8) {
       const uint32_t* w = static_cast<const uint32_t*>(t.data);
       for (size_t k = 0; k < 2 * n; k += 2) {
-        put_hex_n(w[k + 1], 8);
-        put_hex_n(w[k], 8);
+        put_hex32(w[k + 1]);
+        put_hex32(w[k]);
       }
     } else if (es == 2) {
       const uint16_t* h = static_cast<const uint16_t*>(t.data);
