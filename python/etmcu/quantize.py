@@ -117,30 +117,35 @@ def activation_lut(fn, in_q, out_q):
 
 
 # ----------------------------------------------------------------------------- scratch sizes
-# CMSIS-NN's *_get_buffer_size for the kernels' build (kernels/cortex_m/scratch.h): "portable"
-# = the plain C path our kernels use; "dsp" = Cortex-M4/M7/M33 (DSP extension), what upstream's
-# Arduino KWS example was planned for.
+# CMSIS-NN's *_get_buffer_size (non-MVE builds, GCC) for the kernels' build: "portable" = the
+# plain C path our kernels are sized for (kernels/cortex_m/scratch.h); "dsp" = builds with the
+# DSP extension (Cortex-M4/M7/M33), what upstream's Arduino KWS example was planned for.
 def _align4(n):
     return n + (4 - n % 4) % 4
 
 
 def conv_scratch(target, in_c, k_c, kh, kw, pad, dil):
-    is_1x1 = kh == kw == 1 and pad == [0, 0] and dil == [1, 1] and in_c == k_c
+    """arm_convolve_wrapper_s8_get_buffer_size: 0 for a 1x1 conv without padding/dilation (the
+    1x1 'fast' path needs a buffer only with Arm Compiler 6), else two int16 im2col columns of
+    kH*kW*Cin padded to a multiple of 4 (also for 1xN); the same on both targets."""
+    is_1x1 = kh == kw == 1 and list(pad) == [0, 0] and list(dil) == [1, 1] and in_c == k_c
     if is_1x1:
         return 0
-    cols = kh * kw * in_c
-    if target == "dsp":
-        return 2 * cols * 2
-    return 2 * _align4(cols) * 2
+    return 2 * _align4(kh * kw * in_c) * 2
 
 
-def depthwise_scratch(target, in_c, kh, kw, depth_mult):
-    if target == "dsp" and depth_mult == 1:
-        return in_c * kh * kw * 2
-    return 0
+def depthwise_scratch(target, in_c, out_c, batch, kh, kw, pad, dil):
+    """arm_depthwise_conv_wrapper_s8_get_buffer_size: portable 0; DSP: Cin*kH*kW int16 for the
+    optimised path (multiplier 1, batch 1, no dilation), except 3x3 with padding <= 1."""
+    if target != "dsp" or in_c != out_c or batch != 1 or list(dil) != [1, 1]:
+        return 0
+    if kh == kw == 3 and pad[0] <= 1 and pad[1] <= 1:
+        return 0
+    return in_c * kh * kw * 2
 
 
 def avgpool_scratch(target, channels):
+    """arm_avgpool_s8_get_buffer_size: portable 0, DSP Cin * 4 (int32 sums)."""
     return channels * 4 if target == "dsp" else 0
 
 
@@ -375,7 +380,8 @@ class Int8Rewriter:
         kh, kw = w.shape[2], w.shape[3]
         if depthwise:
             wt = self.g.constant(np.ascontiguousarray(wq.transpose(1, 2, 3, 0)), "weight_ihwo")
-            size = depthwise_scratch(self.target, cin, kh, kw, cout // cin)
+            size = depthwise_scratch(self.target, cin, cout, x.shape[0], kh, kw, list(padding),
+                                     list(dilation))
             scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
             scratch.scratch = True
             self.emit("cortex_m::quantized_depthwise_conv2d.out",

@@ -323,13 +323,22 @@ def test_planned_scratch_matches_formula_in_program():
     assert n == 9
 
 
-def test_dsp_scratch_target_matches_upstream_kws_avgpool():
+def _scratch_sizes(doc):
+    return [(k, a[-3]["val"]["sizes"]) for k, a in _calls(doc)
+            if k in ("cortex_m::quantized_conv2d.out", "cortex_m::quantized_depthwise_conv2d.out",
+                     "cortex_m::quantized_avg_pool2d.out")]
+
+
+def test_dsp_scratch_target_matches_upstream_kws():
+    """Upstream planned its KWS program for CMSIS-NN's DSP path: our DS-CNN with
+    scratch_target="dsp" gets the same scratch size at every call (convs 0, pool 256)."""
     mod, m = q_util.model("ds_cnn")
     prog = etmcu.export(m, (torch.randn(1, 1, 49, 10),), quantize="int8", calibration=4,
                         scratch_target="dsp")
-    sizes = [a[-3]["val"]["sizes"] for k, a in _calls(decode_json(prog.buffer))
-             if k == "cortex_m::quantized_avg_pool2d.out"]
-    assert sizes == [[256]]
+    assert _scratch_sizes(decode_json(prog.buffer)) == _scratch_sizes(
+        decode_json(KWS_PTE.read_bytes()))
+    assert Q.depthwise_scratch("dsp", 16, 16, 1, 5, 5, [2, 2], [1, 1]) == 16 * 25 * 2
+    assert Q.depthwise_scratch("portable", 16, 16, 1, 5, 5, [2, 2], [1, 1]) == 0
 
 
 # ----------------------------------------------------------------------------- coverage
