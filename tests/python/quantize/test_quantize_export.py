@@ -525,3 +525,18 @@ def test_linear_per_channel_runs_on_runtime(tmp_path):
     for a, b in zip(rt, ref):
         assert np.argmax(a) == np.argmax(b)
         assert np.abs(a - b).max() <= 1e-6 * float(np.abs(b).max())
+
+
+def test_aten_front_end_gives_identical_int8_program():
+    mod, m = q_util.model("resnet8")
+    from etmcu import quant_eval
+    ex = quant_eval.example_inputs(mod)
+    assert etmcu.export(m, ex, quantize="int8", frontend="aten").buffer == int8("resnet8").buffer
+
+
+def test_non_float_inputs_rejected():
+    class Idx(nn.Module):
+        def forward(self, x):
+            return x + 1
+    with pytest.raises(ExportError, match="float32 inputs"):
+        etmcu.export(Idx(), (torch.zeros(4, dtype=torch.int32),), quantize="int8")
