@@ -33,7 +33,7 @@ Error aten_constant_pad_nd_out(KernelContext& ctx, Span<EValue*> args) {
       return ctx.fail(Error::InvalidArgument, "constant_pad_nd.out: out shape mismatch");
   }
   // The fill value once, in out's dtype.
-  uint8_t fill[8];
+  alignas(8) uint8_t fill[8];  // holds any dtype
   const EValue& v = *args[2];
   if (util::is_floating(out.dtype) || v.is_double())
     util::store_as<double>(fill, out.dtype, 0, v.scalar_as_double());

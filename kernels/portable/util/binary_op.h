@@ -103,13 +103,10 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sca
   // A 0-dim `other` (Scalar or 0-dim tensor) of another dtype is converted once to the compute
   // dtype, as PyTorch does, so the typed fast paths apply (x + 1 on f32, i32 * 3, ...).
   Tensor b_conv;
-  uint8_t b_buf[8];
+  alignas(8) uint8_t b_buf[8];  // holds any dtype
   const Tensor* pb = &b;
   if (b.dim == 0 && b.dtype != res) {
-    if (is_floating(res))
-      store_as<double>(b_buf, res, 0, load_as<double>(b.data, b.dtype, 0));
-    else
-      store_as<int64_t>(b_buf, res, 0, load_as<int64_t>(b.data, b.dtype, 0));
+    convert_element(b.data, b.dtype, 0, b_buf, res, 0);
     b_conv.data = b_buf;
     b_conv.nbytes = sizeof(b_buf);
     b_conv.dtype = res;

@@ -59,7 +59,7 @@ Error compare_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sc
   const ScalarType common = result_type(a, b.dtype, b.dim == 0, b_scalar);
   // A 0-dim other is converted once to the common dtype, as PyTorch does.
   Tensor b_conv;
-  uint8_t b_buf[8];
+  alignas(8) uint8_t b_buf[8];  // holds any dtype
   const Tensor* pb = &b;
   if (b.dim == 0 && b.dtype != common) {
     convert_element(b.data, b.dtype, 0, b_buf, common, 0);

@@ -264,12 +264,14 @@ constexpr ScalarType dtype_of<bool>() {
 }
 
 // One element converted between dtypes: integers via int64 (exact), anything involving f32 via
-// float, f64 via double (only with kF64) -- no double rounding of int -> f32.
+// float (no double rounding of int -> f32), f64 via double -- or via float when f64 tensors are
+// compiled out (then only f64 Scalars get here).
 inline void convert_element(const void* src, ScalarType st, Index si, void* dst, ScalarType dt,
                             Index di) {
-  if (st == ScalarType::Double || dt == ScalarType::Double) {
-    if constexpr (kF64) store_as<double>(dst, dt, di, load_as<double>(src, st, si));
-  } else if (st == ScalarType::Float || dt == ScalarType::Float) {
+  const bool f64 = st == ScalarType::Double || dt == ScalarType::Double;
+  if (f64 && kF64) {
+    store_as<double>(dst, dt, di, load_as<double>(src, st, si));
+  } else if (f64 || st == ScalarType::Float || dt == ScalarType::Float) {
     store_as<float>(dst, dt, di, load_as<float>(src, st, si));
   } else {
     store_as<int64_t>(dst, dt, di, load_as<int64_t>(src, st, si));
