@@ -201,13 +201,17 @@ int main() {
   MemoryManager memory(&method_alloc, &planned, &temp_alloc);
   Result<Method> method = program->load_method(FW_METHOD_NAME, &memory, &diag);
   if (!method.ok()) fail('c', diag, method.error());
+  for (size_t k = 0; kOutputs[k].data != nullptr; ++k) {  // unplanned outputs: caller memory
+    Error e = method->set_output_data_ptr(kOutputs[k].data, kOutputs[k].size, kOutputs[k].index);
+    if (e != Error::Ok) fail('c', method->diagnostic(), e);
+  }
   const uint64_t t_method = board_ticks();
 
   for (size_t i = 0; i < method->inputs_size(); ++i) {
     const EValue& slot = method->get_input(i);
     Error e;
     if (slot.is_tensor()) {
-      e = method->set_input_data(i, kInputs[i].data, kInputs[i].size);
+      e = method->set_input_data(i, kInputs[i].data, kInputs[i].size);  // unplanned: shared, in RAM
     } else {
       e = method->set_input(slot, i);  // non-tensor inputs keep the program's value
     }

@@ -238,7 +238,7 @@ def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes):
+def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_inputs):
     os.makedirs(os.path.join(d, "size"), exist_ok=True)
     os.makedirs(os.path.join(d, "run"), exist_ok=True)
     write_if_changed(os.path.join(d, "model.pte"), model_bytes)
@@ -249,7 +249,10 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes):
         if data is None:
             continue
         write_if_changed(os.path.join(d, f"input{i}.bin"), data)
-        asm += [f'    .section .rodata.fw_input{i}, "a"', "    .balign 16", f"    .globl fw_input{i}",
+        # A planned input is copied into its arena (constant data suffices); an unplanned one is used
+        # in place by the program, so it lives in RAM (.data).
+        section = f'.rodata.fw_input{i}, "a"' if planned_inputs[i] else f'.data.fw_input{i}, "aw"'
+        asm += [f"    .section {section}", "    .balign 16", f"    .globl fw_input{i}",
                 f"fw_input{i}:", f'    .incbin "input{i}.bin"']
     asm.append("")
     write_if_changed(os.path.join(d, "model.S"), "\n".join(asm))
@@ -260,7 +263,7 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes):
                      f"// Generated: sizing firmware.\n#pragma once\n#define FW_METHOD_NAME {c_string(method)}\n")
 
 
-def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs):
+def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outputs):
     offsets, total = [], 0
     for size in planned:
         offsets.append(total)
@@ -281,7 +284,17 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs):
             rows.append(f"{{fw_input{i}, {len(data)}u}}")
     rows.append("{nullptr, 0}")
     lines += ["struct FwInput {", "  const void* data;", "  uint32_t size;", "};",
-              f"static const FwInput kInputs[] = {{{', '.join(rows)}}};", ""]
+              f"static const FwInput kInputs[] = {{{', '.join(rows)}}};"]
+    # Unplanned tensor outputs get caller memory (.noinit, exactly their size).
+    rows = []
+    for i, x in enumerate(outputs):
+        if x["kind"] == "tensor" and not x["planned"]:
+            lines.append(f'__attribute__((section(".noinit"), aligned(16))) static uint8_t fw_output{i}'
+                         f'[{max(1, x["nbytes"])}];')
+            rows.append(f"{{{i}u, fw_output{i}, {x['nbytes']}u}}")
+    rows.append("{0, nullptr, 0}")
+    lines += ["struct FwOutput {", "  uint32_t index;", "  void* data;", "  uint32_t size;", "};",
+              f"static const FwOutput kOutputs[] = {{{', '.join(rows)}}};", ""]
     write_if_changed(os.path.join(d, "run", "fw_config.h"), "\n".join(lines))
 
 
@@ -540,7 +553,8 @@ def run(args):
         stack = (args.stack_bytes or b.info["stack_bytes"]) + 63 & ~63  # the paint loop steps 64 bytes
         if fresh:
             b.prune(name)
-        prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack)
+        prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
+                          [x.get("planned", True) for x in meth["inputs"]])
         os.utime(d)
         b.ensure_configured(name)
         fw_json = os.path.join(d, "run", "sizes.json")
@@ -563,7 +577,8 @@ def run(args):
             z = res["Z"]
             sizes = {"method_allocator_bytes": z[0], "planned": z[2:2 + z[1]], "temp_bytes": temp,
                      "host_method_allocator_bytes": meth["method_allocator_bytes"]}
-            write_run_config(d, args.method, sizes["method_allocator_bytes"], temp, sizes["planned"], inputs)
+            write_run_config(d, args.method, sizes["method_allocator_bytes"], temp, sizes["planned"], inputs,
+                             meth["outputs"])
             log(f"building firmware (method pool {z[0]} B, planned {sizes['planned']}, temp {temp} B)", args.quiet)
             try:
                 b.build(f"fw-{name}", "firmware build")
@@ -574,6 +589,9 @@ def run(args):
         else:
             with open(fw_json) as f:
                 sizes = json.load(f)
+            # (re)written every time so that a newer runner always finds a matching header
+            write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"],
+                             sizes["planned"], inputs, meth["outputs"])
             b.build(f"fw-{name}", "firmware build")  # no-op unless sources changed
         elf = os.path.join(d, "run", "firmware.elf")
         if b.info["family"] == "cv32e40p":
