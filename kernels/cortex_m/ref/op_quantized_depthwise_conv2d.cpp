@@ -94,22 +94,28 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   const int32_t ioff = static_cast<int32_t>(in_off), ooff = static_cast<int32_t>(out_off);
   const int32_t amin = static_cast<int32_t>(act_min), amax = static_cast<int32_t>(act_max);
   const int32_t cm = static_cast<int32_t>(mult_ch);
+  // The in-bounds tap window is computed once per output pixel; each output channel then walks it
+  // with two strided pointers (input pixel stride, weight row stride).
   for (int32_t oy = 0; oy < y.h; ++oy) {
     const int32_t base_y = oy * stride.h - pad.h;
+    const int32_t ky0 = base_y < 0 ? (-base_y + dil.h - 1) / dil.h : 0;
+    const int32_t ky_lim = (x.h - base_y + dil.h - 1) / dil.h;
+    const int32_t ky1 = ky_lim < kh ? ky_lim : kh;
     for (int32_t ox = 0; ox < y.w; ++ox) {
       const int32_t base_x = ox * stride.w - pad.w;
+      const int32_t kx0 = base_x < 0 ? (-base_x + dil.w - 1) / dil.w : 0;
+      const int32_t kx_lim = (x.w - base_x + dil.w - 1) / dil.w;
+      const int32_t kx1 = kx_lim < kw ? kx_lim : kw;
+      const size_t x_step = static_cast<size_t>(dil.w) * x.c;
       for (int32_t oc = 0; oc < y.c; ++oc) {
         const int32_t ic = oc / cm;
         int32_t acc = bias ? bias[oc] : 0;
-        for (int32_t ky = 0; ky < kh; ++ky) {
+        for (int32_t ky = ky0; ky < ky1; ++ky) {
           const int32_t iy = base_y + ky * dil.h;
-          if (iy < 0 || iy >= x.h) continue;
-          for (int32_t kx = 0; kx < kw; ++kx) {
-            const int32_t ix = base_x + kx * dil.w;
-            if (ix < 0 || ix >= x.w) continue;
-            acc += (px[(static_cast<size_t>(iy) * x.w + ix) * x.c + ic] + ioff) *
-                   pw[(static_cast<size_t>(ky) * kw + kx) * y.c + oc];
-          }
+          const int8_t* xs =
+              px + (static_cast<size_t>(iy) * x.w + (base_x + kx0 * dil.w)) * x.c + ic;
+          const int8_t* ws = pw + (static_cast<size_t>(ky) * kw + kx0) * y.c + oc;
+          for (int32_t kx = kx0; kx < kx1; ++kx, xs += x_step, ws += y.c) acc += (*xs + ioff) * *ws;
         }
         acc = cmsis::requantize(acc, mult[oc], shift[oc]) + ooff;
         *py++ = static_cast<int8_t>(cmsis::clamp(acc, amin, amax));
