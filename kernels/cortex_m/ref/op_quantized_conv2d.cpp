@@ -7,6 +7,55 @@
 namespace etmcu {
 namespace kernels {
 
+namespace {
+struct ConvJob {
+  const int8_t* x;
+  const int8_t* w;
+  const int32_t* bias;
+  const int32_t* mult;
+  const int32_t* shift;
+  int8_t* y;
+  int8::Nhwc in, out;
+  int32_t kh, kw, kc;
+  int8::Pair stride, pad, dil;
+  int32_t ioff, ooff, amin, amax;
+};
+
+// The arithmetic, kept out of the argument checking so that its loops get the registers (inlined
+// into the kernel, the inner loop spilled to the stack on RV32).
+__attribute__((noinline)) void conv_nhwc(const ConvJob& j) {
+  const int32_t groups = j.in.c / j.kc, oc_per_group = j.out.c / groups;
+  const int32_t kc = j.kc, ioff = j.ioff;
+  int8_t* py = j.y;
+  for (int32_t n = 0; n < j.out.n; ++n) {
+    const int8_t* xb = j.x + static_cast<size_t>(n) * j.in.h * j.in.w * j.in.c;
+    for (int32_t oy = 0; oy < j.out.h; ++oy) {
+      const int32_t base_y = oy * j.stride.h - j.pad.h;
+      for (int32_t ox = 0; ox < j.out.w; ++ox) {
+        const int32_t base_x = ox * j.stride.w - j.pad.w;
+        for (int32_t oc = 0; oc < j.out.c; ++oc) {
+          const int32_t ic0 = (oc / oc_per_group) * kc;
+          int32_t acc = j.bias ? j.bias[oc] : 0;
+          for (int32_t ky = 0; ky < j.kh; ++ky) {
+            const int32_t iy = base_y + ky * j.dil.h;
+            if (iy < 0 || iy >= j.in.h) continue;
+            for (int32_t kx = 0; kx < j.kw; ++kx) {
+              const int32_t ix = base_x + kx * j.dil.w;
+              if (ix < 0 || ix >= j.in.w) continue;
+              const int8_t* xs = xb + (static_cast<size_t>(iy) * j.in.w + ix) * j.in.c + ic0;
+              const int8_t* ws = j.w + ((static_cast<size_t>(oc) * j.kh + ky) * j.kw + kx) * kc;
+              for (int32_t ic = 0; ic < kc; ++ic) acc += (xs[ic] + ioff) * ws[ic];
+            }
+          }
+          acc = cmsis::requantize(acc, j.mult[oc], j.shift[oc]) + j.ooff;
+          *py++ = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
+        }
+      }
+    }
+  }
+}
+}  // namespace
+
 // quantized_conv2d.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
 //     int[] dilation, int input_offset, int output_offset, Tensor requantize_multipliers,
 //     Tensor requantize_shifts, int activation_min, int activation_max, Tensor scratch, *,
@@ -74,41 +123,26 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_conv2d.out: offsets or activation range out of range");
 
-  const int8_t* px = in.const_data_ptr<int8_t>();
-  const int8_t* pw = w.const_data_ptr<int8_t>();
-  const int32_t* bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
-  const int32_t* mult = tensor(args, 8).const_data_ptr<int32_t>();
-  const int32_t* shift = tensor(args, 9).const_data_ptr<int32_t>();
-  int8_t* py = out.mutable_data_ptr<int8_t>();
-  const int32_t ioff = static_cast<int32_t>(in_off), ooff = static_cast<int32_t>(out_off);
-  const int32_t amin = static_cast<int32_t>(act_min), amax = static_cast<int32_t>(act_max);
-  const int32_t groups = x.c / kc, oc_per_group = y.c / groups;
-  for (int32_t n = 0; n < y.n; ++n) {
-    const int8_t* xb = px + static_cast<size_t>(n) * x.h * x.w * x.c;
-    for (int32_t oy = 0; oy < y.h; ++oy) {
-      const int32_t base_y = oy * stride.h - pad.h;
-      for (int32_t ox = 0; ox < y.w; ++ox) {
-        const int32_t base_x = ox * stride.w - pad.w;
-        for (int32_t oc = 0; oc < y.c; ++oc) {
-          const int32_t ic0 = (oc / oc_per_group) * kc;
-          int32_t acc = bias ? bias[oc] : 0;
-          for (int32_t ky = 0; ky < kh; ++ky) {
-            const int32_t iy = base_y + ky * dil.h;
-            if (iy < 0 || iy >= x.h) continue;
-            for (int32_t kx = 0; kx < kw; ++kx) {
-              const int32_t ix = base_x + kx * dil.w;
-              if (ix < 0 || ix >= x.w) continue;
-              const int8_t* xs = xb + (static_cast<size_t>(iy) * x.w + ix) * x.c + ic0;
-              const int8_t* ws = pw + ((static_cast<size_t>(oc) * kh + ky) * kw + kx) * kc;
-              for (int32_t ic = 0; ic < kc; ++ic) acc += (xs[ic] + ioff) * ws[ic];
-            }
-          }
-          acc = cmsis::requantize(acc, mult[oc], shift[oc]) + ooff;
-          *py++ = static_cast<int8_t>(cmsis::clamp(acc, amin, amax));
-        }
-      }
-    }
-  }
+  ConvJob j;
+  j.x = in.const_data_ptr<int8_t>();
+  j.w = w.const_data_ptr<int8_t>();
+  j.bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
+  j.mult = tensor(args, 8).const_data_ptr<int32_t>();
+  j.shift = tensor(args, 9).const_data_ptr<int32_t>();
+  j.y = out.mutable_data_ptr<int8_t>();
+  j.in = x;
+  j.out = y;
+  j.kh = kh;
+  j.kw = kw;
+  j.kc = kc;
+  j.stride = stride;
+  j.pad = pad;
+  j.dil = dil;
+  j.ioff = static_cast<int32_t>(in_off);
+  j.ooff = static_cast<int32_t>(out_off);
+  j.amin = static_cast<int32_t>(act_min);
+  j.amax = static_cast<int32_t>(act_max);
+  conv_nhwc(j);
   return Error::Ok;
 }
 

@@ -7,6 +7,55 @@
 namespace etmcu {
 namespace kernels {
 
+namespace {
+struct DwJob {
+  const int8_t* x;
+  const int8_t* w;
+  const int32_t* bias;
+  const int32_t* mult;
+  const int32_t* shift;
+  int8_t* y;
+  int8::Nhwc in, out;
+  int32_t kh, kw, cm;
+  int8::Pair stride, pad, dil;
+  int32_t ioff, ooff, amin, amax;
+};
+
+// The arithmetic, kept out of the argument checking so that its loops get the registers.
+__attribute__((noinline)) void depthwise_nhwc(const DwJob& j) {
+  int8_t* py = j.y;
+  // The in-bounds tap window is computed once per output pixel; each output channel then walks it
+  // with two strided pointers (input pixel stride, weight row stride).
+  for (int32_t oy = 0; oy < j.out.h; ++oy) {
+    const int32_t base_y = oy * j.stride.h - j.pad.h;
+    const int32_t ky0 = base_y < 0 ? (-base_y + j.dil.h - 1) / j.dil.h : 0;
+    const int32_t ky_lim = (j.in.h - base_y + j.dil.h - 1) / j.dil.h;
+    const int32_t ky1 = ky_lim < j.kh ? ky_lim : j.kh;
+    for (int32_t ox = 0; ox < j.out.w; ++ox) {
+      const int32_t base_x = ox * j.stride.w - j.pad.w;
+      const int32_t kx0 = base_x < 0 ? (-base_x + j.dil.w - 1) / j.dil.w : 0;
+      const int32_t kx_lim = (j.in.w - base_x + j.dil.w - 1) / j.dil.w;
+      const int32_t kx1 = kx_lim < j.kw ? kx_lim : j.kw;
+      const size_t x_step = static_cast<size_t>(j.dil.w) * j.in.c;
+      for (int32_t oc = 0; oc < j.out.c; ++oc) {
+        const int32_t ic = oc / j.cm;
+        int32_t acc = j.bias ? j.bias[oc] : 0;
+        for (int32_t ky = ky0; ky < ky1; ++ky) {
+          const int32_t iy = base_y + ky * j.dil.h;
+          const int8_t* xs =
+              j.x + (static_cast<size_t>(iy) * j.in.w + (base_x + kx0 * j.dil.w)) * j.in.c + ic;
+          const int8_t* ws = j.w + (static_cast<size_t>(ky) * j.kw + kx0) * j.out.c + oc;
+          for (int32_t kx = kx0; kx < kx1; ++kx, xs += x_step, ws += j.out.c)
+            acc += (*xs + j.ioff) * *ws;
+        }
+        acc = cmsis::requantize(acc, j.mult[oc], j.shift[oc]) + j.ooff;
+        *py++ = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
+      }
+    }
+  }
+}
+}  // namespace
+
 // quantized_depthwise_conv2d.out(Tensor input, Tensor weight, Tensor? bias, int[] stride,
 //     int[] padding, int[] dilation, int depth_multiplier, int input_offset, int output_offset,
 //     Tensor requantize_multipliers, Tensor requantize_shifts, int activation_min,
@@ -85,43 +134,26 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
                     "cortex_m::quantized_depthwise_conv2d.out: offsets or activation range out of "
                     "range");
 
-  const int8_t* px = in.const_data_ptr<int8_t>();
-  const int8_t* pw = w.const_data_ptr<int8_t>();
-  const int32_t* bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
-  const int32_t* mult = tensor(args, 9).const_data_ptr<int32_t>();
-  const int32_t* shift = tensor(args, 10).const_data_ptr<int32_t>();
-  int8_t* py = out.mutable_data_ptr<int8_t>();
-  const int32_t ioff = static_cast<int32_t>(in_off), ooff = static_cast<int32_t>(out_off);
-  const int32_t amin = static_cast<int32_t>(act_min), amax = static_cast<int32_t>(act_max);
-  const int32_t cm = static_cast<int32_t>(mult_ch);
-  // The in-bounds tap window is computed once per output pixel; each output channel then walks it
-  // with two strided pointers (input pixel stride, weight row stride).
-  for (int32_t oy = 0; oy < y.h; ++oy) {
-    const int32_t base_y = oy * stride.h - pad.h;
-    const int32_t ky0 = base_y < 0 ? (-base_y + dil.h - 1) / dil.h : 0;
-    const int32_t ky_lim = (x.h - base_y + dil.h - 1) / dil.h;
-    const int32_t ky1 = ky_lim < kh ? ky_lim : kh;
-    for (int32_t ox = 0; ox < y.w; ++ox) {
-      const int32_t base_x = ox * stride.w - pad.w;
-      const int32_t kx0 = base_x < 0 ? (-base_x + dil.w - 1) / dil.w : 0;
-      const int32_t kx_lim = (x.w - base_x + dil.w - 1) / dil.w;
-      const int32_t kx1 = kx_lim < kw ? kx_lim : kw;
-      const size_t x_step = static_cast<size_t>(dil.w) * x.c;
-      for (int32_t oc = 0; oc < y.c; ++oc) {
-        const int32_t ic = oc / cm;
-        int32_t acc = bias ? bias[oc] : 0;
-        for (int32_t ky = ky0; ky < ky1; ++ky) {
-          const int32_t iy = base_y + ky * dil.h;
-          const int8_t* xs =
-              px + (static_cast<size_t>(iy) * x.w + (base_x + kx0 * dil.w)) * x.c + ic;
-          const int8_t* ws = pw + (static_cast<size_t>(ky) * kw + kx0) * y.c + oc;
-          for (int32_t kx = kx0; kx < kx1; ++kx, xs += x_step, ws += y.c) acc += (*xs + ioff) * *ws;
-        }
-        acc = cmsis::requantize(acc, mult[oc], shift[oc]) + ooff;
-        *py++ = static_cast<int8_t>(cmsis::clamp(acc, amin, amax));
-      }
-    }
-  }
+  DwJob j;
+  j.x = in.const_data_ptr<int8_t>();
+  j.w = w.const_data_ptr<int8_t>();
+  j.bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
+  j.mult = tensor(args, 9).const_data_ptr<int32_t>();
+  j.shift = tensor(args, 10).const_data_ptr<int32_t>();
+  j.y = out.mutable_data_ptr<int8_t>();
+  j.in = x;
+  j.out = y;
+  j.kh = kh;
+  j.kw = kw;
+  j.cm = static_cast<int32_t>(mult_ch);
+  j.stride = stride;
+  j.pad = pad;
+  j.dil = dil;
+  j.ioff = static_cast<int32_t>(in_off);
+  j.ooff = static_cast<int32_t>(out_off);
+  j.amin = static_cast<int32_t>(act_min);
+  j.amax = static_cast<int32_t>(act_max);
+  depthwise_nhwc(j);
   return Error::Ok;
 }
 
