@@ -63,10 +63,10 @@ def cycles_plot(path, rows, pub):
     ax.set_xticklabels([label({"model": m, "variant": v}) for m, v in progs], fontsize=8)
     ax.set_ylabel("cycles / instructions per inference (execute phase, log)")
     ax.set_title("Inference cost per model and target (n/a = unavailable, see results.md)")
-    ax.legend(fontsize=7, loc="upper left")
-    ax.grid(axis="y", which="major", alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.13), ncol=3)
+    ax.grid(axis="y", which="major", alpha=0.3)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
@@ -77,7 +77,7 @@ def memory_plot(path, rows, pub):
     series = [("int8", "cortex-m55"), ("fp32", "cortex-m55"), ("int8", "cv32e40p"), ("fp32", "cv32e40p")]
     series = [s for s in series if any(r["variant"] == s[0] and r["target"] == s[1] for r in rows)]
     by = {(r["model"], r["variant"], r["target"]): r for r in rows}
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5))
+    fig, axes = plt.subplots(1, 2, figsize=(15, 5))
     width = 0.8 / (len(series) + 1)
     colors = ["#ff7f0e", "#ffbb78", "#1f77b4", "#aec7e8"]
     for ax, what in zip(axes, ("ram", "flash")):
@@ -98,7 +98,7 @@ def memory_plot(path, rows, pub):
                 r = by.get((m, s[0], s[1]))
                 c = colors[j % len(colors)]
                 if r is None or r["status"] != "ok":
-                    ax.text(x, 1, "n/a", rotation=90, ha="center", va="bottom", fontsize=7, color=c)
+                    ax.text(x, 1.1, "n/a", rotation=90, ha="center", va="bottom", fontsize=7, color="black")
                     continue
                 if what == "ram":
                     ax.bar(x, r["ram_peak"] / 1024, width, color=c)
@@ -113,22 +113,24 @@ def memory_plot(path, rows, pub):
         if what == "flash":
             handles.append(plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="black", hatch="//"))
             names.append("hatched: model (.pte / weights) on top of code")
-        ax.legend(handles, names, fontsize=7, loc="upper left")
+        if what == "flash":
+            ax.legend(handles, names, fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         ax.set_xticks(range(len(zoo)))
         ax.set_xticklabels([TITLES.get(m, m) for m in zoo])
         ax.set_yscale("log")
+        ax.set_ylim(bottom=1)
         ax.set_ylabel("KiB (log)")
         ax.set_title("Peak RAM (planned+method+temp+.data+.bss+stack)" if what == "ram"
                      else "Flash: code (solid) + model (hatched)")
         ax.grid(axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.suptitle("n/a = unavailable (see results.md for the error)", fontsize=8, y=0.02)
+    fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
 
 def per_op_plot(path, per_op, group):
     items = [(k, d["cv32e40p"]) for k, d in per_op.items() if isinstance(d.get("cv32e40p"), dict)]
-    fig, ax = plt.subplots(figsize=(12, max(3, 0.6 * len(items) + 2.5)))
+    fig, ax = plt.subplots(figsize=(11, max(3, 0.55 * len(items) + 1.5)))
     if not items:
         ax.text(0.5, 0.5, "no CV32E40P per-operator profile available", ha="center", va="center")
         ax.axis("off")
@@ -148,9 +150,16 @@ def per_op_plot(path, per_op, group):
             totals[name] = max(totals.get(name, 0), v / t)
     names = sorted(totals, key=lambda n: -totals[n])
     big = [n for n in names if totals[n] >= 0.01][:14]
-    cmap = plt.get_cmap("tab20")
+    fixed = {"runtime": "#7f7f7f", "shared libgcc": "#c7c7c7", "shared helpers": "#dbdb8d", "other": "#f7b6d2"}
+    palette = list(plt.get_cmap("tab10").colors) + list(plt.get_cmap("Dark2").colors)
+    palette = [c for i, c in enumerate(palette) if i not in (7, 8)]  # tab10 grey/olive are the buckets'
     lefts = [0.0] * len(grouped)
-    for ci, n in enumerate(big + ["other (< 1% each)"]):
+    ci = 0
+    for n in big + ["other (< 1% each)"]:
+        color = next((c for k, c in fixed.items() if n.startswith(k)), None)
+        if color is None:
+            color = palette[ci % len(palette)]
+            ci += 1
         vals = []
         for _, g in grouped:
             t = sum(g.values())
@@ -158,7 +167,7 @@ def per_op_plot(path, per_op, group):
                 vals.append(sum(v for k, v in g.items() if k not in big) / t * 100)
             else:
                 vals.append(g.get(n, 0) / t * 100)
-        ax.barh(range(len(grouped)), vals, left=lefts, color=cmap(ci % 20), label=n)
+        ax.barh(range(len(grouped)), vals, left=lefts, color=color, label=n)
         lefts = [a + b for a, b in zip(lefts, vals)]
     ax.set_yticks(range(len(grouped)))
     ax.set_yticklabels([f"{k}\n{sum(g.values()):,} cycles" for k, g in grouped], fontsize=8)
@@ -166,7 +175,7 @@ def per_op_plot(path, per_op, group):
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of all cycles of the firmware run (CV32E40P, etmcu-sim per-function profile)")
     ax.set_title("Per-operator cycle breakdown on CV32E40P")
-    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.18), ncol=3)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
