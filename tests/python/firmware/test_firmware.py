@@ -172,3 +172,31 @@ def test_etmcu_script_dispatches_on_target(add_pte):
     result = json.loads(p.stdout.strip().splitlines()[-1])
     assert result["target"] == "cortex-m55" and result["outputs"][0]["values"] == [2.0] * 5
     assert result["instructions"]["total"] > 0 and result["firmware"].endswith(".elf")
+
+
+ZOO = {"mlp": ["models/mlp.py:Model"], "ds_cnn_int8": ["models/ds_cnn.py:Model", "--quantize", "int8"]}
+
+
+@pytest.fixture(scope="session")
+def zoo_pte(tmp_path_factory):
+    out = tmp_path_factory.mktemp("zoo")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    paths = {}
+    for name, args in ZOO.items():
+        paths[name] = out / f"{name}.pte"
+        subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", args[0], "-o", str(paths[name]),
+                        *args[1:]], cwd=ROOT, env=env, check=True, capture_output=True)
+    return paths
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("model", list(ZOO))
+def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
+    """More kernels on the targets: f32 linear/relu/tanh/log_softmax, int8 cortex_m conv/pool/linear."""
+    pte = zoo_pte[model]
+    inputs = random_inputs(pte, tmp_path, seed=3)
+    host = host_json(pte, inputs)
+    extra = ["--board", "mps2-an385"] if target == "cortex-m0" and model == "ds_cnn_int8" else []
+    result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
+    assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
+    assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
