@@ -1,8 +1,6 @@
-// Declarations of every cortex_m int8 kernel (the kernel ABI of kernels/api/kernel.h), each with
-// the upstream schema it implements (backends/cortex_m/ops/operators.yaml at the KWS program's
-// exporter, 2026-08) and the resulting KernelCall argument count: one value per schema argument,
-// then the out tensor again. Kernels reject other counts (older schemas) with a message naming what
-// differs; see docs/int8.md for arithmetic, layouts and scratch (kernels/cortex_m/scratch.h).
+// Declarations of every cortex_m int8 kernel with the upstream schema it implements (operators.yaml
+// of the KWS program's exporter, 2026-08) and its KernelCall argument count (schema arguments, then
+// out again); other counts (older schemas) are rejected naming what differs. See docs/int8.md.
 #pragma once
 #include "kernels/api/kernel.h"
 

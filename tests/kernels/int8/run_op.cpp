@@ -1,12 +1,13 @@
-// int8_run_op CALL.json: calls one kernel from the host kernel table with arguments described in
-// JSON and writes the requested tensors back, so pytest can drive single kernels from numpy.
-//   {"op": "cortex_m::pad.out",
-//    "args": [{"tensor": {"dtype": 1, "sizes": [1,3,4,4], "dim_order": [0,2,3,1],
-//                         "file": "x.bin", "write": "y.bin"}},   // bytes in memory order
-//             {"int": 3}, {"double": 0.5}, {"bool": true}, {"int_list": [1, 2]}, {"none": null},
-//             {"ref": 4}]}                                       // the same EValue as args[4]
-// Exit 0 after writing outputs; 1 when the kernel returns an error (its message on stdout as
-// "error: <code> <text>"); 2 for a malformed description.
+// int8_run_op CALL.json: calls one kernel of the host kernel table with arguments described in JSON
+// and writes the requested tensors back, so pytest (tests/python/int8) can drive single kernels.
+// Exit 0 after writing outputs, 1 when the kernel returns an error, 2 for a bad description.
+//
+// {"op": "cortex_m::pad.out",
+//  "args": [{"tensor": {"dtype": 1, "sizes": [1,3,4,4], "dim_order": [0,2,3,1],
+//                       "file": "x.bin", "write": "y.bin"}},   // bytes in memory order
+//           {"int": 3}, {"double": 0.5}, {"bool": true}, {"int_list": [1, 2]}, {"none": null},
+//           {"ref": 4}]}                                       // the same EValue as args[4]
+// A kernel error prints "error: <code> <message>" on stdout.
 #include <cstdio>
 #include <cstring>
 #include <fstream>

@@ -1,7 +1,6 @@
-// Every int8 kernel (cortex_m:: and quantized_decomposed::, looked up through the host kernel
-// table) survives malformed argument lists: wrong counts, wrong tags, empty and mis-typed tensors,
-// lists of the wrong length. Each call must return an error with a message naming the op, and
-// never touch memory it does not own (run under ASan/UBSan in the sanitizer build).
+// Every int8 kernel survives malformed argument lists (wrong counts, tags, tensors, list lengths):
+// each call returns an error whose message names the op, and touches no memory it does not own
+// (also run under ASan/UBSan).
 #include <gtest/gtest.h>
 
 #include <cstring>
