@@ -21,7 +21,8 @@ import re
 import subprocess
 from collections import defaultdict
 
-OBJDUMP = "riscv64-unknown-elf-objdump"
+OBJDUMP = {"riscv": "riscv64-unknown-elf-objdump", "arm": "arm-none-eabi-objdump"}
+NM = {"riscv": "riscv64-unknown-elf-nm", "arm": "arm-none-eabi-nm"}
 RUNTIME = "runtime (load, executor, startup, report)"
 
 
@@ -40,13 +41,13 @@ def demangle(names):
     return dict(zip(names, out))
 
 
-def call_graph(elf):
+def call_graph(elf, arch="riscv"):
     """caller -> set of callees (direct calls and tail calls to function entries)."""
-    p = subprocess.run([OBJDUMP, "-d", "--no-show-raw-insn", elf], capture_output=True, text=True)
+    p = subprocess.run([OBJDUMP[arch], "-d", "--no-show-raw-insn", elf], capture_output=True, text=True)
     graph = defaultdict(set)
     cur = None
     head = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
-    call = re.compile(r"\t(?:jal|j|call|tail|c\.j|c\.jal)\s+(?:\w+,)?\s*[0-9a-f]+ <([^>+]+)>\s*$")
+    call = re.compile(r"\t(?:jal|j|call|tail|c\.j|c\.jal|bl|blx|b|b\.w|b\.n)\s+(?:\w+,)?\s*[0-9a-f]+ <([^>+]+)>\s*$")
     for line in p.stdout.splitlines():
         m = head.match(line)
         if m:
@@ -78,11 +79,45 @@ def parse_profile(text):
     return total, rows
 
 
-def attribute(elf, profile_text, ops):
-    """-> (total cycles, {bucket: cycles}) with buckets = op names, 'shared: fn', RUNTIME."""
-    total, rows = parse_profile(profile_text)
+def qemu_profile_rows(elf, text):
+    """bench/qemu_profile plugin output (per-address instruction counts) -> (total, rows) as
+    parse_profile gives them, by the ELF's function symbols (Thumb bit cleared)."""
+    p = subprocess.run([NM["arm"], "-S", "--defined-only", elf], capture_output=True, text=True)
+    funcs = []
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 4 and f[2] in "tTW":
+            funcs.append((int(f[0], 16) & ~1, int(f[1], 16), f[3]))
+    funcs.sort()
+    starts = [f[0] for f in funcs]
+    import bisect
+
+    total, counts = None, defaultdict(int)
+    for line in text.splitlines():
+        f = line.split()
+        if len(f) != 2:
+            continue
+        if f[0] == "total":
+            total = int(f[1])
+        elif f[0] == "other":
+            counts["(outside code memory)"] += int(f[1])
+        else:
+            a, n = int(f[0], 16), int(f[1])
+            i = bisect.bisect_right(starts, a) - 1
+            name = funcs[i][2] if i >= 0 and a < funcs[i][0] + max(funcs[i][1], 2) else "(no symbol)"
+            counts[name] += n
+    return total, [(k, v, v) for k, v in sorted(counts.items(), key=lambda kv: -kv[1])]
+
+
+def attribute(elf, profile_text, ops, arch="riscv"):
+    """-> (total, {bucket: count}) with buckets = op names, 'shared: fn', RUNTIME. The count is
+    cycles for etmcu-sim --profile output (riscv), instructions for the QEMU plugin's (arm)."""
+    if arch == "arm":
+        total, rows = qemu_profile_rows(elf, profile_text)
+    else:
+        total, rows = parse_profile(profile_text)
     names = [r[0] for r in rows]
-    graph = call_graph(elf)
+    graph = call_graph(elf, arch)
     dm = demangle(sorted(set(names) | set(graph) | {c for cs in graph.values() for c in cs}))
     ksyms = {kernel_symbol(op): op for op in ops}
     kpat = re.compile(r"etmcu::kernels::(\w+)\(")

@@ -129,53 +129,70 @@ def memory_plot(path, rows, pub):
 
 
 def per_op_plot(path, per_op, group):
-    items = [(k, d["cv32e40p"]) for k, d in per_op.items() if isinstance(d.get("cv32e40p"), dict)]
-    fig, ax = plt.subplots(figsize=(11, max(3, 0.55 * len(items) + 1.5)))
-    if not items:
-        ax.text(0.5, 0.5, "no CV32E40P per-operator profile available", ha="center", va="center")
+    panels = [(t, title) for t, title in (("cv32e40p", "CV32E40P cycles (etmcu-sim profile)"),
+                                           ("cortex-m55", "Cortex-M55 instructions (QEMU plugin)"))
+              if any(isinstance(d.get(t), dict) for d in per_op.values())]
+    keys = [k for k, d in per_op.items() if any(isinstance(d.get(t), dict) for t, _ in panels)]
+    if not panels:
+        fig, ax = plt.subplots(figsize=(6, 2))
+        ax.text(0.5, 0.5, "no per-operator profile available", ha="center", va="center")
         ax.axis("off")
         fig.savefig(path, dpi=110)
         plt.close(fig)
         return
-    grouped = []
-    for k, b in items:
-        g = {}
-        for name, v in b.items():
-            g[group(name)] = g.get(group(name), 0) + v
-        grouped.append((k, g))
-    totals = {}
-    for _, g in grouped:
-        t = sum(g.values())
+    grouped = {}
+    for k in keys:
+        for t, _ in panels:
+            b = per_op[k].get(t)
+            if isinstance(b, dict):
+                g = {}
+                for name, v in b.items():
+                    g[group(name)] = g.get(group(name), 0) + v
+                grouped[(k, t)] = g
+    share = {}
+    for g in grouped.values():
+        tot = sum(g.values()) or 1
         for name, v in g.items():
-            totals[name] = max(totals.get(name, 0), v / t)
-    names = sorted(totals, key=lambda n: -totals[n])
-    big = [n for n in names if totals[n] >= 0.01][:14]
+            share[name] = max(share.get(name, 0), v / tot)
+    big = [n for n in sorted(share, key=lambda n: -share[n]) if share[n] >= 0.01][:16]
     fixed = {"runtime": "#7f7f7f", "shared libgcc": "#c7c7c7", "shared helpers": "#dbdb8d", "other": "#f7b6d2"}
     palette = list(plt.get_cmap("tab10").colors) + list(plt.get_cmap("Dark2").colors)
     palette = [c for i, c in enumerate(palette) if i not in (7, 8)]  # tab10 grey/olive are the buckets'
-    lefts = [0.0] * len(grouped)
-    ci = 0
+    colors, ci = {}, 0
     for n in big + ["other (< 1% each)"]:
-        color = next((c for k, c in fixed.items() if n.startswith(k)), None)
-        if color is None:
-            color = palette[ci % len(palette)]
+        c = next((c for pre, c in fixed.items() if n.startswith(pre)), None)
+        if c is None:
+            c = palette[ci % len(palette)]
             ci += 1
-        vals = []
-        for _, g in grouped:
-            t = sum(g.values())
-            if n.startswith("other"):
-                vals.append(sum(v for k, v in g.items() if k not in big) / t * 100)
-            else:
-                vals.append(g.get(n, 0) / t * 100)
-        ax.barh(range(len(grouped)), vals, left=lefts, color=color, label=n)
-        lefts = [a + b for a, b in zip(lefts, vals)]
-    ax.set_yticks(range(len(grouped)))
-    ax.set_yticklabels([f"{k}\n{sum(g.values()):,} cycles" for k, g in grouped], fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 100)
-    ax.set_xlabel("% of all cycles of the firmware run (CV32E40P, etmcu-sim per-function profile)")
-    ax.set_title("Per-operator cycle breakdown on CV32E40P")
-    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+        colors[n] = c
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels) + 3, max(3, 0.5 * len(keys) + 1.5)),
+                             sharey=True, squeeze=False)
+    for ax, (t, title) in zip(axes[0], panels):
+        lefts = [0.0] * len(keys)
+        for n in big + ["other (< 1% each)"]:
+            vals = []
+            for k in keys:
+                g = grouped.get((k, t))
+                if not g:
+                    vals.append(0)
+                    continue
+                tot = sum(g.values()) or 1
+                v = sum(x for y, x in g.items() if y not in big) if n.startswith("other") else g.get(n, 0)
+                vals.append(100 * v / tot)
+            ax.barh(range(len(keys)), vals, left=lefts, color=colors[n], label=n)
+            lefts = [a + b for a, b in zip(lefts, vals)]
+        for i, k in enumerate(keys):
+            g = grouped.get((k, t))
+            txt = f"{sum(g.values()):,}" if g else "n/a (run unavailable)"
+            ax.text(1, i, txt, va="center", ha="left", fontsize=7, color="white" if g else "black")
+        ax.set_xlim(0, 100)
+        ax.set_title(title, fontsize=10)
+        ax.set_xlabel("% of the whole firmware run")
+    axes[0][0].set_yticks(range(len(keys)))
+    axes[0][0].set_yticklabels(keys, fontsize=8)
+    axes[0][0].invert_yaxis()
+    axes[0][-1].legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.suptitle("Per-operator breakdown (shared = helpers called by several kernels, exact totals)", fontsize=10, y=1.03)
     fig.savefig(path, dpi=110, bbox_inches="tight")
     plt.close(fig)
 
