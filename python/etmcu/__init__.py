@@ -87,6 +87,7 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     if qinfo is not None:
         prog.quantization = "int8"
         prog.fp32_ops = list(qinfo.fp32_ops)
+        prog.calibration_samples = len(samples)
     if verify:
         prog.verified_error = _verify(module, example_inputs, prog,
                                       tolerance=None if qinfo is not None else 1e-4)

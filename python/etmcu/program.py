@@ -18,6 +18,7 @@ class ExportedProgram:
     verified_error: Optional[float] = None   # reference interpreter vs eager (x output scale)
     quantization: Optional[str] = None       # "int8" for quantized exports
     fp32_ops: list = field(default_factory=list)   # (op, source) left in fp32 by int8 export
+    calibration_samples: int = 0
 
     def save(self, path):
         Path(path).write_bytes(self.buffer)
@@ -40,6 +41,7 @@ class ExportedProgram:
                      f"{self.plan.inplace_reuses} in-place reuses")
         lines.append(f"file bytes: {len(self.buffer)}")
         if self.quantization:
+            lines.append(f"{self.quantization}: calibrated on {self.calibration_samples} samples")
             if self.fp32_ops:
                 lines.append(f"{self.quantization}: {len(self.fp32_ops)} ops stay in fp32:")
                 for op, src in self.fp32_ops:

@@ -539,3 +539,22 @@ def test_non_float_inputs_rejected():
             return x + 1
     with pytest.raises(ExportError, match="float32 inputs"):
         etmcu.export(Idx(), (torch.zeros(4, dtype=torch.int32),), quantize="int8")
+
+
+def _op_models():
+    sys.path.insert(0, str(ROOT / "tests" / "python"))
+    from op_models import OP_MODELS
+    return OP_MODELS
+
+
+@pytest.mark.parametrize("name", ["seq1d", "nobias", "gate"])
+def test_op_models_mixed_int8_fp32(name):
+    """The op-coverage models (conv1d, bmm, where, unfoldable BN, layer norm, ...) export with
+    --quantize int8: covered parts in int8, the rest in fp32 between (de)quantize."""
+    cls = _op_models()[name]
+    m = cls().eval()
+    g = torch.Generator().manual_seed(0)
+    ex = tuple(torch.randn(s, generator=g) for s in cls.INPUT_SHAPES)
+    prog = etmcu.export(m, ex, quantize="int8")
+    assert prog.verified_error < 0.05
+    assert prog.fp32_ops

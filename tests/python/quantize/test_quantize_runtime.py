@@ -55,3 +55,26 @@ def test_runtime_runs_upstream_kws(tmp_path):
         pytest.fail("host runtime CLI not built")
     out = quant_eval.run_runtime(q_util.CLI, KWS_PTE, [(x,)], tmp_path)[0].reshape(-1)
     assert ["0x%08x" % v for v in out.view(np.uint32)] == case["outputs_f32_hex"]
+
+
+@pytest.mark.parametrize("name", ["seq1d", "nobias", "gate"])
+def test_runtime_op_models_int8(name, tmp_path):
+    import sys
+    import torch
+    import etmcu
+    sys.path.insert(0, str(q_util.ROOT / "tests" / "python"))
+    from op_models import OP_MODELS
+    cls = OP_MODELS[name]
+    m = cls().eval()
+    g = torch.Generator().manual_seed(0)
+    ex = tuple(torch.randn(s, generator=g) for s in cls.INPUT_SHAPES)
+    prog = etmcu.export(m, ex, quantize="int8")
+    xs = [tuple(torch.randn(s, generator=g).numpy() for s in cls.INPUT_SHAPES) for _ in range(5)]
+    if not q_util.CLI.exists():
+        pytest.fail("host runtime CLI not built")
+    try:
+        rt = quant_eval.run_runtime(q_util.CLI, prog.save(tmp_path / "m.pte"), xs, tmp_path)
+    except RuntimeError as e:
+        pytest.fail(str(e))
+    for a, b in zip(rt, quant_eval.run_reference(prog, xs)):
+        assert np.abs(a.astype(np.float64) - b).max() <= 1e-5 * max(float(np.abs(b).max()), 1.0)
