@@ -27,3 +27,14 @@ extern uint32_t __stack_top[];
 #define ETMCU_STACK_PAINT 0xa5a5a5a5u
 // One painted word per 16 bytes (start-up cost: the stack size / 64 loop iterations).
 #define ETMCU_STACK_PAINT_STRIDE 16
+
+#ifdef __cplusplus
+// True when any painted word in the lowest 256 bytes is overwritten: the stack reached (or, frames
+// having unwritten holes, probably ran past) its bottom. Boards and the runner then print a line "S"
+// before their error or results.
+static inline bool etmcu_stack_overflowed(void) {
+  for (int k = 0; k < 256 / ETMCU_STACK_PAINT_STRIDE; ++k)
+    if (__stack_limit[k * (ETMCU_STACK_PAINT_STRIDE / 4)] != ETMCU_STACK_PAINT) return true;
+  return false;
+}
+#endif

@@ -61,7 +61,15 @@ void end_line() {
   board_flush();
 }
 
+void report_stack_overflow() {
+  if (etmcu_stack_overflowed()) {
+    board_putc('S');
+    end_line();
+  }
+}
+
 [[noreturn]] void fail(char phase, const Diagnostic& d, Error e) {
+  report_stack_overflow();
   board_putc('E');
   board_putc(' ');
   board_putc(phase);
@@ -233,6 +241,7 @@ int main() {
   put_field(t_exec);
   put_field(t_print);
   end_line();
+  report_stack_overflow();
   board_putc('M');
   put_field(method_alloc.used());
   put_field(temp_alloc.peak());

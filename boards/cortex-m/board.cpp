@@ -75,6 +75,10 @@ static void put_hex32(uint32_t v) {
 void fw_fatal_trap(uint32_t ipsr, uint32_t pc) __attribute__((noreturn));
 void fw_fatal_trap(uint32_t ipsr, uint32_t pc) {
   fw_line_len = 0;
+  if (etmcu_stack_overflowed()) {
+    board_putc('S');
+    board_putc('\n');
+  }
   board_putc('X');
   board_putc(' ');
   put_hex32(ipsr);

@@ -35,6 +35,10 @@ static void put_hex32(uint32_t v) {
 
 void fw_fatal_trap(uint32_t cause, uint32_t epc) __attribute__((noreturn));
 void fw_fatal_trap(uint32_t cause, uint32_t epc) {
+  if (etmcu_stack_overflowed()) {
+    board_putc('S');
+    board_putc('\n');
+  }
   board_putc('X');
   board_putc(' ');
   put_hex32(cause);

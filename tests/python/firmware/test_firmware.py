@@ -200,3 +200,9 @@ def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
     result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
+
+
+def test_stack_overflow_is_reported(add_pte):
+    for target in ("cv32e40p", "cortex-m0"):
+        p = fw(add_pte, "--target", target, "--stack-bytes", "1024", check=False)
+        assert p.returncode == 1 and "stack overflow" in p.stderr and "--stack-bytes 2048" in p.stderr, p.stderr
