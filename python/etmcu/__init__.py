@@ -23,7 +23,8 @@ __all__ = ["export", "ExportError", "ExportedProgram"]
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend="fx", verify=True, quantize=None,
-           calibration=None, scratch_target="portable", linear="per_tensor", seed=0):
+           calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
+           seed=0):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -43,6 +44,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     linear: "per_tensor" (default: cortex_m::quantized_linear with per-tensor weights, as
     upstream) or "per_channel" (per-channel weights through a 1x1 cortex_m::quantized_conv2d
     on the [B, in, 1, 1] view; more accurate, same ops library).
+    softmax: "int8" (default: cortex_m::softmax on the last dim, output scale 1/256 and zero
+    point -128, as CMSIS-NN requires) or "fp32" (dequantize before the softmax: float
+    probabilities instead of 1/256 steps).
     For int8 the verification runs the .pte on the example inputs and records the error vs
     eager (prog.verified_error) without a threshold: quantization error is expected.
     """
@@ -76,8 +80,11 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
         if linear not in ("per_tensor", "per_channel"):
             raise ExportError(f"linear must be 'per_tensor' or 'per_channel', got '{linear}'",
                               op="quantize")
+        if softmax not in ("fp32", "int8"):
+            raise ExportError(f"softmax must be 'fp32' or 'int8', got '{softmax}'", op="quantize")
         _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target,
-                                  linear_per_channel=linear == "per_channel")
+                                  linear_per_channel=linear == "per_channel",
+                                  int8_softmax=softmax == "int8")
         eliminate_dead_code(graph)
     method = lower(graph, method_name)
     plan = plan_memory(method, memory_regions, inplace=inplace)

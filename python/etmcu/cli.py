@@ -73,6 +73,8 @@ def main(argv=None):
     ex.add_argument("--calibration", default=None, metavar="N|DIR",
                     help="with --quantize: N generated samples (default 32) or a directory of "
                          ".npy/.npz samples")
+    ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
+                    help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
     ex.add_argument("--scratch-target", choices=["portable", "dsp"], default="portable",
                     help="CMSIS-NN build the scratch buffers are sized for (default: portable, "
                          "the etmcu kernels)")
@@ -101,6 +103,7 @@ def main(argv=None):
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
                       inplace=not args.no_inplace, quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
+                      softmax=args.softmax,
                       seed=args.seed)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)

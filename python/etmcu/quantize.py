@@ -116,6 +116,22 @@ def activation_lut(fn, in_q, out_q):
     return lut
 
 
+SOFTMAX_SCALE = 1.0 / 256.0
+SOFTMAX_INPUT_INT_BITS = 5
+
+
+def softmax_params(input_scale):
+    """(input_multiplier, input_shift, diff_min) of arm_softmax_s8 for an input scale: the
+    differences x - max are scaled to Q5.26 (5 integer bits); diff_min is the most negative
+    difference whose exp still counts (TFLite's PreprocessSoftmaxScaling / CalculateInputRadius,
+    the convention of upstream's Cortex-M pass)."""
+    real = min(input_scale * (1 << (31 - SOFTMAX_INPUT_INT_BITS)), float((1 << 31) - 1))
+    mult, shift = quantize_multiplier(real)
+    radius = ((1 << SOFTMAX_INPUT_INT_BITS) - 1) * math.ldexp(1.0, 31 - SOFTMAX_INPUT_INT_BITS) \
+        / math.ldexp(1.0, shift)
+    return mult, shift, -int(math.floor(radius))
+
+
 # ----------------------------------------------------------------------------- scratch sizes
 # CMSIS-NN's *_get_buffer_size (non-MVE builds, GCC) for the kernels' build: "portable" = the
 # plain C path our kernels are sized for (kernels/cortex_m/scratch.h); "dsp" = builds with the
@@ -205,13 +221,14 @@ def _nhwc_ok(t):
 
 class Int8Rewriter:
     def __init__(self, graph: Graph, ranges, scratch_target="portable",
-                 linear_per_channel=False):
+                 linear_per_channel=False, int8_softmax=False):
         if scratch_target not in SCRATCH_TARGETS:
             raise ExportError(f"unknown scratch target '{scratch_target}'", op="quantize")
         self.g = graph
         self.ranges = ranges
         self.target = scratch_target
         self.linear_per_channel = linear_per_channel
+        self.int8_softmax = int8_softmax
         self.nodes = []
         self.q = {}          # float tensor id -> int8 tensor
         self.qcl = {}        # float tensor id -> int8 tensor in NHWC-compatible layout
@@ -540,6 +557,23 @@ class Int8Rewriter:
         self.int8_ops.append(n.op)
         return True
 
+    def h_softmax(self, n, skip):
+        """int8 softmax (opt-in): cortex_m::softmax, output scale 1/256, zero point -128."""
+        x, dim, _ = n.args
+        if not self.int8_softmax or not self.is_q(x) or dim % len(x.shape) != len(x.shape) - 1:
+            return False
+        if len(x.shape) == 4:
+            return False
+        xq = self.q[x.id]
+        s_in, z_in = self.qp[xq.id]
+        mult, shift, diff_min = softmax_params(s_in)
+        out = self.new_q(n.outputs[0], (SOFTMAX_SCALE, QMIN), dim_order=xq.order)
+        self.emit("cortex_m::softmax.out", [xq, len(x.shape) - 1, z_in, QMIN, mult, shift,
+                                            diff_min], out, n.source)
+        self.q[n.outputs[0].id] = out
+        self.int8_ops.append(n.op)
+        return True
+
     def h_alias(self, n, skip):
         x = n.args[0]
         if not self.is_q(x):
@@ -650,6 +684,7 @@ class Int8Rewriter:
         "aten::sigmoid.out": h_activation,
         "aten::tanh.out": h_activation,
         ALIAS: h_alias,
+        "aten::_softmax.out": h_softmax,
         "aten::constant_pad_nd.out": h_pad,
         "aten::avg_pool2d.out": h_avg_pool,
         "aten::mean.out": h_mean,
@@ -657,7 +692,8 @@ class Int8Rewriter:
     }
 
 
-def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False):
+def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False,
+                   int8_softmax=False):
     """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
     if not samples:
         raise ExportError("int8 quantization needs at least one calibration sample",
@@ -666,6 +702,6 @@ def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel
         if np.dtype(t.dtype) != np.float32:
             raise ExportError("int8 quantization supports float32 inputs only", op="quantize")
     ranges = observe(graph, samples)
-    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel)
+    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel, int8_softmax)
     rw.run()
     return graph, rw

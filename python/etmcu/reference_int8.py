@@ -200,7 +200,96 @@ def quantized_activation(args):
     out[...] = np.asarray(lut, np.int8)[x.astype(np.int64) + 128].reshape(out.shape)
 
 
+# ----------------------------------------------------------------------------- softmax
+# arm_softmax_s8 (CMSIS-NN's scalar path): gemmlowp-style fixed point, 5 integer bits on the
+# scaled input differences, a 12-bit accumulator of exp values, 1/(1+x) by Newton-Raphson.
+# Every int32 operation is emulated with its C wrap-around.
+_Q31_MIN, _Q31_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def _w(x):
+    return ((int(x) + (1 << 31)) % _I32) - (1 << 31)
+
+
+def _mul_sat(a, b):
+    """arm_nn_doubling_high_mult: (a*b + nudge) / 2**31 truncated; MIN*MIN saturates."""
+    if a == b == _Q31_MIN:
+        return _Q31_MAX
+    nudge = (1 << 30) if (a < 0) == (b < 0) else 1 - (1 << 30)
+    p = nudge + a * b
+    q = abs(p) >> 31
+    return _w(q if p >= 0 else -q)
+
+
+def _div_pow2(x, e):
+    return int(divide_pow2(np.int64(x), e))
+
+
+def _mul_pow2(val, e):
+    thresh = (1 << (31 - e)) - 1
+    if val > thresh:
+        return _Q31_MAX
+    if val < -thresh:
+        return _Q31_MIN
+    return _w(val << e)
+
+
+def _exp_on_negative(val):
+    shift = 24
+    mod = _w((val & ((1 << shift) - 1)) - (1 << shift))
+    remainder = _w(mod - val)
+    x = _w((mod << 5) + (1 << 28))
+    x2 = _mul_sat(x, x)
+    inner = _w(_div_pow2(_mul_sat(x2, x2), 2) + _mul_sat(x2, x))
+    inner = _div_pow2(_w(_mul_sat(inner, 715827883) + x2), 1)
+    result = _w(1895147668 + _mul_sat(1895147668, _w(x + inner)))
+    for k in (1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242):
+        if remainder & (1 << shift):
+            result = _mul_sat(result, k)
+        shift += 1
+    return _Q31_MAX if val == 0 else result
+
+
+def _one_over_one_plus_x(val):
+    s = val + _Q31_MAX
+    half = s + (1 if s >= 0 else -1)
+    half = _w(abs(half) // 2 * (1 if half >= 0 else -1))
+    x = _w(1515870810 + _mul_sat(half, -1010580540))
+    for _ in range(3):
+        x = _w(x + _mul_pow2(_mul_sat(x, _w((1 << 29) - _mul_sat(half, x))), 2))
+    return _mul_pow2(x, 1)
+
+
+def softmax_rows(rows, mult, shift, diff_min):
+    out = np.empty(rows.shape, np.int8)
+    mask = 1 << shift
+    for r, row in enumerate(rows.astype(np.int64).tolist()):
+        mx = max(row)
+        exps = [(_exp_on_negative(_mul_sat(_w((v - mx) * mask), mult))
+                 if v - mx >= diff_min else None) for v in row]
+        total = _w(sum(_div_pow2(e, 12) for e in exps if e is not None))
+        headroom = 32 - total.bit_length() if total > 0 else (0 if total < 0 else 32)
+        shifted = _w(_w(total << headroom if total > 0 else 0) - (1 << 31))
+        scale = _one_over_one_plus_x(shifted)
+        bits = 12 - headroom + 23
+        for c, e in enumerate(exps):
+            if e is None:
+                out[r, c] = QMIN
+            else:
+                out[r, c] = min(max(_div_pow2(_mul_sat(scale, e), bits) + QMIN, QMIN), QMAX)
+    return out
+
+
+def softmax(args):
+    x, dim, in_zp, out_zp, mult, shift, diff_min, out = args[:8]
+    if dim % x.ndim != x.ndim - 1 or out_zp != QMIN:
+        raise ValueError("cortex_m::softmax.out: last dim only, output zero point -128")
+    rows = np.ascontiguousarray(x).reshape(-1, x.shape[-1])
+    out[...] = softmax_rows(rows, mult, shift, diff_min).reshape(out.shape)
+
+
 INT8_KERNELS = {
+    "cortex_m::softmax.out": softmax,
     "cortex_m::quantize_per_tensor.out": quantize_per_tensor,
     "cortex_m::dequantize_per_tensor.out": dequantize_per_tensor,
     "cortex_m::quantized_conv2d.out": quantized_conv2d,

@@ -69,6 +69,9 @@ _SCHEMAS = {
         "Tensor self, int self_zero_point, Tensor other, int other_zero_point, "
         "int output_zero_point, int output_multiplier, int output_shift", 1),
     "cortex_m::quantized_activation.out": ("Tensor input, Tensor lut", 1),
+    "cortex_m::softmax.out": (
+        "Tensor input, int dim, int input_zero_point, int output_zero_point, "
+        "int input_multiplier, int input_shift, int diff_min", 1),
     "cortex_m::quantized_linear.out": (
         "Tensor input, Tensor weights, Tensor? bias, Tensor? kernel_sum, int input_offset, "
         "int filter_offset, int output_offset, int[] requantize_multipliers, "
