@@ -67,7 +67,7 @@ Error cortex_m_quantized_add_out(KernelContext& ctx, Span<EValue*> args) {
   for (size_t i = 0; i < n; ++i) {
     const int32_t x1 = cmsis::requantize((pa[i % plan.a_mod] + off1) * (1 << kLeftShift), m1, s1);
     const int32_t x2 = cmsis::requantize((pb[i % plan.b_mod] + off2) * (1 << kLeftShift), m2, s2);
-    const int32_t sum = cmsis::requantize(cmsis::wrap_add(x1, x2), mo, so) + ooff;
+    const int32_t sum = cmsis::wrap_add(cmsis::requantize(cmsis::wrap_add(x1, x2), mo, so), ooff);
     py[i] = static_cast<int8_t>(cmsis::clamp(sum, amin, amax));
   }
   return Error::Ok;

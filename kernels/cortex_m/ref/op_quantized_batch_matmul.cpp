@@ -68,8 +68,8 @@ Error cortex_m_quantized_batch_matmul_out(KernelContext& ctx, Span<EValue*> args
         for (int32_t k = 0; k < K; ++k)
           acc = cmsis::wrap_add(acc, (ab[static_cast<size_t>(m) * K + k] + lo) *
                                          (bb[static_cast<size_t>(n) * K + k] + ro));
-        *py++ =
-            static_cast<int8_t>(cmsis::clamp(cmsis::requantize(acc, mult, shift) + oo, -128, 127));
+        *py++ = static_cast<int8_t>(
+            cmsis::clamp(cmsis::wrap_add(cmsis::requantize(acc, mult, shift), oo), -128, 127));
       }
   }
   return Error::Ok;

@@ -44,10 +44,11 @@ __attribute__((noinline)) void conv_nhwc(const ConvJob& j) {
               if (ix < 0 || ix >= j.in.w) continue;
               const int8_t* xs = xb + (static_cast<size_t>(iy) * j.in.w + ix) * j.in.c + ic0;
               const int8_t* ws = j.w + ((static_cast<size_t>(oc) * j.kh + ky) * j.kw + kx) * kc;
-              for (int32_t ic = 0; ic < kc; ++ic) acc += (xs[ic] + ioff) * ws[ic];
+              for (int32_t ic = 0; ic < kc; ++ic)
+                acc = cmsis::wrap_add(acc, (xs[ic] + ioff) * ws[ic]);
             }
           }
-          acc = cmsis::requantize(acc, j.mult[oc], j.shift[oc]) + j.ooff;
+          acc = cmsis::wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
           *py++ = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
         }
       }

@@ -46,9 +46,9 @@ __attribute__((noinline)) void depthwise_nhwc(const DwJob& j) {
               j.x + (static_cast<size_t>(iy) * j.in.w + (base_x + kx0 * j.dil.w)) * j.in.c + ic;
           const int8_t* ws = j.w + (static_cast<size_t>(ky) * j.kw + kx0) * j.out.c + oc;
           for (int32_t kx = kx0; kx < kx1; ++kx, xs += x_step, ws += j.out.c)
-            acc += (*xs + j.ioff) * *ws;
+            acc = cmsis::wrap_add(acc, (*xs + j.ioff) * *ws);
         }
-        acc = cmsis::requantize(acc, j.mult[oc], j.shift[oc]) + j.ooff;
+        acc = cmsis::wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
         *py++ = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
       }
     }

@@ -85,7 +85,7 @@ Error cortex_m_quantized_linear_out(KernelContext& ctx, Span<EValue*> args) {
         acc = bias ? bias[o] : 0;
         for (int32_t i = 0; i < k; ++i) acc = cmsis::wrap_add(acc, (xb[i] + ioff) * (wr[i] + foff));
       }
-      acc = cmsis::requantize(acc, mult, shift) + ooff;
+      acc = cmsis::wrap_add(cmsis::requantize(acc, mult, shift), ooff);
       py[b * static_cast<size_t>(nout) + o] = static_cast<int8_t>(cmsis::clamp(acc, amin, amax));
     }
   }

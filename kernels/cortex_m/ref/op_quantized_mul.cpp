@@ -48,7 +48,8 @@ Error cortex_m_quantized_mul_out(KernelContext& ctx, Span<EValue*> args) {
   const size_t n = out.numel();
   for (size_t i = 0; i < n; ++i) {
     const int32_t prod = (pa[i % plan.a_mod] + off1) * (pb[i % plan.b_mod] + off2);
-    py[i] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize(prod, mo, so) + ooff, -128, 127));
+    py[i] = static_cast<int8_t>(
+        cmsis::clamp(cmsis::wrap_add(cmsis::requantize(prod, mo, so), ooff), -128, 127));
   }
   return Error::Ok;
 }

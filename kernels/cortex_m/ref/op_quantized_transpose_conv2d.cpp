@@ -97,10 +97,11 @@ Error cortex_m_quantized_transpose_conv2d_out(KernelContext& ctx, Span<EValue*> 
               const int32_t ix = tx / stride.w;
               const int8_t* xs = xb + (static_cast<size_t>(iy) * x.w + ix) * x.c;
               const int8_t* ws = pw + ((static_cast<size_t>(oc) * kh + ky) * kw + kx) * x.c;
-              for (int32_t ic = 0; ic < x.c; ++ic) acc += (xs[ic] + ioff) * ws[ic];
+              for (int32_t ic = 0; ic < x.c; ++ic)
+                acc = cmsis::wrap_add(acc, (xs[ic] + ioff) * ws[ic]);
             }
           }
-          acc = cmsis::requantize(acc, mult[oc], shift[oc]) + ooff;
+          acc = cmsis::wrap_add(cmsis::requantize(acc, mult[oc], shift[oc]), ooff);
           *py++ = static_cast<int8_t>(cmsis::clamp(acc, amin, amax));
         }
       }
