@@ -614,6 +614,14 @@ def run(args):
         raise FwError(device_error(res["E"]))
     if res["X"]:
         raise FwError(f"the firmware trapped on {board}: {res['X']} (X <cause> <pc>)")
+    m = re.search(r"R13=([0-9a-f]{8})", err)
+    if "Lockup" in err and m:
+        limit = symbol_address(elf, "__stack_limit")
+        if limit is not None and int(m.group(1), 16) < limit:
+            raise FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
+                          f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
+                          f"{2 * secs.get('.stack', 2048)}")
+        raise FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
     if rc != 0 or res["T"] is None:
         raise FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
 

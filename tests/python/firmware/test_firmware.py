@@ -206,3 +206,10 @@ def test_stack_overflow_is_reported(add_pte):
     for target in ("cv32e40p", "cortex-m0"):
         p = fw(add_pte, "--target", target, "--stack-bytes", "1024", check=False)
         assert p.returncode == 1 and "stack overflow" in p.stderr and "--stack-bytes 2048" in p.stderr, p.stderr
+
+
+def test_only_the_programs_kernels_are_linked(add_pte):
+    elf = fw_json(add_pte, "--target", "cortex-m4")["firmware"]
+    names = subprocess.run(["arm-none-eabi-nm", "-C", elf], capture_output=True, text=True, check=True).stdout
+    kernels = set(re.findall(r"etmcu::kernels::(aten_\w+|cortex_m_\w+|quantized_decomposed_\w+)\(", names))
+    assert kernels == {"aten_add_out"}, kernels
