@@ -194,8 +194,8 @@ def main(argv=None):
                 except RuntimeError as e:
                     rt_agree = same = "FAIL"
                     notes.append(f"{name}: {str(e).splitlines()[-1][:300]}")
-        n8 = sum(v for k, v in p8.ops.items() if k.startswith("cortex_m::quantized") or
-                 k in ("cortex_m::pad.out",))
+        n8 = sum(v for k, v in p8.ops.items() if k.startswith("cortex_m::") and
+                 "quantize_per_tensor" not in k)
         fp32 = sorted({op.split("::")[1] for op, _ in p8.fp32_ops})
         rows.append(f"| {name} | {n8}/{len(p8.method.instructions)} | "
                     f"{', '.join(fp32) or '-'} | {agree}/{args.n}{extra} | {rt_agree} | {same} | "
