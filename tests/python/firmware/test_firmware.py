@@ -88,6 +88,7 @@ def test_corpus_program_matches_host(program, target, tmp_path):
     # Pools are exact: the method allocator is used to the byte, planned sizes are the program's.
     mem = result["memory"]
     assert mem["method_allocator_used"] == mem["method_allocator_bytes"]
+    assert mem["temp_used"] == mem["temp_bytes"]  # the host-measured scratch peak is the device's too
     assert mem["planned"] == host["memory"]["planned"]
     assert 0 < mem["stack_peak"] < result["ram"]["stack_reserved"]
     counts = result["cycles"] if target == "cv32e40p" else result["instructions"]
