@@ -16,7 +16,8 @@ uint64_t board_ticks(void);
 void board_exit(int code) __attribute__((noreturn));
 
 // Linker-script symbols: the stack region [__stack_limit, __stack_top) that the start-up code
-// paints (one word per ETMCU_STACK_PAINT_STRIDE bytes) before main, so the runner can measure the peak stack.
+// paints (one word per ETMCU_STACK_PAINT_STRIDE bytes) before main, so the runner can measure the
+// peak stack.
 extern uint32_t __stack_limit[];
 extern uint32_t __stack_top[];
 
@@ -30,8 +31,8 @@ extern uint32_t __stack_top[];
 
 #ifdef __cplusplus
 // True when any painted word in the lowest 256 bytes is overwritten: the stack reached (or, frames
-// having unwritten holes, probably ran past) its bottom. Boards and the runner then print a line "S"
-// before their error or results.
+// having unwritten holes, probably ran past) its bottom. Boards and the runner then print a line
+// "S" before their error or results.
 static inline bool etmcu_stack_overflowed(void) {
   for (int k = 0; k < 256 / ETMCU_STACK_PAINT_STRIDE; ++k)
     if (__stack_limit[k * (ETMCU_STACK_PAINT_STRIDE / 4)] != ETMCU_STACK_PAINT) return true;

@@ -3,15 +3,15 @@
 // inputs, executes, and prints the outputs and the measurements in a compact hex protocol that
 // tools/firmware/ decodes on the host (no float formatting, no printf on the device):
 //   O<i> <tag> <dtype> <dim> <sizes...> <dim_order...>:<element bits, fixed width, memory order>
-//   T <ticks at main> <after program load> <after method load> <after inputs> <after execute> <after print>
-//   M <method allocator used> <temp peak> <peak stack bytes>
-//   E <phase> <error> <index> <got> <expected> <name>     (then exit code 10 + phase)
+//   T <ticks at main> <after program load> <after method load> <after inputs> <after execute>
+//   <after print> M <method allocator used> <temp peak> <peak stack bytes> E <phase> <error>
+//   <index> <got> <expected> <name>     (then exit code 10 + phase)
 // With FW_SIZING the firmware only reports what the method needs on this target:
 //   Z <method_allocator_bytes> <planned buffers> <size...>
 #include <stdint.h>
 
-#include "boards/common/board.h"
 #include "board_io.h"
+#include "boards/common/board.h"
 #include "fw_config.h"
 #include "runtime/executor/program.h"
 
@@ -160,11 +160,12 @@ uint32_t peak_stack_bytes() {
   const uint32_t* p = __stack_limit;
   // Four painted words (64 bytes) per step while all are intact, then one at a time.
   while (p + 4 * kStep <= __stack_top &&
-         ((p[0] ^ ETMCU_STACK_PAINT) | (p[kStep] ^ ETMCU_STACK_PAINT) | (p[2 * kStep] ^ ETMCU_STACK_PAINT) |
-          (p[3 * kStep] ^ ETMCU_STACK_PAINT)) == 0)
+         ((p[0] ^ ETMCU_STACK_PAINT) | (p[kStep] ^ ETMCU_STACK_PAINT) |
+          (p[2 * kStep] ^ ETMCU_STACK_PAINT) | (p[3 * kStep] ^ ETMCU_STACK_PAINT)) == 0)
     p += 4 * kStep;
   while (p < __stack_top && *p == ETMCU_STACK_PAINT) p += kStep;
-  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(__stack_top) - reinterpret_cast<uintptr_t>(p));
+  return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(__stack_top) -
+                               reinterpret_cast<uintptr_t>(p));
 }
 
 #endif  // FW_SIZING
@@ -188,7 +189,8 @@ int main() {
   put_field(meta->method_allocator_bytes());
   const size_t nplanned = meta->num_memory_planned_buffers();
   put_field(nplanned);
-  for (size_t j = 0; j < nplanned; ++j) put_field(static_cast<uint64_t>(meta->memory_planned_buffer_size(j).get()));
+  for (size_t j = 0; j < nplanned; ++j)
+    put_field(static_cast<uint64_t>(meta->memory_planned_buffer_size(j).get()));
   end_line();
   board_exit(0);
 #else
@@ -203,7 +205,7 @@ int main() {
     (void)kPlannedSizes;
 #endif
   }
-  HierarchicalAllocator planned(Span<Span<uint8_t>>(arenas, FW_NUM_PLANNED));
+  HierarchicalAllocator planned(Span<Span<uint8_t> >(arenas, FW_NUM_PLANNED));
   MemoryAllocator method_alloc(FW_METHOD_POOL, FW_METHOD_POOL_BYTES);
   MemoryAllocator temp_alloc(FW_TEMP_POOL, FW_TEMP_POOL_BYTES);
   MemoryManager memory(&method_alloc, &planned, &temp_alloc);

@@ -2,9 +2,10 @@
 // with ticks from SysTick (24-bit down-counter + wrap count; deterministic under QEMU -icount
 // shift=0), console output and exit through semihosting (SYS_WRITE0, SYS_EXIT_EXTENDED: the exit
 // code becomes QEMU's exit status). No heap: et_pal_allocate returns NULL.
+#include "boards/common/board.h"
+
 #include <stdint.h>
 
-#include "boards/common/board.h"
 #include "board_io.h"
 #include "runtime/platform/platform.h"
 

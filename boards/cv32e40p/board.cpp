@@ -1,8 +1,9 @@
 // CV32E40P board: the et_pal_* platform layer (ticks from mcycle/mcycleh at 400 MHz), exit through
 // the testbench exit device, fatal-trap reporting. No heap: et_pal_allocate returns NULL.
+#include "boards/common/board.h"
+
 #include <stdint.h>
 
-#include "boards/common/board.h"
 #include "board_io.h"
 #include "runtime/platform/platform.h"
 

@@ -499,6 +499,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     try:
         return run(args)
+    except BrokenPipeError:  # e.g. piped into head
+        return 0
     except FwError as e:
         print(f"etmcu run --target {args.target}: error: {e}", file=sys.stderr)
         return 1
@@ -602,6 +604,11 @@ def run(args):
             os.makedirs(args.keep, exist_ok=True)
             shutil.copytree(d, args.keep, dirs_exist_ok=True)
             shutil.copy(os.path.join(b.dir, "board.json"), args.keep)
+            with open(os.path.join(args.keep, "README.txt"), "w") as f:
+                f.write(f"Firmware for {model} ({args.method}) on {board}, kept by ./etmcu run --keep.\n"
+                        f"run/firmware.elf (+ .map, fw_config.h: the exact pool sizes), size/: the sizing firmware,\n"
+                        f"model.S / firmware.cmake / *.bin: what the build embedded. It was built in {b.dir}:\n"
+                        f"  cmake --build {b.dir} --target fw-{name}\n")
             elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
 
     t_build = time.time()

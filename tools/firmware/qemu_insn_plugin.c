@@ -23,9 +23,10 @@ void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id, qemu_plugin_vcpu
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb* tb);
 struct qemu_plugin_insn* qemu_plugin_tb_get_insn(const struct qemu_plugin_tb* tb, size_t idx);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn* insn);
-void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn* insn, enum qemu_plugin_op op,
-                                                void* ptr, uint64_t imm);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn* insn, qemu_plugin_vcpu_udata_cb_t cb,
+void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn* insn,
+                                                enum qemu_plugin_op op, void* ptr, uint64_t imm);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn* insn,
+                                            qemu_plugin_vcpu_udata_cb_t cb,
                                             enum qemu_plugin_cb_flags flags, void* userdata);
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void* userdata);
 
@@ -65,8 +66,9 @@ static void on_exit_cb(qemu_plugin_id_t id, void* userdata) {
   if (f != stderr) fclose(f);
 }
 
-__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info,
-                                                               int argc, char** argv) {
+__attribute__((visibility("default"))) int qemu_plugin_install(qemu_plugin_id_t id,
+                                                               const qemu_info_t* info, int argc,
+                                                               char** argv) {
   (void)info;
   for (int i = 0; i < argc; ++i) {
     if (strncmp(argv[i], "mark=", 5) == 0) g_mark_addr = strtoull(argv[i] + 5, NULL, 0) & ~1ull;
