@@ -479,11 +479,20 @@ def write_per_op_csv(path, per_op):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="etmcu bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--models", nargs="+", choices=ALL_MODELS, metavar="MODEL",
-                    help=f"subset of {' '.join(ALL_MODELS)} (default: all)")
-    ap.add_argument("--targets", nargs="+", choices=ALL_TARGETS, metavar="TARGET",
+    def choice_list(allowed):
+        def parse(text):
+            items = [x for x in text.split(",") if x]
+            bad = [x for x in items if x not in allowed]
+            if bad:
+                raise argparse.ArgumentTypeError(f"unknown {', '.join(bad)} (choose from {' '.join(allowed)})")
+            return items
+        return parse
+
+    ap.add_argument("--models", nargs="+", type=choice_list(ALL_MODELS), metavar="MODEL",
+                    help=f"subset of {' '.join(ALL_MODELS)} (space or comma separated; default: all)")
+    ap.add_argument("--targets", nargs="+", type=choice_list(ALL_TARGETS), metavar="TARGET",
                     help=f"subset of {' '.join(ALL_TARGETS)} (default: all)")
-    ap.add_argument("--variants", nargs="+", choices=["fp32", "int8"], default=["fp32", "int8"],
+    ap.add_argument("--variants", nargs="+", type=choice_list(["fp32", "int8"]), default=[["fp32", "int8"]],
                     help="zoo model precisions (default: fp32 int8)")
     ap.add_argument("--quick", action="store_true",
                     help="smoke test: the add model on cv32e40p only (unless --models/--targets are "
@@ -496,6 +505,9 @@ def main(argv=None):
     ap.add_argument("--update-docs", action="store_true",
                     help="also rewrite the generated table in docs/results.md (between its markers)")
     args = ap.parse_args(argv)
+    for k in ("models", "targets", "variants"):
+        if getattr(args, k):
+            setattr(args, k, list(dict.fromkeys(x for group in getattr(args, k) for x in group)))
     models = args.models or (["add"] if args.quick else ALL_MODELS)
     targets = args.targets or (["cv32e40p"] if args.quick else ALL_TARGETS)
     variants = ["fp32"] if args.quick and not args.models else args.variants

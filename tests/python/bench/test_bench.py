@@ -122,3 +122,31 @@ def test_published_data_cites_sources():
             assert (SHARED / "seeds" / s).exists(), s
     ms = {r["model"]: float(r["latency_ms"]) for r in rows}
     assert ms["ds_cnn"] == 5.825 and ms["mobilenet_v1"] == 21.450 and ms["autoencoder"] == 1.208
+
+
+def test_unavailable_row_says_why(tmp_path):
+    """A model too big for the board gives an explicit unavailable row with the error, no numbers."""
+    p = subprocess.run(["/usr/bin/python3", str(ROOT / "tools" / "bench" / "bench.py"), "--models", "autoencoder",
+                        "--variants", "fp32", "--targets", "cortex-m55", "--no-op-profile", "--output",
+                        str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    rows = list(csv.DictReader(open(tmp_path / "results.csv")))
+    assert len(rows) == 1
+    r = rows[0]
+    assert r["status"] == "unavailable"
+    assert "does not fit" in r["error"] and "flash" in r["error"]
+    assert r["execute"] == r["ram_peak"] == r["ms_400mhz"] == ""
+    assert "**unavailable**" in (tmp_path / "results.md").read_text()
+
+
+def test_opprof_attribution_units():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools" / "bench"))
+    import opprof
+
+    assert opprof.kernel_symbol("aten::_softmax.out") == "aten__softmax_out"
+    assert opprof.kernel_symbol("cortex_m::quantized_conv2d.out") == "cortex_m_quantized_conv2d_out"
+    total, rows = opprof.parse_profile("x\ncycles=30 instret=20\nprofile: cycles instructions function\n"
+                                       "      20       12 foo\n      10        8 bar\n")
+    assert total == 30 and rows == [("foo", 20, 12), ("bar", 10, 8)]
