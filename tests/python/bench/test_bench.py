@@ -97,6 +97,8 @@ def test_markdown_and_json(quick):
             assert ln.count("|") == ncols, ln
     for png in ("cycles.png", "memory.png", "per_op.png"):
         assert f"]({png})" in md
+    assert "## Against the published figures" in md and "11,333,312" in md
+    assert "## Per-operator breakdown" in md and "### add/fp32" in md
     data = json.loads((quick["out"] / "results.json").read_text())
     assert data["rows"] and data["meta"]["command"].startswith("./etmcu bench")
 
