@@ -392,6 +392,8 @@ def comparison_lines(rows, pub):
         L.append(f"| {TITLES[m]} | {fmt_int(r['execute'])} | {fmt_int(p['cycles'])} | "
                  f"{r['execute'] / float(p['cycles']):.1f}x | {kib(r['ram_peak'])} | {p['peak_ram_kib']} | "
                  f"{kib(r['flash_code'])} | {p['code_kib']} | {kib(r['flash_model'])} | {p['model_flash_kib']} |")
+    if len(L) == 2:
+        L = ["(no int8 Cortex-M55 zoo rows in this run)"]
     p, r = pub.get(("add", "cv32e40p")), by.get(("add", "fp32", "cv32e40p"))
     if p and r is not None and r["status"] == "ok":
         L += ["", f"add on the CV32E40P, whole run (reset to exit): ours {fmt_int(r['total'])} cycles, the seed's "

@@ -89,12 +89,19 @@ def test_per_op_csv(quick):
 def test_markdown_and_json(quick):
     md = (quick["out"] / "results.md").read_text()
     assert md.startswith("# etmcu benchmark results")
-    table = [ln for ln in md.splitlines() if ln.startswith("| ")]
-    assert len(table) >= 2
-    ncols = table[0].count("|")
-    for ln in md.splitlines():
-        if ln.startswith("| model |") or ln.startswith("| add") or ln.startswith("|---|---|---|---|---|---|"):
-            assert ln.count("|") == ncols, ln
+    # every table: each row has as many cells as its header
+    tables, cur = [], []
+    for ln in md.splitlines() + [""]:
+        if ln.startswith("|"):
+            cur.append(ln)
+        elif cur:
+            tables.append(cur)
+            cur = []
+    assert len(tables) >= 3  # results, comparison, per-op
+    for t in tables:
+        assert len(t) >= 3 and set(t[1]) <= set("|-"), t[:2]
+        for ln in t:
+            assert ln.count("|") == t[0].count("|"), ln
     for png in ("cycles.png", "memory.png", "per_op.png"):
         assert f"]({png})" in md
     assert "## Against the published figures" in md and "11,333,312" in md
