@@ -97,7 +97,7 @@ def test_markdown_and_json(quick):
         elif cur:
             tables.append(cur)
             cur = []
-    assert len(tables) >= 3  # results, comparison, per-op
+    assert len(tables) >= 2  # results, per-op (the comparison needs int8 zoo rows)
     for t in tables:
         assert len(t) >= 3 and set(t[1]) <= set("|-"), t[:2]
         for ln in t:
