@@ -29,7 +29,7 @@ struct Diagnostic {
   int64_t got = 0;
   int64_t expected = 0;
   bool has_numbers = false;
-  char name[96] = {};  // e.g. operator or backend name (copied; empty when none)
+  char name[48] = {};  // e.g. operator or backend name (copied, truncated; empty when none)
 
   // Records the first failure only (later ones are consequences), returns `e`. Out of line on
   // purpose: there are ~100 call sites, and inlining them costs kilobytes on targets.

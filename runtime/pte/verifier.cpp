@@ -245,7 +245,9 @@ class Verifier {
       if (off > size_ - pos || width > size_ - pos - off)
         return fail(ET_TEXT("field runs past the end of the buffer"), name_of(type), pos);
       uint32_t loc = pos + off;
-      if (loc % (width < 4 ? width : 4) != 0)  // writers align scalars; readers rely on it
+      // Writers align scalars; readers rely on it. (Masks, not %: division costs ~35 cycles on
+      // the CV32E40P.)
+      if ((loc & ((width < 4 ? width : 4) - 1)) != 0)
         return fail(ET_TEXT("field misaligned"), name_of(type), pos);
       switch (f.kind) {
         case Kind::kNone:
@@ -312,6 +314,7 @@ class Verifier {
         return 4;
     }
   }
+  static uint32_t log2_of(uint32_t elem) { return elem == 1 ? 0 : (elem == 4 ? 2 : 3); }
   static uint32_t vector_element(Kind k) {
     return k == Kind::kVecU8 ? 1 : (k == Kind::kVecU32 ? 4 : 8);
   }
@@ -325,9 +328,9 @@ class Verifier {
     if (size_ < 4 || pos > size_ - 4 || pos % 4 != 0)
       return fail(ET_TEXT("vector outside the buffer or misaligned"), table_name, pos);
     uint32_t n = fb::read<uint32_t>(buf_ + pos);
-    if (n > (size_ - pos - 4) / elem)
+    if (n > (size_ - pos - 4) >> log2_of(elem))
       return fail(ET_TEXT("vector runs past the end of the buffer"), table_name, pos);
-    if (reinterpret_cast<uintptr_t>(buf_ + pos + 4) % elem != 0)
+    if ((reinterpret_cast<uintptr_t>(buf_ + pos + 4) & (elem - 1)) != 0)
       return fail(ET_TEXT("vector misaligned for its element type"), table_name, pos);
     return true;
   }
