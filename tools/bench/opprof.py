@@ -120,7 +120,7 @@ def attribute(elf, profile_text, ops, arch="riscv"):
     graph = call_graph(elf, arch)
     dm = demangle(sorted(set(names) | set(graph) | {c for cs in graph.values() for c in cs}))
     ksyms = {kernel_symbol(op): op for op in ops}
-    kpat = re.compile(r"etmcu::kernels::(\w+)\(")
+    kpat = re.compile(r"etmcu::kernels::(?:\w+::)*(\w+)\(")
 
     def own_op(fn):
         for m in kpat.finditer(dm.get(fn, fn)):
