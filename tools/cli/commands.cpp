@@ -306,6 +306,21 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
           {"CONTROL_FLOW", control_flow},
           {"CONSTANT_BUFFER", constant_buffer}};
 }
+// Bit i set when some tensor value of some method has ScalarType i (for ETMCU_KERNEL_DTYPES).
+uint32_t program_dtype_mask(const PteFile& file) {
+  uint32_t mask = 0;
+  fb::Vector plans = file.program().vector(schema::program::kExecutionPlan);
+  for (uint32_t p = 0; p < plans.size; ++p) {
+    fb::Vector values = fb::Table(plans.ref(p)).vector(schema::plan::kValues);
+    for (uint32_t v = 0; v < values.size; ++v) {
+      fb::Table ev(values.ref(v));
+      if (ev.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) continue;
+      int8_t t = ev.table(schema::evalue::kVal).scalar<int8_t>(schema::tensor::kScalarType);
+      if (t >= 0 && t < 32) mask |= 1u << t;
+    }
+  }
+  return mask;
+}
 }  // namespace
 
 int inspect_command(const std::string& model, bool as_json, bool ops_only, bool features_only) {
@@ -313,13 +328,20 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
   Program& program = session->program();
   const PteFile& file = program.file();
   auto features = program_features(file);
+  uint32_t dtype_mask = program_dtype_mask(file);
   if (features_only) {
     for (const auto& [name, needed] : features)
       std::cout << "ETMCU_FEATURE_" << name << "=" << (needed ? 1 : 0) << "\n";
+    char mask[16];
+    std::snprintf(mask, sizeof(mask), "0x%x", dtype_mask);
+    std::cout << "ETMCU_KERNEL_DTYPES=" << mask << "\n";
     return 0;
   }
   json j;
   for (const auto& [name, needed] : features) j["features"][name] = needed;
+  j["kernel_dtypes_mask"] = dtype_mask;
+  for (int t = 0; t < 32; ++t)
+    if (dtype_mask & (1u << t)) j["dtypes"].push_back(scalar_type_name(static_cast<ScalarType>(t)));
   j["file"] = model;
   j["bytes"] = file.file().size();
   const ExtendedHeader& h = file.header();

@@ -131,7 +131,12 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_sca
         binary_compute<K, T>(a, *pb, out, alpha, &div_by_zero);
     });
   } else {
-    binary_compute<K, int64_t>(a, *pb, out, alpha, &div_by_zero);
+    // Mixed integer dtypes compute in int64 (not instantiated in float-only builds, where integer
+    // tensors never get this far: is_valid_tensor_arg rejects them).
+    if constexpr (kAnyIntegerDtype)
+      binary_compute<K, int64_t>(a, *pb, out, alpha, &div_by_zero);
+    else
+      return ctx.fail(Error::InvalidType, "binary op: integer dtypes are not in this build");
   }
   if (div_by_zero) return ctx.fail(Error::InvalidArgument, "div: integer division by zero");
   return Error::Ok;

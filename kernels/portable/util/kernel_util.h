@@ -24,6 +24,23 @@ constexpr bool kF64 = true;
 constexpr bool kF64 = false;
 #endif
 
+// Tensor dtypes this build's kernels handle: bit i set = ScalarType i (default: all). Firmware
+// builds pass the dtypes their program uses (`etmcu-cli inspect --features`), so a float-only
+// program links no int8/int16/int64/bool instantiations of generic kernels; a tensor of a dtype
+// left out is rejected cleanly (InvalidType), never mis-computed.
+#ifndef ETMCU_KERNEL_DTYPES
+#define ETMCU_KERNEL_DTYPES 0xffffffffu
+#endif
+constexpr bool dtype_enabled(ScalarType t) {
+  return ((static_cast<uint32_t>(ETMCU_KERNEL_DTYPES) >> static_cast<int>(t)) & 1u) != 0 &&
+         (t != ScalarType::Double || kF64);
+}
+
+constexpr bool kAnyIntegerDtype =
+    dtype_enabled(ScalarType::Byte) || dtype_enabled(ScalarType::Char) ||
+    dtype_enabled(ScalarType::Short) || dtype_enabled(ScalarType::Int) ||
+    dtype_enabled(ScalarType::Long) || dtype_enabled(ScalarType::Bool);
+
 // Element offsets and loop indices in hot loops: pointer-sized, so 32-bit targets avoid 64-bit
 // arithmetic. Safe because is_valid_tensor_arg caps every tensor at 2^31 - 1 elements.
 using Index = ptrdiff_t;
@@ -173,20 +190,28 @@ template <typename C>
 inline C load_as(const void* base, ScalarType t, int64_t i) {
   switch (t) {
     case ScalarType::Byte:
+      if (!dtype_enabled(ScalarType::Byte)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const uint8_t*>(base)[i]);
     case ScalarType::Char:
+      if (!dtype_enabled(ScalarType::Char)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int8_t*>(base)[i]);
     case ScalarType::Short:
+      if (!dtype_enabled(ScalarType::Short)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int16_t*>(base)[i]);
     case ScalarType::Int:
+      if (!dtype_enabled(ScalarType::Int)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int32_t*>(base)[i]);
     case ScalarType::Long:
+      if (!dtype_enabled(ScalarType::Long)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int64_t*>(base)[i]);
     case ScalarType::Float:
+      if (!dtype_enabled(ScalarType::Float)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const float*>(base)[i]);
     case ScalarType::Double:
+      if (!dtype_enabled(ScalarType::Double)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const double*>(base)[i]);
     case ScalarType::Bool:
+      if (!dtype_enabled(ScalarType::Bool)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const bool*>(base)[i] ? 1 : 0);
     default:
       return static_cast<C>(0);
@@ -199,27 +224,35 @@ template <typename C>
 inline void store_as(void* base, ScalarType t, int64_t i, C v) {
   switch (t) {
     case ScalarType::Byte:
+      if (!dtype_enabled(ScalarType::Byte)) break;
       static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(to_int64(v));
       break;
     case ScalarType::Char:
+      if (!dtype_enabled(ScalarType::Char)) break;
       static_cast<int8_t*>(base)[i] = static_cast<int8_t>(to_int64(v));
       break;
     case ScalarType::Short:
+      if (!dtype_enabled(ScalarType::Short)) break;
       static_cast<int16_t*>(base)[i] = static_cast<int16_t>(to_int64(v));
       break;
     case ScalarType::Int:
+      if (!dtype_enabled(ScalarType::Int)) break;
       static_cast<int32_t*>(base)[i] = static_cast<int32_t>(to_int64(v));
       break;
     case ScalarType::Long:
+      if (!dtype_enabled(ScalarType::Long)) break;
       static_cast<int64_t*>(base)[i] = to_int64(v);
       break;
     case ScalarType::Float:
+      if (!dtype_enabled(ScalarType::Float)) break;
       static_cast<float*>(base)[i] = static_cast<float>(v);
       break;
     case ScalarType::Double:
+      if (!dtype_enabled(ScalarType::Double)) break;
       static_cast<double*>(base)[i] = static_cast<double>(v);
       break;
     case ScalarType::Bool:
+      if (!dtype_enabled(ScalarType::Bool)) break;
       static_cast<bool*>(base)[i] = (v != static_cast<C>(0));
       break;
     default:
@@ -283,32 +316,29 @@ template <typename F>
 inline bool dispatch_all(ScalarType t, F&& f) {
   switch (t) {
     case ScalarType::Byte:
-      f(uint8_t());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Byte)) return f(uint8_t()), true;
+      return false;
     case ScalarType::Char:
-      f(int8_t());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Char)) return f(int8_t()), true;
+      return false;
     case ScalarType::Short:
-      f(int16_t());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Short)) return f(int16_t()), true;
+      return false;
     case ScalarType::Int:
-      f(int32_t());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Int)) return f(int32_t()), true;
+      return false;
     case ScalarType::Long:
-      f(int64_t());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Long)) return f(int64_t()), true;
+      return false;
     case ScalarType::Float:
-      f(float());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Float)) return f(float()), true;
+      return false;
     case ScalarType::Double:
-      if constexpr (kF64) {
-        f(double());
-        return true;
-      }
+      if constexpr (dtype_enabled(ScalarType::Double)) return f(double()), true;
       return false;
     case ScalarType::Bool:
-      f(bool());
-      return true;
+      if constexpr (dtype_enabled(ScalarType::Bool)) return f(bool()), true;
+      return false;
     default:
       return false;
   }
@@ -316,7 +346,7 @@ inline bool dispatch_all(ScalarType t, F&& f) {
 // Same for floating dtypes only (f64 only with kF64).
 template <typename F>
 inline bool dispatch_float(ScalarType t, F&& f) {
-  if (t == ScalarType::Float) {
+  if (dtype_enabled(ScalarType::Float) && t == ScalarType::Float) {
     f(float());
     return true;
   }
