@@ -26,7 +26,10 @@ say "run a real upstream ExecuTorch program (Arduino AddModel: x + 1) with an in
 say "inspect it"
 ./etmcu inspect "$SHARED/pte-corpus/upstream/examples__arduino__examples__AddModel__model.pte"
 
-say "simulated CV32E40P: a reference dot-product kernel, cycle-exact against the RTL"
-./etmcu sim "$SHARED/cv32e40p-ref/elf/k_dot_O2.elf" || true
-echo
-echo "(Running an exported model as CV32E40P firmware is the bare-metal work, issue 5: not built yet.)"
+say "the same program as firmware on the simulated CV32E40P (cycle-exact), with cycles, flash and RAM"
+./etmcu run "$OUT/add.pte" --target cv32e40p
+
+say "upstream's int8 keyword spotter (DS-CNN, cortex_m ops) on the simulated CV32E40P, input: 'yes'"
+./etmcu run "$SHARED/pte-corpus/upstream/examples__arduino__examples__KeywordSpotting__model.pte" \
+  --target cv32e40p --input "$SHARED/pte-corpus/upstream/kws_test_inputs/mfcc_yes.f32.bin"
+echo "(labels: silence, unknown, yes, no, up, down, left, right, on, off, stop, go)"
