@@ -238,7 +238,8 @@ def c_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_inputs, dtype_mask=None):
+def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_inputs, dtype_mask=None,
+                      features=None):
     os.makedirs(os.path.join(d, "size"), exist_ok=True)
     os.makedirs(os.path.join(d, "run"), exist_ok=True)
     write_if_changed(os.path.join(d, "model.pte"), model_bytes)
@@ -261,6 +262,9 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
         cm.append(f"set(FW_STACK_BYTES {stack_bytes})")
     if dtype_mask:  # kernels compiled only for the tensor dtypes the program uses
         cm.append(f"set(FW_KERNEL_DTYPES {dtype_mask:#x})")
+    if features:  # the runtime compiled with only the optional features the program uses
+        items = " ".join(f"{name}={int(bool(on))}" for name, on in sorted(features.items()))
+        cm.append(f"set(FW_RUNTIME_FEATURES {items})")
     cm.append("")
     write_if_changed(os.path.join(d, "firmware.cmake"), "\n".join(cm))
     write_if_changed(os.path.join(d, "size", "fw_config.h"),
@@ -558,7 +562,7 @@ def run(args):
             b.prune(name)
         prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
                           [x.get("planned", True) for x in meth["inputs"]],
-                          info.get("kernel_dtypes_mask"))
+                          info.get("kernel_dtypes_mask"), info.get("features"))
         os.utime(d)
         b.ensure_configured(name)
         fw_json = os.path.join(d, "run", "sizes.json")
