@@ -33,7 +33,7 @@ bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
   if (es == 0) return false;
   // A dtype this build left out (ETMCU_KERNEL_DTYPES) is rejected here, before any kernel could
   // read or write it through a compiled-out path.
-  if (static_cast<int>(t.dtype) < 32 && !dtype_enabled(t.dtype)) return false;
+  if (static_cast<int>(t.dtype) < 32 && !dtype_in_mask(t.dtype)) return false;
   if (numel > 0 && (t.data == nullptr || t.nbytes < numel * es)) return false;
   return true;
 }

@@ -31,9 +31,13 @@ constexpr bool kF64 = false;
 #ifndef ETMCU_KERNEL_DTYPES
 #define ETMCU_KERNEL_DTYPES 0xffffffffu
 #endif
+// Only kernel instantiations are pruned (dispatch_all): element loads and stores stay for every
+// dtype, because Scalars travel as f64/i64 0-dim temporaries whatever the tensors' dtypes.
+constexpr bool dtype_in_mask(ScalarType t) {
+  return ((static_cast<uint32_t>(ETMCU_KERNEL_DTYPES) >> static_cast<int>(t)) & 1u) != 0;
+}
 constexpr bool dtype_enabled(ScalarType t) {
-  return ((static_cast<uint32_t>(ETMCU_KERNEL_DTYPES) >> static_cast<int>(t)) & 1u) != 0 &&
-         (t != ScalarType::Double || kF64);
+  return dtype_in_mask(t) && (t != ScalarType::Double || kF64);
 }
 
 constexpr bool kAnyIntegerDtype =
@@ -190,28 +194,20 @@ template <typename C>
 inline C load_as(const void* base, ScalarType t, int64_t i) {
   switch (t) {
     case ScalarType::Byte:
-      if (!dtype_enabled(ScalarType::Byte)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const uint8_t*>(base)[i]);
     case ScalarType::Char:
-      if (!dtype_enabled(ScalarType::Char)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int8_t*>(base)[i]);
     case ScalarType::Short:
-      if (!dtype_enabled(ScalarType::Short)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int16_t*>(base)[i]);
     case ScalarType::Int:
-      if (!dtype_enabled(ScalarType::Int)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int32_t*>(base)[i]);
     case ScalarType::Long:
-      if (!dtype_enabled(ScalarType::Long)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const int64_t*>(base)[i]);
     case ScalarType::Float:
-      if (!dtype_enabled(ScalarType::Float)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const float*>(base)[i]);
     case ScalarType::Double:
-      if (!dtype_enabled(ScalarType::Double)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const double*>(base)[i]);
     case ScalarType::Bool:
-      if (!dtype_enabled(ScalarType::Bool)) return static_cast<C>(0);
       return static_cast<C>(static_cast<const bool*>(base)[i] ? 1 : 0);
     default:
       return static_cast<C>(0);
@@ -224,35 +220,27 @@ template <typename C>
 inline void store_as(void* base, ScalarType t, int64_t i, C v) {
   switch (t) {
     case ScalarType::Byte:
-      if (!dtype_enabled(ScalarType::Byte)) break;
       static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(to_int64(v));
       break;
     case ScalarType::Char:
-      if (!dtype_enabled(ScalarType::Char)) break;
       static_cast<int8_t*>(base)[i] = static_cast<int8_t>(to_int64(v));
       break;
     case ScalarType::Short:
-      if (!dtype_enabled(ScalarType::Short)) break;
       static_cast<int16_t*>(base)[i] = static_cast<int16_t>(to_int64(v));
       break;
     case ScalarType::Int:
-      if (!dtype_enabled(ScalarType::Int)) break;
       static_cast<int32_t*>(base)[i] = static_cast<int32_t>(to_int64(v));
       break;
     case ScalarType::Long:
-      if (!dtype_enabled(ScalarType::Long)) break;
       static_cast<int64_t*>(base)[i] = to_int64(v);
       break;
     case ScalarType::Float:
-      if (!dtype_enabled(ScalarType::Float)) break;
       static_cast<float*>(base)[i] = static_cast<float>(v);
       break;
     case ScalarType::Double:
-      if (!dtype_enabled(ScalarType::Double)) break;
       static_cast<double*>(base)[i] = static_cast<double>(v);
       break;
     case ScalarType::Bool:
-      if (!dtype_enabled(ScalarType::Bool)) break;
       static_cast<bool*>(base)[i] = (v != static_cast<C>(0));
       break;
     default:
