@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 from etmcu import export, quant_eval  # noqa: E402
 
 CLI = ROOT / "build" / "host" / "tools" / "etmcu-cli"
-CORPUS = Path("/work/shared/pte-corpus")
+CORPUS = ROOT.parent / "shared" / "pte-corpus"  # shared/ sits beside the checkout (CI too)
 KWS_PTE = CORPUS / "upstream" / "examples__arduino__examples__KeywordSpotting__model.pte"
 N_EVAL = 200
 ZOO = quant_eval.ZOO
