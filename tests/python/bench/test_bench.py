@@ -124,8 +124,8 @@ def test_published_data_cites_sources():
         rows = list(csv.DictReader(f))
     assert {r["model"] for r in rows} >= {"ds_cnn", "mobilenet_v1", "resnet8", "autoencoder", "add"}
     for r in rows:
-        assert "/work/shared/seeds/" in r["source"] or "shared/seeds/" in r["source"]
-    seeds = {r["source"].split("/work/shared/seeds/")[1].split()[0].rstrip(",;") for r in rows}
+        assert "shared/seeds/" in r["source"]
+    seeds = {r["source"].split("shared/seeds/")[1].split()[0].rstrip(",;") for r in rows}
     for s in seeds:
         if SHARED.exists():
             assert (SHARED / "seeds" / s).exists(), s
