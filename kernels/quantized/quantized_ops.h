@@ -1,6 +1,6 @@
 // Declarations of the quantized_decomposed kernels with their upstream schemas (quantized.yaml) and
-// KernelCall argument counts: one value per schema argument (an omitted out_dtype is None), then the
-// out tensor again. See docs/int8.md.
+// KernelCall argument counts: one value per schema argument (an omitted out_dtype is None), then
+// the out tensor again. See docs/int8.md.
 #pragma once
 #include "kernels/api/kernel.h"
 

@@ -113,10 +113,13 @@ TEST(Corpus, QnnProgramLoadsAndReportsMissingBackend) {
 }
 
 TEST(Corpus, KeywordSpottingRunsAndHearsYes) {
-  // Bit-exactness against upstream per layer is tests/kernels/int8; here: it loads and labels "yes".
-  auto s = Session::open_files(corpus("upstream/examples__arduino__examples__KeywordSpotting__model.pte"));
+  // Bit-exactness against upstream per layer is tests/kernels/int8; here: it loads and labels
+  // "yes".
+  auto s = Session::open_files(
+      corpus("upstream/examples__arduino__examples__KeywordSpotting__model.pte"));
   Method& m = s->load_method("forward");
-  host::AlignedBytes x = host::read_file(test::shared("pte-corpus/upstream/kws_test_inputs/mfcc_yes.f32.bin"));
+  host::AlignedBytes x =
+      host::read_file(test::shared("pte-corpus/upstream/kws_test_inputs/mfcc_yes.f32.bin"));
   ASSERT_EQ(m.set_input_data(0, x.data(), x.size()), Error::Ok) << host::describe(m.diagnostic());
   ASSERT_EQ(m.execute(), Error::Ok) << host::describe(m.diagnostic());
   const Tensor& out = m.get_output(0).to_tensor();
