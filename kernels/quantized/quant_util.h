@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "kernels/api/kernel.h"
+#include "kernels/api/tensor_check.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/tensor.h"
 
@@ -13,24 +14,7 @@ namespace etmcu {
 namespace kernels {
 namespace quant {
 
-inline bool is_tensor(Span<EValue*> args, size_t i) {
-  if (i >= args.size() || args[i] == nullptr || !args[i]->is_tensor()) return false;
-  const Tensor* t = args[i]->payload.as_tensor;
-  if (t == nullptr || t->dim > kTensorMaxDim) return false;
-  if (t->dim > 0 && (t->sizes == nullptr || t->dim_order == nullptr)) return false;
-  uint32_t seen = 0;
-  uint64_t numel = 1;
-  for (int d = 0; d < t->dim; ++d) {
-    if (t->sizes[d] < 0 || t->dim_order[d] >= t->dim) return false;
-    seen |= 1u << t->dim_order[d];
-    numel *= static_cast<uint64_t>(t->sizes[d]);
-    if (numel > (uint64_t(1) << 40)) return false;
-  }
-  if (t->dim > 0 && seen != ((1u << t->dim) - 1u)) return false;
-  const size_t es = t->element_size();
-  if (es == 0 || numel * es > t->nbytes) return false;
-  return numel == 0 || t->data != nullptr;
-}
+inline bool is_tensor(Span<EValue*> args, size_t i) { return is_well_formed_tensor_arg(args, i); }
 inline bool is_int(Span<EValue*> args, size_t i) {
   return i < args.size() && args[i] != nullptr && args[i]->is_int();
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/api/kernel.h"
+#include "kernels/api/tensor_check.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/span.h"
 #include "runtime/core/tensor.h"
@@ -13,27 +14,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// args[i] is a tensor whose metadata is sane: rank <= kTensorMaxDim, non-negative sizes, dim_order
-// a permutation, a known element size, and data present and large enough for every element.
-inline bool is_tensor(Span<EValue*> args, size_t i) {
-  if (i >= args.size() || args[i] == nullptr || !args[i]->is_tensor()) return false;
-  const Tensor* t = args[i]->payload.as_tensor;
-  if (t == nullptr || t->dim > kTensorMaxDim) return false;
-  if (t->dim > 0 && (t->sizes == nullptr || t->dim_order == nullptr)) return false;
-  uint32_t seen = 0;
-  uint64_t numel = 1;
-  for (int d = 0; d < t->dim; ++d) {
-    if (t->sizes[d] < 0 || t->dim_order[d] >= t->dim) return false;
-    seen |= 1u << t->dim_order[d];
-    numel *= static_cast<uint64_t>(t->sizes[d]);
-    if (numel > (uint64_t(1) << 40)) return false;
-  }
-  if (t->dim > 0 && seen != (t->dim >= 32 ? 0xffffffffu : ((1u << t->dim) - 1u))) return false;
-  const size_t es = t->element_size();
-  if (es == 0) return false;
-  if (numel * es > t->nbytes) return false;
-  return numel == 0 || t->data != nullptr;
-}
+// args[i] is a well-formed tensor (kernels/api/tensor_check.h).
+inline bool is_tensor(Span<EValue*> args, size_t i) { return is_well_formed_tensor_arg(args, i); }
 inline bool is_optional_tensor(Span<EValue*> args, size_t i) {
   return i < args.size() && args[i] != nullptr && (args[i]->is_none() || is_tensor(args, i));
 }
