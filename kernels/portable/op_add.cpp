@@ -15,9 +15,9 @@ Error aten_add_out(KernelContext& ctx, Span<EValue*> args) {
       !util::is_scalar_arg(args, 2) || !util::is_valid_tensor_arg(args, 3) ||
       !util::is_return_of(args, 4, 3))
     return ctx.fail(Error::InvalidArgument, "add.out: bad argument tags");
-  return util::binary_op<BinaryKind::kAdd>(
-      ctx, util::tensor_arg(args, 0), util::tensor_arg(args, 1), false, args[2]->scalar_as_double(),
-      args[2]->is_double(), util::tensor_arg(args, 3));
+  return util::binary_op<BinaryKind::kAdd, false>(ctx, util::tensor_arg(args, 0),
+                                                  util::tensor_arg(args, 1), args[2],
+                                                  util::tensor_arg(args, 3));
 }
 
 // add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> out
@@ -28,9 +28,8 @@ Error aten_add_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
       !util::is_return_of(args, 4, 3))
     return ctx.fail(Error::InvalidArgument, "add.Scalar_out: bad argument tags");
   util::ScalarTensor other(*args[1]);
-  return util::binary_op<BinaryKind::kAdd>(ctx, util::tensor_arg(args, 0), other.t, true,
-                                           args[2]->scalar_as_double(), args[2]->is_double(),
-                                           util::tensor_arg(args, 3));
+  return util::binary_op<BinaryKind::kAdd, true>(ctx, util::tensor_arg(args, 0), other.t, args[2],
+                                                 util::tensor_arg(args, 3));
 }
 
 }  // namespace kernels

@@ -16,9 +16,9 @@ Error aten_div_out(KernelContext& ctx, Span<EValue*> args) {
   if (!util::is_valid_tensor_arg(args, 0) || !util::is_valid_tensor_arg(args, 1) ||
       !util::is_valid_tensor_arg(args, 2) || !util::is_return_of(args, 3, 2))
     return ctx.fail(Error::InvalidArgument, "div.out: bad argument tags");
-  return util::binary_op<BinaryKind::kDiv>(ctx, util::tensor_arg(args, 0),
-                                           util::tensor_arg(args, 1), false, 1.0, false,
-                                           util::tensor_arg(args, 2));
+  return util::binary_op<BinaryKind::kDiv, false>(ctx, util::tensor_arg(args, 0),
+                                                  util::tensor_arg(args, 1), nullptr,
+                                                  util::tensor_arg(args, 2));
 }
 
 // div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> out
@@ -31,13 +31,12 @@ Error aten_div_out_mode(KernelContext& ctx, Span<EValue*> args) {
   const Tensor& a = util::tensor_arg(args, 0);
   const Tensor& b = util::tensor_arg(args, 1);
   const Tensor& out = util::tensor_arg(args, 3);
-  if (args[2]->is_none())
-    return util::binary_op<BinaryKind::kDiv>(ctx, a, b, false, 1.0, false, out);
+  if (args[2]->is_none()) return util::binary_op<BinaryKind::kDiv, false>(ctx, a, b, nullptr, out);
   Span<const char> mode = args[2]->to_string();
   if (mode.size() == 5 && mode.data() != nullptr && memcmp(mode.data(), "trunc", 5) == 0)
-    return util::binary_op<BinaryKind::kDivTrunc>(ctx, a, b, false, 1.0, false, out);
+    return util::binary_op<BinaryKind::kDivTrunc, false>(ctx, a, b, nullptr, out);
   if (mode.size() == 5 && mode.data() != nullptr && memcmp(mode.data(), "floor", 5) == 0)
-    return util::binary_op<BinaryKind::kDivFloor>(ctx, a, b, false, 1.0, false, out);
+    return util::binary_op<BinaryKind::kDivFloor, false>(ctx, a, b, nullptr, out);
   return ctx.fail(Error::InvalidArgument, "div.out_mode: rounding_mode must be trunc or floor");
 }
 
@@ -48,8 +47,8 @@ Error aten_div_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
       !util::is_valid_tensor_arg(args, 2) || !util::is_return_of(args, 3, 2))
     return ctx.fail(Error::InvalidArgument, "div.Scalar_out: bad argument tags");
   util::ScalarTensor other(*args[1]);
-  return util::binary_op<BinaryKind::kDiv>(ctx, util::tensor_arg(args, 0), other.t, true, 1.0,
-                                           false, util::tensor_arg(args, 2));
+  return util::binary_op<BinaryKind::kDiv, true>(ctx, util::tensor_arg(args, 0), other.t, nullptr,
+                                                 util::tensor_arg(args, 2));
 }
 
 }  // namespace kernels

@@ -14,9 +14,9 @@ Error aten_mul_out(KernelContext& ctx, Span<EValue*> args) {
   if (!util::is_valid_tensor_arg(args, 0) || !util::is_valid_tensor_arg(args, 1) ||
       !util::is_valid_tensor_arg(args, 2) || !util::is_return_of(args, 3, 2))
     return ctx.fail(Error::InvalidArgument, "mul.out: bad argument tags");
-  return util::binary_op<BinaryKind::kMul>(ctx, util::tensor_arg(args, 0),
-                                           util::tensor_arg(args, 1), false, 1.0, false,
-                                           util::tensor_arg(args, 2));
+  return util::binary_op<BinaryKind::kMul, false>(ctx, util::tensor_arg(args, 0),
+                                                  util::tensor_arg(args, 1), nullptr,
+                                                  util::tensor_arg(args, 2));
 }
 
 // mul.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> out
@@ -26,8 +26,8 @@ Error aten_mul_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
       !util::is_valid_tensor_arg(args, 2) || !util::is_return_of(args, 3, 2))
     return ctx.fail(Error::InvalidArgument, "mul.Scalar_out: bad argument tags");
   util::ScalarTensor other(*args[1]);
-  return util::binary_op<BinaryKind::kMul>(ctx, util::tensor_arg(args, 0), other.t, true, 1.0,
-                                           false, util::tensor_arg(args, 2));
+  return util::binary_op<BinaryKind::kMul, true>(ctx, util::tensor_arg(args, 0), other.t, nullptr,
+                                                 util::tensor_arg(args, 2));
 }
 
 }  // namespace kernels

@@ -15,9 +15,9 @@ Error aten_sub_out(KernelContext& ctx, Span<EValue*> args) {
       !util::is_scalar_arg(args, 2) || !util::is_valid_tensor_arg(args, 3) ||
       !util::is_return_of(args, 4, 3))
     return ctx.fail(Error::InvalidArgument, "sub.out: bad argument tags");
-  return util::binary_op<BinaryKind::kSub>(
-      ctx, util::tensor_arg(args, 0), util::tensor_arg(args, 1), false, args[2]->scalar_as_double(),
-      args[2]->is_double(), util::tensor_arg(args, 3));
+  return util::binary_op<BinaryKind::kSub, false>(ctx, util::tensor_arg(args, 0),
+                                                  util::tensor_arg(args, 1), args[2],
+                                                  util::tensor_arg(args, 3));
 }
 
 // sub.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> out
@@ -28,9 +28,8 @@ Error aten_sub_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
       !util::is_return_of(args, 4, 3))
     return ctx.fail(Error::InvalidArgument, "sub.Scalar_out: bad argument tags");
   util::ScalarTensor other(*args[1]);
-  return util::binary_op<BinaryKind::kSub>(ctx, util::tensor_arg(args, 0), other.t, true,
-                                           args[2]->scalar_as_double(), args[2]->is_double(),
-                                           util::tensor_arg(args, 3));
+  return util::binary_op<BinaryKind::kSub, true>(ctx, util::tensor_arg(args, 0), other.t, args[2],
+                                                 util::tensor_arg(args, 3));
 }
 
 }  // namespace kernels

@@ -36,39 +36,99 @@ inline double floor_div(double a, double b) {
 inline float trunc_div(float a, float b) { return truncf(a / b); }
 inline double trunc_div(double a, double b) { return trunc(a / b); }
 
-template <BinaryKind K, typename C>
-void binary_compute(const Tensor& a, const Tensor& b, const Tensor& out, double alpha_d,
-                    bool* div_by_zero) {
-  if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kSub) {
-    C alpha;
+// An integer in int64 wrapped to integer dtype t, as a conversion to t and back would.
+inline int64_t wrap_to_dtype(int64_t v, ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte:
+      return static_cast<uint8_t>(v);
+    case ScalarType::Char:
+      return static_cast<int8_t>(v);
+    case ScalarType::Short:
+      return static_cast<int16_t>(v);
+    case ScalarType::Int:
+      return static_cast<int32_t>(v);
+    case ScalarType::Bool:
+      return v != 0;
+    default:
+      return v;
+  }
+}
+
+// A Scalar argument (alpha) in the compute type C. Integral C never sees a float alpha (rejected
+// before), so the double path is for floating C.
+template <typename C>
+inline C scalar_to(const EValue& v) {
+  if (v.is_double()) {
     if constexpr (IsFloat<C>::value)
-      alpha = static_cast<C>(alpha_d);
+      return static_cast<C>(v.to_double());
     else
-      alpha = static_cast<C>(to_int64(alpha_d));  // integral alpha (float alpha rejected)
-    const bool unit = alpha_d == 1.0;  // keeps a + b exact, as PyTorch does for alpha = 1
-    if (K == BinaryKind::kAdd) {
-      if (unit)
-        map_binary<C>(a, b, out, [](C x, C y) { return wrap_add(x, y); });
+      return static_cast<C>(to_int64(v.to_double()));
+  }
+  if (v.is_bool()) return static_cast<C>(v.to_bool() ? 1 : 0);
+  return static_cast<C>(v.to_int());
+}
+
+// alpha == 1, decided without double arithmetic (1.0 has one bit pattern).
+inline bool is_unit_scalar(const EValue& v) {
+  if (v.is_double()) {
+    uint64_t bits;
+    __builtin_memcpy(&bits, &v.payload.as_double, sizeof(bits));
+    return bits == 0x3ff0000000000000ull;
+  }
+  if (v.is_bool()) return v.to_bool();
+  return v.to_int() == 1;
+}
+
+// out = op(a, b) in C. A Scalar `b` (f64/i64/bool, any dtype) or a one-element tensor `b` of
+// another dtype is converted once, to the result dtype `res` and then to C, as PyTorch does, and
+// joins as a one-element C tensor; other tensors (this build's dtypes) convert per element.
+template <typename C, bool kScalarOther, typename Op>
+void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, Op op) {
+  if (!kScalarOther && (b.dtype == dtype_of<C>() || b.numel() != 1)) {
+    map_binary<C>(a, b, out, op);
+    return;
+  }
+  C s = kScalarOther ? load_as<C>(b.data, b.dtype, 0) : load_as<C, true>(b.data, b.dtype, 0);
+  if constexpr (!IsFloat<C>::value && sizeof(C) == 8) s = static_cast<C>(wrap_to_dtype(s, res));
+  Tensor one;
+  one.data = &s;
+  one.nbytes = sizeof(s);
+  one.dtype = dtype_of<C>();
+  one.dim = 0;
+  map_binary<C>(a, one, out, op);
+}
+
+template <BinaryKind K, typename C, bool kScalarOther>
+void binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out,
+                    const EValue* alpha_v, bool* div_by_zero) {
+  if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kSub) {
+    // alpha = 1 stays a plain a + b (exact, as in PyTorch); no alpha argument means 1.
+    if (alpha_v == nullptr || is_unit_scalar(*alpha_v)) {
+      if (K == BinaryKind::kAdd)
+        binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_add(x, y); });
       else
-        map_binary<C>(a, b, out, [alpha](C x, C y) { return wrap_add(x, wrap_mul(alpha, y)); });
+        binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_sub(x, y); });
     } else {
-      if (unit)
-        map_binary<C>(a, b, out, [](C x, C y) { return wrap_sub(x, y); });
+      const C alpha = scalar_to<C>(*alpha_v);
+      if (K == BinaryKind::kAdd)
+        binary_map<C, kScalarOther>(a, b, res, out,
+                                    [alpha](C x, C y) { return wrap_add(x, wrap_mul(alpha, y)); });
       else
-        map_binary<C>(a, b, out, [alpha](C x, C y) { return wrap_sub(x, wrap_mul(alpha, y)); });
+        binary_map<C, kScalarOther>(a, b, res, out,
+                                    [alpha](C x, C y) { return wrap_sub(x, wrap_mul(alpha, y)); });
     }
   } else if constexpr (K == BinaryKind::kMul) {
-    map_binary<C>(a, b, out, [](C x, C y) { return wrap_mul(x, y); });
+    binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_mul(x, y); });
   } else if constexpr (K == BinaryKind::kDiv) {
-    map_binary<C>(a, b, out, [](C x, C y) { return static_cast<C>(x / y); });
+    binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return static_cast<C>(x / y); });
   } else if constexpr (IsFloat<C>::value) {  // floating trunc/floor division
     if (K == BinaryKind::kDivTrunc)
-      map_binary<C>(a, b, out, [](C x, C y) { return trunc_div(x, y); });
+      binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return trunc_div(x, y); });
     else
-      map_binary<C>(a, b, out, [](C x, C y) { return floor_div(x, y); });
+      binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return floor_div(x, y); });
   } else {  // integer trunc/floor division: no trap on zero, PyTorch raises instead
     bool* z = div_by_zero;
-    map_binary<C>(a, b, out, [z](C x, C y) {
+    binary_map<C, kScalarOther>(a, b, res, out, [z](C x, C y) {
       if (y == 0) {
         *z = true;
         return static_cast<C>(0);
@@ -81,60 +141,51 @@ void binary_compute(const Tensor& a, const Tensor& b, const Tensor& out, double 
   }
 }
 
-// out = a <op> b (alpha-scaled b for add/sub). `b_scalar` marks a wrapped Scalar argument.
-template <BinaryKind K>
-Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, bool b_scalar, double alpha,
-                bool alpha_is_float, const Tensor& out) {
-  if (!is_supported_dtype(a.dtype) || !(b_scalar || is_supported_dtype(b.dtype)) ||
+// out = a <op> b (alpha-scaled b for add/sub; `alpha` nullptr for the ops without one). With
+// kScalarOther, `b` is a wrapped Scalar argument (ScalarTensor), else a validated tensor.
+template <BinaryKind K, bool kScalarOther>
+Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, const EValue* alpha,
+                const Tensor& out) {
+  if (!is_supported_dtype(a.dtype) || !(kScalarOther || is_supported_dtype(b.dtype)) ||
       !is_supported_dtype(out.dtype))
     return ctx.fail(Error::InvalidType, "binary op: unsupported dtype");
   const Tensor* ins[2] = {&a, &b};
   if (!is_broadcast_shape(out, ins, 2))
     return ctx.fail(Error::InvalidArgument, "binary op: out shape is not the broadcast shape");
-  const ScalarType common = result_type(a, b.dtype, b.dim == 0, b_scalar);
+  const ScalarType common = result_type(a, b.dtype, b.dim == 0, kScalarOther);
   ScalarType res = common;
   if (K == BinaryKind::kDiv && !is_floating(common)) res = ScalarType::Float;  // true division
   if (!can_cast(res, out.dtype))
     return ctx.fail(Error::InvalidType, "binary op: result dtype cannot be cast to out dtype");
   if (K == BinaryKind::kSub && common == ScalarType::Bool)
     return ctx.fail(Error::InvalidArgument, "sub: bool operands are not supported");
-  if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) && alpha_is_float)
+  if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) &&
+      alpha != nullptr && alpha->is_double())
     return ctx.fail(Error::InvalidArgument, "add/sub: float alpha with integral operands");
-  // A 0-dim `other` (Scalar or 0-dim tensor) of another dtype is converted once to the compute
-  // dtype, as PyTorch does, so the typed fast paths apply (x + 1 on f32, i32 * 3, ...).
-  Tensor b_conv;
-  alignas(8) uint8_t b_buf[8];  // holds any dtype
-  const Tensor* pb = &b;
-  if (b.dim == 0 && b.dtype != res) {
-    convert_element(b.data, b.dtype, 0, b_buf, res, 0);
-    b_conv.data = b_buf;
-    b_conv.nbytes = sizeof(b_buf);
-    b_conv.dtype = res;
-    b_conv.dim = 0;
-    pb = &b_conv;
-  }
   bool div_by_zero = false;
   if (res == ScalarType::Double) {
     // Only the rounding divisions call libm (floor/trunc/fmod) in double.
     if constexpr (kF64)
-      binary_compute<K, double>(a, *pb, out, alpha, &div_by_zero);
+      binary_compute<K, double, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
     else
       return ctx.fail(Error::NotSupported, "binary op: f64 is disabled in this build");
   } else if (res == ScalarType::Float) {
-    binary_compute<K, float>(a, *pb, out, alpha, &div_by_zero);
-  } else if (res != ScalarType::Bool && a.dtype == res && pb->dtype == res && out.dtype == res) {
-    // Same integer dtype everywhere: compute in it (wrapping like PyTorch), typed fast paths.
+    binary_compute<K, float, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
+  } else if (res != ScalarType::Bool && a.dtype == res && out.dtype == res &&
+             (b.dtype == res || b.numel() == 1)) {
+    // Same integer dtype everywhere (a one-element b is converted to it): compute in it, wrapping
+    // like PyTorch, with the typed fast paths.
     dispatch_all(res, [&](auto tag) {
       using T = decltype(tag);
       // (true division never gets here: its integer inputs compute in float)
       if constexpr (!IsFloat<T>::value && !IsBool<T>::value && K != BinaryKind::kDiv)
-        binary_compute<K, T>(a, *pb, out, alpha, &div_by_zero);
+        binary_compute<K, T, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
     });
   } else {
     // Mixed integer dtypes compute in int64 (not instantiated in float-only builds, where integer
     // tensors never get this far: is_valid_tensor_arg rejects them).
     if constexpr (kAnyIntegerDtype)
-      binary_compute<K, int64_t>(a, *pb, out, alpha, &div_by_zero);
+      binary_compute<K, int64_t, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
     else
       return ctx.fail(Error::InvalidType, "binary op: integer dtypes are not in this build");
   }

@@ -48,35 +48,37 @@ void map_unary(const Tensor& in, const Tensor& out, Op op) {
   const Tensor* ins[1] = {&in};
   StridedIter it(out, ins, 1);
   for (size_t i = 0; i < n; ++i, it.next())
-    store_as<C>(out.data, out.dtype, i, op(load_as<C>(in.data, in.dtype, it.offset(0))));
+    store_as<C, true>(out.data, out.dtype, i,
+                      op(load_as<C, true>(in.data, in.dtype, it.offset(0))));
 }
 
-// out[i] = op(a[i], b[i]) computed in C with broadcasting; out has the broadcast shape.
+// out[i] = op(a[i], b[i]) computed in C with broadcasting; out has the broadcast shape. a and out
+// are validated tensors; b is one too, or a one-element tensor of dtype C (a converted Scalar).
 template <typename C, typename Op>
 void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
   const size_t n = out.numel();
   constexpr ScalarType kC = dtype_of<C>();
-  if (a.dtype == kC && b.dtype == kC && out.dtype == kC && a.same_shape(out) &&
-      a.same_dim_order(out)) {
+  const bool b_one = b.dtype == kC && b.numel() == 1;  // tensor op scalar, the common case
+  const C s = b_one ? b.const_data_ptr<C>()[0] : static_cast<C>(0);
+  if (a.dtype == kC && out.dtype == kC && a.same_shape(out) && a.same_dim_order(out)) {
     const C* x = a.const_data_ptr<C>();
-    const C* y = b.const_data_ptr<C>();
     C* z = out.mutable_data_ptr<C>();
-    if (b.same_shape(out) && b.same_dim_order(out)) {
-      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
+    if (b_one) {
+      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], s);
       return;
     }
-    if (b.numel() == 1) {  // the common tensor-op-scalar case
-      const C s = y[0];
-      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], s);
+    if (b.dtype == kC && b.same_shape(out) && b.same_dim_order(out)) {
+      const C* y = b.const_data_ptr<C>();
+      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
       return;
     }
   }
   const Tensor* ins[2] = {&a, &b};
   StridedIter it(out, ins, 2);
   for (size_t i = 0; i < n; ++i, it.next()) {
-    C x = load_as<C>(a.data, a.dtype, it.offset(0));
-    C y = load_as<C>(b.data, b.dtype, it.offset(1));
-    store_as<C>(out.data, out.dtype, i, op(x, y));
+    const C x = load_as<C, true>(a.data, a.dtype, it.offset(0));
+    const C y = b_one ? s : load_as<C, true>(b.data, b.dtype, it.offset(1));
+    store_as<C, true>(out.data, out.dtype, i, op(x, y));
   }
 }
 

@@ -31,8 +31,9 @@ constexpr bool kF64 = false;
 #ifndef ETMCU_KERNEL_DTYPES
 #define ETMCU_KERNEL_DTYPES 0xffffffffu
 #endif
-// Only kernel instantiations are pruned (dispatch_all): element loads and stores stay for every
-// dtype, because Scalars travel as f64/i64 0-dim temporaries whatever the tensors' dtypes.
+// Pruned: kernel instantiations (dispatch_all) and the tensor element conversions
+// (load_as/store_as<C, true>). The default load_as/store_as keep every dtype, because Scalars
+// travel as f64/i64 0-dim temporaries whatever the tensors' dtypes.
 constexpr bool dtype_in_mask(ScalarType t) {
   return ((static_cast<uint32_t>(ETMCU_KERNEL_DTYPES) >> static_cast<int>(t)) & 1u) != 0;
 }
@@ -190,57 +191,78 @@ inline T saturate_cast(double v) {
   }
 }
 
-template <typename C>
+// Element access by runtime dtype. With kTensorOnly the source/target is a tensor that passed
+// is_valid_tensor_arg, so its dtype is in this build's mask: only those dtypes' conversions are
+// compiled (an f32-only firmware then links no int <-> float helpers). Scalars (f64/i64/bool
+// 0-dim temporaries) and other buffers use the default, every dtype.
+template <typename C, bool kTensorOnly = false>
 inline C load_as(const void* base, ScalarType t, int64_t i) {
   switch (t) {
     case ScalarType::Byte:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Byte)) break;
       return static_cast<C>(static_cast<const uint8_t*>(base)[i]);
     case ScalarType::Char:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Char)) break;
       return static_cast<C>(static_cast<const int8_t*>(base)[i]);
     case ScalarType::Short:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Short)) break;
       return static_cast<C>(static_cast<const int16_t*>(base)[i]);
     case ScalarType::Int:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Int)) break;
       return static_cast<C>(static_cast<const int32_t*>(base)[i]);
     case ScalarType::Long:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Long)) break;
       return static_cast<C>(static_cast<const int64_t*>(base)[i]);
     case ScalarType::Float:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Float)) break;
       return static_cast<C>(static_cast<const float*>(base)[i]);
     case ScalarType::Double:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Double)) break;
       return static_cast<C>(static_cast<const double*>(base)[i]);
     case ScalarType::Bool:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Bool)) break;
       return static_cast<C>(static_cast<const bool*>(base)[i] ? 1 : 0);
     default:
-      return static_cast<C>(0);
+      break;
   }
+  return static_cast<C>(0);  // kTensorOnly: a dtype rejected at validation
 }
 
 // Integer targets go through a saturating int64 conversion, then wrap to the width (so in-range
 // floats truncate like PyTorch, negative floats into uint8 wrap as on CPUs, and nothing is UB).
-template <typename C>
+template <typename C, bool kTensorOnly = false>
 inline void store_as(void* base, ScalarType t, int64_t i, C v) {
   switch (t) {
     case ScalarType::Byte:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Byte)) break;
       static_cast<uint8_t*>(base)[i] = static_cast<uint8_t>(to_int64(v));
       break;
     case ScalarType::Char:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Char)) break;
       static_cast<int8_t*>(base)[i] = static_cast<int8_t>(to_int64(v));
       break;
     case ScalarType::Short:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Short)) break;
       static_cast<int16_t*>(base)[i] = static_cast<int16_t>(to_int64(v));
       break;
     case ScalarType::Int:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Int)) break;
       static_cast<int32_t*>(base)[i] = static_cast<int32_t>(to_int64(v));
       break;
     case ScalarType::Long:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Long)) break;
       static_cast<int64_t*>(base)[i] = to_int64(v);
       break;
     case ScalarType::Float:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Float)) break;
       static_cast<float*>(base)[i] = static_cast<float>(v);
       break;
     case ScalarType::Double:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Double)) break;
       static_cast<double*>(base)[i] = static_cast<double>(v);
       break;
     case ScalarType::Bool:
+      if (kTensorOnly && !dtype_in_mask(ScalarType::Bool)) break;
       static_cast<bool*>(base)[i] = (v != static_cast<C>(0));
       break;
     default:
