@@ -638,26 +638,7 @@ Result<Method> Program::load_method(const char* name, MemoryManager* memory,
   return Method(static_cast<Method&&>(m));
 }
 
-Method::Method(Method&& o)
-    : meta_(o.meta_),
-      file_(o.file_),
-      memory_(o.memory_),
-      values_(o.values_),
-      num_values_(o.num_values_),
-      inputs_(o.inputs_),
-      outputs_(o.outputs_),
-      num_inputs_(o.num_inputs_),
-      num_outputs_(o.num_outputs_),
-      input_set_(o.input_set_),
-      instructions_(o.instructions_),
-      num_instructions_(o.num_instructions_),
-      chain_starts_(o.chain_starts_),
-      num_chains_(o.num_chains_),
-      delegates_(o.delegates_),
-      num_delegates_(o.num_delegates_),
-      diag_(o.diag_),
-      observer_(o.observer_),
-      profiler_(o.profiler_) {
+Method::Method(Method&& o) : MethodState(o) {
   o.num_delegates_ = 0;  // the moved-from method no longer owns the delegate handles
 }
 

@@ -45,7 +45,30 @@ struct InstructionObserver {
   void* ctx = nullptr;
 };
 
-class Method {
+// Everything a loaded Method holds: plain data, copied as one block when a Method moves.
+struct MethodState {
+  MethodMeta meta_;
+  const PteFile* file_ = nullptr;
+  MemoryManager* memory_ = nullptr;
+  EValue* values_ = nullptr;
+  uint32_t num_values_ = 0;
+  const int32_t* inputs_ = nullptr;  // value indices (in the .pte)
+  const int32_t* outputs_ = nullptr;
+  uint32_t num_inputs_ = 0;
+  uint32_t num_outputs_ = 0;
+  uint8_t* input_set_ = nullptr;
+  LoadedInstruction* instructions_ = nullptr;
+  uint32_t num_instructions_ = 0;
+  uint32_t* chain_starts_ = nullptr;  // num_chains_ + 1 entries
+  uint32_t num_chains_ = 0;
+  LoadedDelegate* delegates_ = nullptr;
+  uint32_t num_delegates_ = 0;
+  Diagnostic diag_;
+  InstructionObserver observer_;
+  Profiler* profiler_ = nullptr;
+};
+
+class Method : private MethodState {
  public:
   Method(Method&& other);
   Method(const Method&) = delete;
@@ -86,26 +109,6 @@ class Method {
   friend class Program;
   friend class MethodLoader;
   Method() = default;
-
-  MethodMeta meta_;
-  const PteFile* file_ = nullptr;
-  MemoryManager* memory_ = nullptr;
-  EValue* values_ = nullptr;
-  uint32_t num_values_ = 0;
-  const int32_t* inputs_ = nullptr;  // value indices (in the .pte)
-  const int32_t* outputs_ = nullptr;
-  uint32_t num_inputs_ = 0;
-  uint32_t num_outputs_ = 0;
-  uint8_t* input_set_ = nullptr;
-  LoadedInstruction* instructions_ = nullptr;
-  uint32_t num_instructions_ = 0;
-  uint32_t* chain_starts_ = nullptr;  // num_chains_ + 1 entries
-  uint32_t num_chains_ = 0;
-  LoadedDelegate* delegates_ = nullptr;
-  uint32_t num_delegates_ = 0;
-  Diagnostic diag_;
-  InstructionObserver observer_;
-  Profiler* profiler_ = nullptr;
 };
 
 }  // namespace etmcu

@@ -9,10 +9,10 @@
 namespace etmcu {
 
 Result<Program> Program::load(Span<const uint8_t> data, Diagnostic* diag,
-                              const NamedDataMap* external_data) {
+                              const NamedDataMap* external_data, Verification verification) {
   Diagnostic local;
   Diagnostic* d = diag != nullptr ? diag : &local;
-  ET_TRY(PteFile file, PteFile::parse(data, d));
+  ET_TRY(PteFile file, PteFile::parse(data, d, verification == Verification::InternalConsistency));
   Program p;
   p.file_ = file;
   p.external_data_ = external_data;

@@ -17,10 +17,18 @@ namespace etmcu {
 
 class Program {
  public:
-  // Verifies `data` (a whole .pte, 16-byte aligned). `external_data` serves EXTERNAL tensors (a
+  // How much of the file load() checks (upstream's names). InternalConsistency, the default:
+  // everything, so any bytes are safe to load. Minimal: identifier, header, root offset, segment
+  // and constant bounds, but not the flatbuffer's structure: only for bytes verified before (a
+  // program embedded in firmware, verified by the build on the host and on the target). Upstream's
+  // default is Minimal; ours is the safe one.
+  enum class Verification : uint8_t { Minimal, InternalConsistency };
+
+  // Loads `data` (a whole .pte, 16-byte aligned). `external_data` serves EXTERNAL tensors (a
   // .ptd); it may be nullptr. On failure `diag` (optional) says what and where.
   static Result<Program> load(Span<const uint8_t> data, Diagnostic* diag = nullptr,
-                              const NamedDataMap* external_data = nullptr);
+                              const NamedDataMap* external_data = nullptr,
+                              Verification verification = Verification::InternalConsistency);
 
   size_t num_methods() const;
   Result<const char*> get_method_name(size_t index) const;

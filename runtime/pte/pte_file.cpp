@@ -59,7 +59,7 @@ Result<ExtendedHeader> parse_extended_header(Span<const uint8_t> data, Diagnosti
   return h;
 }
 
-Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag) {
+Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag, bool verify_flatbuffer) {
   const uint8_t* p = data.data();
   if (p == nullptr || data.size() < kMinFileSize)
     return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("file too short to be a program"),
@@ -81,8 +81,16 @@ Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag) {
   ET_TRY(f.header_, parse_extended_header(data, diag));
   f.flatbuffer_size_ =
       f.header_.present ? static_cast<size_t>(f.header_.program_size) : data.size();
-  ET_CHECK_OR_RETURN(verify_buffer(p, f.flatbuffer_size_, schema::kProgram, diag) == Error::Ok,
-                     Error::InvalidProgram);
+  if (verify_flatbuffer) {
+    ET_CHECK_OR_RETURN(verify_buffer(p, f.flatbuffer_size_, schema::kProgram, diag) == Error::Ok,
+                       Error::InvalidProgram);
+  } else {
+    const uint32_t root = fb::read<uint32_t>(p);
+    if (root % 4 != 0 || root > f.flatbuffer_size_ - 4)
+      return diag->fail_numbers(Error::InvalidProgram,
+                                ET_TEXT("root table offset outside the file"), root,
+                                static_cast<int64_t>(f.flatbuffer_size_) - 4, ET_TEXT("root"));
+  }
   f.program_ = fb::root(p);
 
   // Segments: inside the file, after the flatbuffer.

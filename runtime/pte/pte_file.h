@@ -26,8 +26,12 @@ struct ExtendedHeader {
 
 class PteFile {
  public:
-  // Parses and verifies `data` (the whole file). On failure `diag` says what and where.
-  static Result<PteFile> parse(Span<const uint8_t> data, Diagnostic* diag);
+  // Parses and verifies `data` (the whole file). On failure `diag` says what and where. With
+  // `verify_flatbuffer` false the structural flatbuffer walk is skipped (the identifier, header,
+  // root offset, segment and constant bounds are still checked): only for bytes that were
+  // verified before, e.g. a program embedded in firmware that the build verified.
+  static Result<PteFile> parse(Span<const uint8_t> data, Diagnostic* diag,
+                               bool verify_flatbuffer = true);
 
   const ExtendedHeader& header() const { return header_; }
   fb::Table program() const { return program_; }

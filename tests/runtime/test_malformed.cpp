@@ -262,6 +262,90 @@ TEST(Malformed, MisalignedProgramBytes) {
   EXPECT_EQ(p.error(), Error::InvalidArgument);
 }
 
+// Verification::Minimal (firmware, whose embedded program the build verified) skips only the
+// structural flatbuffer walk: it loads and runs every good program like the full check, still
+// rejects bad identifiers, headers and root offsets, and the default still catches what only the
+// structural walk sees.
+Result<Program> load_with(const AlignedBytes& buf, size_t size, Program::Verification v,
+                          Diagnostic* d) {
+  return Program::load(Span<const uint8_t>(buf.data(), size), d, nullptr, v);
+}
+
+AlignedBytes aligned_copy(const std::vector<uint8_t>& b) {
+  AlignedBytes buf(b.size());
+  std::memcpy(buf.data(), b.data(), b.size());
+  return buf;
+}
+
+TEST(Verification, MinimalLoadsAndRunsGoodPrograms) {
+  for (const char* name : {kAddModel, kAddTwo, kKws}) {
+    AlignedBytes buf = aligned_copy(bytes_of(name));
+    Diagnostic d;
+    auto p = load_with(buf, buf.size(), Program::Verification::Minimal, &d);
+    ASSERT_TRUE(p.ok()) << name << ": " << host::describe(d);
+    auto meta = p->method_meta("forward");
+    ASSERT_TRUE(meta.ok()) << name;
+    std::vector<uint8_t> method_pool(meta->method_allocator_bytes() + 16);
+    std::vector<std::vector<uint8_t>> planned;
+    std::vector<Span<uint8_t>> spans;
+    for (size_t j = 0; j < meta->num_memory_planned_buffers(); ++j)
+      planned.emplace_back(static_cast<size_t>(meta->memory_planned_buffer_size(j).get()) + 16);
+    for (auto& v : planned) spans.emplace_back(v.data(), v.size());
+    std::vector<uint8_t> temp_pool(1 << 16);
+    HierarchicalAllocator planned_alloc(Span<Span<uint8_t>>(spans.data(), spans.size()));
+    MemoryAllocator method_alloc(method_pool.data(), method_pool.size());
+    MemoryAllocator temp_alloc(temp_pool.data(), temp_pool.size());
+    MemoryManager memory(&method_alloc, &planned_alloc, &temp_alloc);
+    auto m = p->load_method("forward", &memory, &d);
+    ASSERT_TRUE(m.ok()) << name << ": " << host::describe(d);
+    std::vector<std::vector<uint8_t>> inputs;
+    for (size_t i = 0; i < m->inputs_size(); ++i) {
+      if (!m->get_input(i).is_tensor()) continue;
+      inputs.emplace_back(m->get_input(i).to_tensor().nbytes, 0);
+      ASSERT_EQ(m->set_input_data(i, inputs.back().data(), inputs.back().size()), Error::Ok);
+    }
+    EXPECT_EQ(m->execute(), Error::Ok) << name << ": " << host::describe(m->diagnostic());
+  }
+}
+
+TEST(Verification, MinimalStillChecksIdentifierHeaderAndRoot) {
+  const std::vector<uint8_t> base = bytes_of(kAddModel);
+  Diagnostic d;
+  std::vector<uint8_t> b = base;
+  b[5] = 'X';  // identifier
+  AlignedBytes buf = aligned_copy(b);
+  EXPECT_EQ(load_with(buf, b.size(), Program::Verification::Minimal, &d).error(),
+            Error::InvalidProgram);
+  b = base;
+  put<uint64_t>(b, 16, base.size() + 1);  // eh00 program_size past the end
+  buf = aligned_copy(b);
+  EXPECT_EQ(load_with(buf, b.size(), Program::Verification::Minimal, &d).error(),
+            Error::InvalidProgram);
+  b = base;
+  put<uint32_t>(b, 0, static_cast<uint32_t>(base.size()));  // root offset past the flatbuffer
+  buf = aligned_copy(b);
+  EXPECT_EQ(load_with(buf, b.size(), Program::Verification::Minimal, &d).error(),
+            Error::InvalidProgram);
+  EXPECT_EQ(d.error, Error::InvalidProgram);
+  buf = aligned_copy(base);
+  EXPECT_EQ(load_with(buf, 8, Program::Verification::Minimal, &d).error(), Error::InvalidProgram);
+}
+
+TEST(Verification, DefaultIsTheFullCheck) {
+  // A union tag only the structural walk rejects: the default load fails, Minimal does not look.
+  std::vector<uint8_t> b = bytes_of(kAddModel);
+  Nav nav(b);
+  fb::Table ev(nav.plan().vector(schema::plan::kValues).ref(0));
+  b[nav.pos(ev, schema::evalue::kValType)] = 42;
+  AlignedBytes buf = aligned_copy(b);
+  Diagnostic d;
+  EXPECT_EQ(Program::load(Span<const uint8_t>(buf.data(), b.size()), &d).error(),
+            Error::InvalidProgram);
+  EXPECT_EQ(load_with(buf, b.size(), Program::Verification::InternalConsistency, &d).error(),
+            Error::InvalidProgram);
+  EXPECT_TRUE(load_with(buf, b.size(), Program::Verification::Minimal, &d).ok());
+}
+
 TEST(Pools, TooSmallMethodAllocatorSaysHowMuchIsNeeded) {
   std::vector<uint8_t> b = bytes_of(kAddModel);
   AlignedBytes buf(b.size());
