@@ -19,8 +19,16 @@ set(CMAKE_CXX_FLAGS_INIT "${_arch}")
 set(CMAKE_ASM_FLAGS_INIT "${_arch}")
 # picolibc's release (-O2) build: word-wise memset/memcpy (the default size build copies bytes).
 set(ETMCU_PICOLIBC_BUILDTYPE release CACHE STRING "picolibc build type: release or minsize")
+# Libraries (libgcc's soft-float, picolibc) from the rv32imac multilib: Debian has no rv32imc one, and
+# -march=rv32imc would pick rv32im, whose code has no compressed instructions (__addsf3 1,140 B
+# there, 818 B in rv32imac). The A extension the CV32E40P lacks is only in atomic helpers nothing
+# here references; every firmware link checks that no A instruction made it in
+# (cmake/check_no_atomics.cmake). Link-time code generation (LTO) never emits A instructions for
+# code without atomics.
+set(ETMCU_LIBS_MARCH rv32imac CACHE STRING "-march that selects the libgcc/picolibc multilib")
 set(ETMCU_LINK_ARCH_FLAGS
-    "-march=rv32imc -misa-spec=2.2 -mabi=ilp32 --specs=picolibc.specs --picolibc-buildtype=${ETMCU_PICOLIBC_BUILDTYPE}")
+    "-march=${ETMCU_LIBS_MARCH} -misa-spec=2.2 -mabi=ilp32 --specs=picolibc.specs --picolibc-buildtype=${ETMCU_PICOLIBC_BUILDTYPE}")
+set(ETMCU_CHECK_NO_ATOMICS ON)
 set(CMAKE_C_LINK_EXECUTABLE
     "<CMAKE_C_COMPILER> ${ETMCU_LINK_ARCH_FLAGS} <CMAKE_C_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> -Wl,--start-group <LINK_LIBRARIES> -Wl,--end-group")
 set(CMAKE_CXX_LINK_EXECUTABLE

@@ -172,11 +172,22 @@ uint32_t peak_stack_bytes() {
 
 }  // namespace
 
+// The sizing firmware verifies the embedded program in full on the target, after the host CLI
+// verified the same bytes at build time; the firmware itself then skips the structural flatbuffer
+// walk (Verification::Minimal, upstream's default), unless the build asks for it
+// (FW_DEVICE_VERIFICATION=1, `./etmcu run --device-verification`).
+#if defined(FW_SIZING) || (defined(FW_DEVICE_VERIFICATION) && FW_DEVICE_VERIFICATION)
+constexpr Program::Verification kVerification = Program::Verification::InternalConsistency;
+#else
+constexpr Program::Verification kVerification = Program::Verification::Minimal;
+#endif
+
 int main() {
   const uint64_t t_main = board_ticks();
   Diagnostic diag;
-  Result<Program> program = Program::load(
-      Span<const uint8_t>(fw_model, static_cast<size_t>(fw_model_end - fw_model)), &diag);
+  Result<Program> program =
+      Program::load(Span<const uint8_t>(fw_model, static_cast<size_t>(fw_model_end - fw_model)),
+                    &diag, nullptr, kVerification);
   if (!program.ok()) fail('a', diag, program.error());
   const uint64_t t_load = board_ticks();
   Result<MethodMeta> meta = program->method_meta(FW_METHOD_NAME);

@@ -31,9 +31,9 @@ _start:
     call    main
     tail    board_exit
 
-/* Any trap is fatal: print "X <mcause> <mepc>" and exit with 3. */
-    .text
-    .balign 256                         /* mtvec BASE is 256-byte aligned */
+/* Any trap is fatal: print "X <mcause> <mepc>" and exit with 3. mtvec's BASE must be 256-byte
+   aligned: the linker script places this section (link.ld, .vectors). */
+    .section .text.vectors, "ax"
 fw_trap_entry:
     csrr    a0, mcause
     csrr    a1, mepc

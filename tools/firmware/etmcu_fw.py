@@ -271,7 +271,7 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
                      f"// Generated: sizing firmware.\n#pragma once\n#define FW_METHOD_NAME {c_string(method)}\n")
 
 
-def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outputs):
+def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outputs, device_verification=False):
     offsets, total = [], 0
     for size in planned:
         offsets.append(total)
@@ -282,7 +282,8 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
              f"#define FW_NUM_PLANNED {len(planned)}",
              f"#define FW_PLANNED_SIZES {''.join(f'{s}u, ' for s in planned)}",
              f"#define FW_PLANNED_OFFSETS {''.join(f'{o}u, ' for o in offsets)}",
-             f"#define FW_PLANNED_TOTAL_BYTES {total}"]
+             f"#define FW_PLANNED_TOTAL_BYTES {total}",
+             f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}"]
     rows = []
     for i, data in enumerate(inputs):
         if data is None:
@@ -500,6 +501,10 @@ def main(argv=None):
     ap.add_argument("--no-lto", dest="lto", action="store_false",
                     help="no link-time optimisation (default: LTO, smaller and faster)")
     ap.add_argument("--stack-bytes", type=int, help="stack reserved (default: the board's)")
+    ap.add_argument("--device-verification", action="store_true",
+                    help="verify the program's flatbuffer in full on the device at every start (default: "
+                         "the host and the sizing firmware verify it at build time; the firmware checks "
+                         "the header, root and segment bounds)")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -549,7 +554,8 @@ def run(args):
 
     model_bytes = open(model, "rb").read()
     h = hashlib.sha256()
-    for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode()] + \
+    for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode(),
+                 b"device-verification" if args.device_verification else b""] + \
             [b"" if d is None else d for d in inputs]:
         h.update(hashlib.sha256(part).digest())
     name = h.hexdigest()[:16]
@@ -591,7 +597,7 @@ def run(args):
                 sizes = json.load(f)
         # (re)written on every run: a newer runner always finds a matching header; unchanged -> no rebuild
         write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"], sizes["planned"],
-                         inputs, meth["outputs"])
+                         inputs, meth["outputs"], args.device_verification)
         if fresh:
             log(f"building firmware (method pool {sizes['method_allocator_bytes']} B, planned {sizes['planned']}, "
                 f"temp {sizes['temp_bytes']} B)", args.quiet)
@@ -658,6 +664,7 @@ def run(args):
         "target": target,
         "board": board,
         "firmware": elf,
+        "device_verification": "internal_consistency" if args.device_verification else "minimal",
         "flash": {".text": text, ".rodata": rodata, ".data": data, "model": model_len,
                   "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +
                   secs.get(".ARM.exidx", 0)},

@@ -214,3 +214,48 @@ def test_only_the_programs_kernels_are_linked(add_pte):
     names = subprocess.run(["arm-none-eabi-nm", "-C", elf], capture_output=True, text=True, check=True).stdout
     kernels = set(re.findall(r"etmcu::kernels::(aten_\w+|cortex_m_\w+|quantized_decomposed_\w+)\(", names))
     assert kernels == {"aten_add_out"}, kernels
+
+
+def test_no_atomic_instructions_in_cv32e40p_firmware(add_pte):
+    # The libraries come from the rv32imac multilib (compressed, smaller); the CV32E40P has no A
+    # extension, so no lr/sc/amo may be linked (the build checks it too: cmake/check_no_atomics.cmake).
+    elf = fw_json(add_pte, "--target", "cv32e40p")["firmware"]
+    dis = subprocess.run(["riscv64-unknown-elf-objdump", "-d", "--no-show-raw-insn", elf], capture_output=True,
+                         text=True, check=True).stdout
+    assert "__addsf3" in dis
+    assert not re.search(r"^\s*[0-9a-f]+:\s+(lr\.w|sc\.w|amo\w+\.w)", dis, re.M)
+
+
+def test_device_verification_option(add_pte):
+    # Default: the host and the sizing firmware verify the embedded program; the firmware checks
+    # only identifier, header, root and bounds (Verification::Minimal). --device-verification
+    # adds the full structural check at every start: same outputs, more code and cycles.
+    fast = fw_json(add_pte, "--target", "cv32e40p")
+    full = fw_json(add_pte, "--target", "cv32e40p", "--device-verification")
+    assert fast["device_verification"] == "minimal" and full["device_verification"] == "internal_consistency"
+    assert fast["outputs"] == full["outputs"]
+    assert full["cycles"]["program_load"] > 3 * fast["cycles"]["program_load"]
+    assert full["flash"][".text"] > fast["flash"][".text"]
+
+
+def test_trap_reports_cause_and_pc(add_pte, tmp_path):
+    # An illegal instruction at main's entry: the trap entry (at address 0, mtvec) prints
+    # "X <mcause> <mepc>" and exits with 3; `./etmcu sim` reports the same.
+    elf = pathlib.Path(fw_json(add_pte, "--target", "cv32e40p")["firmware"])
+    syms = subprocess.run(["riscv64-unknown-elf-nm", str(elf)], capture_output=True, text=True, check=True).stdout
+    main = int(re.search(r"^([0-9a-f]+) T main$", syms, re.M).group(1), 16)
+    sections = subprocess.run(["riscv64-unknown-elf-readelf", "-SW", str(elf)], capture_output=True, text=True,
+                              check=True).stdout
+    for m in re.finditer(r"\]\s+\S+\s+PROGBITS\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)", sections):
+        addr, off, size = (int(x, 16) for x in m.groups())
+        if addr <= main < addr + size:
+            break
+    else:
+        pytest.fail("main not in a PROGBITS section")
+    data = bytearray(elf.read_bytes())
+    data[off + main - addr:off + main - addr + 4] = b"\0\0\0\0"  # all-zero: an illegal instruction
+    bad = tmp_path / "trap.elf"
+    bad.write_bytes(bytes(data))
+    p = subprocess.run([str(SIM), str(bad)], capture_output=True, text=True)
+    assert p.returncode == 3, (p.returncode, p.stdout, p.stderr)
+    assert f"X 00000002 {main:08x}" in p.stdout, p.stdout
