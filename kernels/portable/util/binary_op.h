@@ -82,10 +82,11 @@ inline bool is_unit_scalar(const EValue& v) {
 // out = op(a, b) in C. A Scalar `b` (f64/i64/bool, any dtype) or a one-element tensor `b` of
 // another dtype is converted once, to the result dtype `res` and then to C, as PyTorch does, and
 // joins as a one-element C tensor; other tensors (this build's dtypes) convert per element.
-template <typename C, bool kScalarOther, typename Op>
-void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, Op op) {
+template <typename C, bool kScalarOther, typename FastOp, typename Op>
+void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, FastOp fast,
+                Op op) {
   if (!kScalarOther && (b.dtype == dtype_of<C>() || b.numel() != 1)) {
-    map_binary<C>(a, b, out, op);
+    map_binary<C>(a, b, out, fast, op);
     return;
   }
   C s = kScalarOther ? load_as<C>(b.data, b.dtype, 0) : load_as<C, true>(b.data, b.dtype, 0);
@@ -95,27 +96,40 @@ void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& 
   one.nbytes = sizeof(s);
   one.dtype = dtype_of<C>();
   one.dim = 0;
-  map_binary<C>(a, one, out, op);
+  map_binary<C>(a, one, out, fast, op);
+}
+template <typename C, bool kScalarOther, typename Op>
+void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, Op op) {
+  binary_map<C, kScalarOther>(a, b, res, out, op, op);
 }
 
 template <BinaryKind K, typename C, bool kScalarOther>
 void binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out,
                     const EValue* alpha_v, bool* div_by_zero) {
   if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kSub) {
-    // alpha = 1 stays a plain a + b (exact, as in PyTorch); no alpha argument means 1.
-    if (alpha_v == nullptr || is_unit_scalar(*alpha_v)) {
+    // alpha = 1 stays a plain a + b (exact, as in PyTorch; no alpha argument means 1). The
+    // contiguous loops get a lambda per case, the general (strided) path one for both.
+    const bool unit = alpha_v == nullptr || is_unit_scalar(*alpha_v);
+    const C alpha = unit ? static_cast<C>(1) : scalar_to<C>(*alpha_v);
+    auto general = [alpha, unit](C x, C y) {
+      const C t = unit ? y : wrap_mul(alpha, y);
+      return K == BinaryKind::kAdd ? wrap_add(x, t) : wrap_sub(x, t);
+    };
+    if (unit) {
       if (K == BinaryKind::kAdd)
-        binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_add(x, y); });
+        binary_map<C, kScalarOther>(
+            a, b, res, out, [](C x, C y) { return wrap_add(x, y); }, general);
       else
-        binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_sub(x, y); });
+        binary_map<C, kScalarOther>(
+            a, b, res, out, [](C x, C y) { return wrap_sub(x, y); }, general);
     } else {
-      const C alpha = scalar_to<C>(*alpha_v);
-      if (K == BinaryKind::kAdd)
-        binary_map<C, kScalarOther>(a, b, res, out,
-                                    [alpha](C x, C y) { return wrap_add(x, wrap_mul(alpha, y)); });
-      else
-        binary_map<C, kScalarOther>(a, b, res, out,
-                                    [alpha](C x, C y) { return wrap_sub(x, wrap_mul(alpha, y)); });
+      binary_map<C, kScalarOther>(
+          a, b, res, out,
+          [alpha](C x, C y) {
+            return K == BinaryKind::kAdd ? wrap_add(x, wrap_mul(alpha, y))
+                                         : wrap_sub(x, wrap_mul(alpha, y));
+          },
+          general);
     }
   } else if constexpr (K == BinaryKind::kMul) {
     binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_mul(x, y); });
@@ -146,16 +160,20 @@ void binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tens
 template <BinaryKind K, bool kScalarOther>
 Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, const EValue* alpha,
                 const Tensor& out) {
-  if (!is_supported_dtype(a.dtype) || !(kScalarOther || is_supported_dtype(b.dtype)) ||
-      !is_supported_dtype(out.dtype))
+  // Three tensors in a single-dtype build: all of that dtype, promotion known at compile time.
+  constexpr bool kOneDtype = !kScalarOther && kSingleDtype != kUndefined;
+  if (!(kOneDtype && is_supported_dtype(kSingleDtype)) &&
+      (!is_supported_dtype(a.dtype) || !(kScalarOther || is_supported_dtype(b.dtype)) ||
+       !is_supported_dtype(out.dtype)))
     return ctx.fail(Error::InvalidType, "binary op: unsupported dtype");
   const Tensor* ins[2] = {&a, &b};
   if (!is_broadcast_shape(out, ins, 2))
     return ctx.fail(Error::InvalidArgument, "binary op: out shape is not the broadcast shape");
-  const ScalarType common = result_type(a, b.dtype, b.dim == 0, kScalarOther);
+  const ScalarType common =
+      kOneDtype ? kSingleDtype : result_type(a, b.dtype, b.dim == 0, kScalarOther);
   ScalarType res = common;
   if (K == BinaryKind::kDiv && !is_floating(common)) res = ScalarType::Float;  // true division
-  if (!can_cast(res, out.dtype))
+  if (!(kOneDtype && res == kSingleDtype) && !can_cast(res, out.dtype))
     return ctx.fail(Error::InvalidType, "binary op: result dtype cannot be cast to out dtype");
   if (K == BinaryKind::kSub && common == ScalarType::Bool)
     return ctx.fail(Error::InvalidArgument, "sub: bool operands are not supported");

@@ -52,27 +52,15 @@ void map_unary(const Tensor& in, const Tensor& out, Op op) {
                       op(load_as<C, true>(in.data, in.dtype, it.offset(0))));
 }
 
-// out[i] = op(a[i], b[i]) computed in C with broadcasting; out has the broadcast shape. a and out
-// are validated tensors; b is one too, or a one-element tensor of dtype C (a converted Scalar).
+// The general case of map_binary: broadcasting, dim orders, dtype conversion. Kept out of line
+// (the slow path): ops that share `op` share one copy.
 template <typename C, typename Op>
-void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
-  const size_t n = out.numel();
+__attribute__((noinline)) void map_binary_strided(const Tensor& a, const Tensor& b,
+                                                  const Tensor& out, Op op) {
   constexpr ScalarType kC = dtype_of<C>();
-  const bool b_one = b.dtype == kC && b.numel() == 1;  // tensor op scalar, the common case
+  const bool b_one = b.dtype == kC && b.numel() == 1;
   const C s = b_one ? b.const_data_ptr<C>()[0] : static_cast<C>(0);
-  if (a.dtype == kC && out.dtype == kC && a.same_shape(out) && a.same_dim_order(out)) {
-    const C* x = a.const_data_ptr<C>();
-    C* z = out.mutable_data_ptr<C>();
-    if (b_one) {
-      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], s);
-      return;
-    }
-    if (b.dtype == kC && b.same_shape(out) && b.same_dim_order(out)) {
-      const C* y = b.const_data_ptr<C>();
-      for (size_t i = 0; i < n; ++i) z[i] = op(x[i], y[i]);
-      return;
-    }
-  }
+  const size_t n = out.numel();
   const Tensor* ins[2] = {&a, &b};
   StridedIter it(out, ins, 2);
   for (size_t i = 0; i < n; ++i, it.next()) {
@@ -80,6 +68,32 @@ void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
     const C y = b_one ? s : load_as<C, true>(b.data, b.dtype, it.offset(1));
     store_as<C, true>(out.data, out.dtype, i, op(x, y));
   }
+}
+
+// out[i] = op(a[i], b[i]) computed in C with broadcasting; out has the broadcast shape. a and out
+// are validated tensors; b is one too, or a one-element tensor of dtype C (a converted Scalar).
+// `fast` serves the contiguous same-dtype loops, `op` (same results) the general case.
+template <typename C, typename FastOp, typename Op>
+void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, FastOp fast, Op op) {
+  const BinaryLayout layout = binary_layout(a, b, out, dtype_of<C>());
+  if (layout == BinaryLayout::kGeneral) {
+    map_binary_strided<C>(a, b, out, op);
+    return;
+  }
+  const size_t n = out.numel();
+  const C* x = a.const_data_ptr<C>();
+  const C* y = b.const_data_ptr<C>();
+  C* z = out.mutable_data_ptr<C>();
+  if (layout == BinaryLayout::kScalar) {  // tensor op scalar, the common case
+    const C s = y[0];
+    for (size_t i = 0; i < n; ++i) z[i] = fast(x[i], s);
+  } else {
+    for (size_t i = 0; i < n; ++i) z[i] = fast(x[i], y[i]);
+  }
+}
+template <typename C, typename Op>
+void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
+  map_binary<C>(a, b, out, op, op);
 }
 
 }  // namespace util

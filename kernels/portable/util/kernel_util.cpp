@@ -38,6 +38,15 @@ bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
   return true;
 }
 
+BinaryLayout binary_layout(const Tensor& a, const Tensor& b, const Tensor& out, ScalarType t) {
+  if (a.dtype != t || b.dtype != t || out.dtype != t || !a.same_shape(out) ||
+      !a.same_dim_order(out))
+    return BinaryLayout::kGeneral;
+  if (b.numel() == 1) return BinaryLayout::kScalar;
+  if (b.same_shape(out) && b.same_dim_order(out)) return BinaryLayout::kSame;
+  return BinaryLayout::kGeneral;
+}
+
 bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
   const EValue* r = args[ret];
   if (r == nullptr || !r->is_tensor() || r->payload.as_tensor == nullptr) return false;

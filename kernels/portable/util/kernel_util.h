@@ -53,6 +53,18 @@ using Index = ptrdiff_t;
 // Marks "no type yet" in type promotion (not a valid ScalarType).
 constexpr ScalarType kUndefined = static_cast<ScalarType>(-1);
 
+// The one tensor dtype of a single-dtype build (ETMCU_KERNEL_DTYPES with one bit set, e.g. an
+// f32-only program), else kUndefined. Every validated tensor then has it, so type promotion
+// between tensors is known at compile time.
+constexpr ScalarType single_tensor_dtype() {
+  const uint32_t m = static_cast<uint32_t>(ETMCU_KERNEL_DTYPES);
+  if (m == 0 || (m & (m - 1)) != 0) return kUndefined;
+  int bit = 0;
+  while (((m >> bit) & 1u) == 0) ++bit;
+  return static_cast<ScalarType>(bit);
+}
+constexpr ScalarType kSingleDtype = single_tensor_dtype();
+
 // ---- argument access ------------------------------------------------------------------------
 
 // True when args[i] is a well-formed tensor: sane rank, non-negative sizes, dim_order a
@@ -410,6 +422,13 @@ class StridedIter {
   Index stride_[kMaxInputs][kTensorMaxDim];
   Index off_[kMaxInputs];
 };
+
+// Which loop an elementwise binary map can take: kScalar / kSame when a, b and out all have dtype
+// `t` and a is laid out like out, with b a single element (kScalar) or laid out like out too
+// (kSame); kGeneral otherwise (broadcasting, dim orders or dtypes differ). Out of line: one copy
+// of the shape checks for every op and compute type.
+enum class BinaryLayout : uint8_t { kGeneral, kScalar, kSame };
+BinaryLayout binary_layout(const Tensor& a, const Tensor& b, const Tensor& out, ScalarType t);
 
 // Identity dim order for up to kTensorMaxDim dims (a contiguous view of any shape).
 extern const uint8_t kContiguousOrder[kTensorMaxDim];
