@@ -10,7 +10,7 @@ JSON=0
 [[ "${1:-}" == "--json" ]] && JSON=1
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
-SOURCES=(runtime/core/error.cpp runtime/core/scalar_type.cpp runtime/core/diagnostic.cpp
+SOURCES=(runtime/core/error.cpp runtime/core/scalar_type.cpp runtime/core/diagnostic.cpp runtime/core/tensor.cpp
          runtime/pte/verifier.cpp runtime/pte/pte_file.cpp runtime/pte/ptd_file.cpp
          runtime/backend/backend.cpp runtime/executor/program.cpp runtime/executor/method.cpp
          runtime/executor/method_meta.cpp kernels/api/kernel_lookup.cpp)

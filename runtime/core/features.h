@@ -19,6 +19,12 @@
 #ifndef ETMCU_FEATURE_CONSTANT_BUFFER
 #define ETMCU_FEATURE_CONSTANT_BUFFER 1  // the deprecated inline constant_buffer
 #endif
+#ifndef ETMCU_FEATURE_LISTS
+#define ETMCU_FEATURE_LISTS 1  // IntList/DoubleList/BoolList/TensorList/OptionalTensorList values
+#endif
+#ifndef ETMCU_FEATURE_STRINGS
+#define ETMCU_FEATURE_STRINGS 1  // String values (e.g. div's rounding_mode)
+#endif
 
 #ifndef ETMCU_INSTRUCTION_HOOKS
 #define ETMCU_INSTRUCTION_HOOKS 0  // per-instruction observer and profiler (host builds turn it on)
@@ -30,5 +36,7 @@ constexpr bool kFeatureExternalData = ETMCU_FEATURE_EXTERNAL_DATA != 0;
 constexpr bool kFeatureMutableData = ETMCU_FEATURE_MUTABLE_DATA != 0;
 constexpr bool kFeatureControlFlow = ETMCU_FEATURE_CONTROL_FLOW != 0;
 constexpr bool kFeatureConstantBuffer = ETMCU_FEATURE_CONSTANT_BUFFER != 0;
+constexpr bool kFeatureLists = ETMCU_FEATURE_LISTS != 0;
+constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
 constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;
 }  // namespace etmcu

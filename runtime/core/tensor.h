@@ -19,11 +19,9 @@ struct Tensor {
   ScalarType dtype = ScalarType::Float;
   uint8_t dim = 0;
 
-  size_t numel() const {
-    size_t n = 1;
-    for (int i = 0; i < dim; ++i) n *= static_cast<size_t>(sizes[i]);
-    return n;
-  }
+  // numel, is_contiguous, same_shape and same_dim_order are out of line (tensor.cpp): every
+  // kernel calls them once per call, not per element, and inlined copies cost flash in each.
+  size_t numel() const;
   int32_t size(int i) const { return sizes[i]; }
   size_t element_size() const { return etmcu::element_size(dtype); }
 
@@ -37,11 +35,7 @@ struct Tensor {
   }
 
   // True when the memory order is the logical order (dim_order = 0, 1, ..., dim-1).
-  bool is_contiguous() const {
-    for (int i = 0; i < dim; ++i)
-      if (dim_order[i] != i) return false;
-    return true;
-  }
+  bool is_contiguous() const;
   // True for a 4-D tensor stored NHWC (dim_order = 0, 2, 3, 1).
   bool is_channels_last() const {
     return dim == 4 && dim_order[0] == 0 && dim_order[1] == 2 && dim_order[2] == 3 &&
@@ -56,18 +50,8 @@ struct Tensor {
     }
   }
   // Same logical shape as `other`.
-  bool same_shape(const Tensor& other) const {
-    if (dim != other.dim) return false;
-    for (int i = 0; i < dim; ++i)
-      if (sizes[i] != other.sizes[i]) return false;
-    return true;
-  }
-  bool same_dim_order(const Tensor& other) const {
-    if (dim != other.dim) return false;
-    for (int i = 0; i < dim; ++i)
-      if (dim_order[i] != other.dim_order[i]) return false;
-    return true;
-  }
+  bool same_shape(const Tensor& other) const;
+  bool same_dim_order(const Tensor& other) const;
 };
 
 }  // namespace etmcu

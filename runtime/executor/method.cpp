@@ -330,6 +330,10 @@ class MethodLoader {
           e = EValue::from_double(val.scalar<double>(0));
           break;
         case schema::kTagString: {
+          if (!kFeatureStrings)
+            return fail_value(Error::NotSupported,
+                              ET_TEXT("String value; runtime built with ETMCU_FEATURE_STRINGS=0"),
+                              i);
           fb::String s = val.string(0);
           e = EValue::from_span(Tag::String, s.data != nullptr ? s.data : "", s.size);
           break;
@@ -346,11 +350,15 @@ class MethodLoader {
         case schema::kTagBoolList:
         case schema::kTagTensorList:
         case schema::kTagOptionalTensorList:
-          break;
+          if (!kFeatureLists)
+            return fail_value(Error::NotSupported,
+                              ET_TEXT("list value; runtime built with ETMCU_FEATURE_LISTS=0"), i);
+          break;  // pass 2
         default:
           return fail_value(Error::InvalidProgram, ET_TEXT("EValue without a known type"), i);
       }
     }
+    if (!kFeatureLists) return Error::Ok;
     uint32_t next_int = 0, next_tensor_item = 0;
     for (uint32_t i = 0; i < values.size; ++i) {
       fb::Table v(values.ref(i));
@@ -634,8 +642,8 @@ Result<Method> Program::load_method(const char* name, MemoryManager* memory,
   m.memory_ = memory;
   MethodLoader loader(*this, plan, memory, m, d);
   Error e = loader.load();
-  if (e != Error::Ok) return e;  // ~Method destroys any delegate already initialised
-  return Method(static_cast<Method&&>(m));
+  if (e != Error::Ok) return e;     // ~Method destroys any delegate already initialised
+  return static_cast<Method&&>(m);  // one move into the Result
 }
 
 Method::Method(Method&& o) : MethodState(o) {

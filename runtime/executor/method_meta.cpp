@@ -2,6 +2,7 @@
 #include "runtime/executor/method_meta.h"
 
 #include "kernels/api/kernel.h"
+#include "runtime/core/features.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_layout.h"
 #include "runtime/pte/pte_file.h"
@@ -33,6 +34,7 @@ MethodLayout compute_method_layout(fb::Table plan) {
     fb::Table val = v.table(schema::evalue::kVal);
     if (!val.valid()) continue;
     if (type == schema::kTagTensor) ++l.tensors;
+    if (!kFeatureLists) continue;  // such programs fail at method load
     if (type == schema::kTagIntList) l.list_ints += val.vector(0).size;
     if (type == schema::kTagTensorList || type == schema::kTagOptionalTensorList)
       l.list_tensors += val.vector(0).size;

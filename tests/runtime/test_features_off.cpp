@@ -13,7 +13,8 @@
 
 static_assert(!etmcu::kFeatureDelegates && !etmcu::kFeatureExternalData &&
                   !etmcu::kFeatureMutableData && !etmcu::kFeatureControlFlow &&
-                  !etmcu::kFeatureConstantBuffer,
+                  !etmcu::kFeatureConstantBuffer && !etmcu::kFeatureLists &&
+                  !etmcu::kFeatureStrings,
               "this test is compiled with every feature off");
 
 namespace etmcu {
@@ -40,7 +41,7 @@ Error load(const char* file, const char* method, Diagnostic* diag, float* out = 
   Loaded l = read(file);
   auto program = Program::load(Span<const uint8_t>(l.data, l.size), diag);
   if (!program.ok()) return program.error();
-  alignas(16) static uint8_t pool[1 << 16], arena[1 << 12];
+  alignas(16) static uint8_t pool[1 << 16], arena[1 << 15];
   Span<uint8_t> span(arena, sizeof(arena));
   HierarchicalAllocator planned(Span<Span<uint8_t>>(&span, 1));
   MemoryAllocator method_alloc(pool, sizeof(pool));
@@ -74,6 +75,10 @@ TEST(FeaturesOff, ProgramsNeedingAFeatureAreRejected) {
       {"upstream/"
        "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte",
        "kv_forward", "DELEGATES"},
+      {"upstream/examples__arduino__examples__KeywordSpotting__model.pte", "forward", "LISTS"},
+      {"upstream/"
+       "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte",
+       "get_kv_output_0_quant_attr", "STRINGS"},
       {"upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte", "forward",
        "EXTERNAL_DATA"},
   };

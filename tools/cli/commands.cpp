@@ -271,6 +271,7 @@ namespace {
 // The runtime features (runtime/core/features.h) a program needs, for selective firmware builds.
 std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) {
   bool delegates = false, external = false, mutable_data = false, control_flow = false;
+  bool lists = false, strings = false;
   fb::Table root = file.program();
   fb::Vector plans = root.vector(schema::program::kExecutionPlan);
   for (uint32_t p = 0; p < plans.size; ++p) {
@@ -279,7 +280,10 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
     fb::Vector values = plan.vector(schema::plan::kValues);
     for (uint32_t v = 0; v < values.size; ++v) {
       fb::Table ev(values.ref(v));
-      if (ev.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) continue;
+      const uint8_t type = ev.scalar<uint8_t>(schema::evalue::kValType);
+      lists = lists || (type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList);
+      strings = strings || type == schema::kTagString;
+      if (type != schema::kTagTensor) continue;
       fb::Table t = ev.table(schema::evalue::kVal);
       fb::Table extra = t.table(schema::tensor::kExtraTensorInfo);
       external = external || (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1);
@@ -304,7 +308,9 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
           {"EXTERNAL_DATA", external},
           {"MUTABLE_DATA", mutable_data},
           {"CONTROL_FLOW", control_flow},
-          {"CONSTANT_BUFFER", constant_buffer}};
+          {"CONSTANT_BUFFER", constant_buffer},
+          {"LISTS", lists},
+          {"STRINGS", strings}};
 }
 // Bit i set when some tensor value of some method has ScalarType i (for ETMCU_KERNEL_DTYPES).
 uint32_t program_dtype_mask(const PteFile& file) {
