@@ -104,6 +104,13 @@ FW_NOINIT uint8_t g_temp_pool[FW_TEMP_POOL_BYTES];
 FW_NOINIT uint8_t g_planned_pool[FW_PLANNED_TOTAL_BYTES];
 #endif
 
+// Output formats this firmware prints (fw_config.h derives them from the program's outputs, so a
+// float-only program links only the 4-byte path): element sizes 1/2/4/8, Int, Double, Bool.
+#ifndef FW_OUTPUT_FORMATS
+#define FW_OUTPUT_FORMATS 0x7f
+#endif
+constexpr bool prints(unsigned format_bit) { return ((FW_OUTPUT_FORMATS >> format_bit) & 1u) != 0; }
+
 void print_output(size_t i, const EValue& v) {
   board_putc('O');
   put_hex_n(static_cast<uint32_t>(i), 1 + (i > 15) + (i > 255));
@@ -116,35 +123,37 @@ void print_output(size_t i, const EValue& v) {
     for (int d = 0; d < t.dim; ++d) put_small(t.dim_order[d]);
     board_putc(':');
     const size_t es = t.element_size(), n = t.data ? t.numel() : 0;
-    if (es == 4) {
+    if (prints(2) && es == 4) {
       const uint32_t* w = static_cast<const uint32_t*>(t.data);
       for (size_t k = 0; k < n; ++k) put_hex32(w[k]);
-    } else if (es == 8) {
+    } else if (prints(3) && es == 8) {
       const uint32_t* w = static_cast<const uint32_t*>(t.data);
       for (size_t k = 0; k < 2 * n; k += 2) {
         put_hex32(w[k + 1]);
         put_hex32(w[k]);
       }
-    } else if (es == 2) {
+    } else if (prints(1) && es == 2) {
       const uint16_t* h = static_cast<const uint16_t*>(t.data);
       for (size_t k = 0; k < n; ++k) put_hex_n(h[k], 4);
-    } else {
+    } else if (prints(0) && es == 1) {
       const uint8_t* b = static_cast<const uint8_t*>(t.data);
-      for (size_t k = 0; k < n * es; ++k) put_hex_n(b[k], 2);
+      for (size_t k = 0; k < n; ++k) put_hex_n(b[k], 2);
+    } else {
+      board_putc('?');  // a format this build left out (cannot happen: derived from the program)
     }
-  } else if (v.tag == Tag::Int) {
+  } else if (prints(4) && v.tag == Tag::Int) {
     board_putc(':');
     const uint64_t x = static_cast<uint64_t>(v.to_int());
     put_hex_n(static_cast<uint32_t>(x >> 32), 8);
     put_hex_n(static_cast<uint32_t>(x), 8);
-  } else if (v.tag == Tag::Double) {
+  } else if (prints(5) && v.tag == Tag::Double) {
     board_putc(':');
     const double d = v.to_double();
     uint32_t w[2];
     __builtin_memcpy(w, &d, 8);
     put_hex_n(w[1], 8);
     put_hex_n(w[0], 8);
-  } else if (v.tag == Tag::Bool) {
+  } else if (prints(6) && v.tag == Tag::Bool) {
     board_putc(':');
     put_hex_n(v.to_bool() ? 1 : 0, 2);
   } else {
@@ -190,12 +199,12 @@ int main() {
                     &diag, nullptr, kVerification);
   if (!program.ok()) fail('a', diag, program.error());
   const uint64_t t_load = board_ticks();
-  Result<MethodMeta> meta = program->method_meta(FW_METHOD_NAME);
-  if (!meta.ok()) fail('b', diag, meta.error());
 
 #ifdef FW_SIZING
   (void)t_main;
   (void)t_load;
+  Result<MethodMeta> meta = program->method_meta(FW_METHOD_NAME);
+  if (!meta.ok()) fail('b', diag, meta.error());
   board_putc('Z');
   put_field(meta->method_allocator_bytes());
   const size_t nplanned = meta->num_memory_planned_buffers();

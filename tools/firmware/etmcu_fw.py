@@ -271,6 +271,18 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
                      f"// Generated: sizing firmware.\n#pragma once\n#define FW_METHOD_NAME {c_string(method)}\n")
 
 
+def output_formats(outputs):
+    """The runner's print formats these outputs need (boards/common/runner.cpp FW_OUTPUT_FORMATS):
+    bits 0-3 tensor element sizes 1/2/4/8, 4 Int, 5 Double, 6 Bool."""
+    bits = 0
+    for x in outputs:
+        if x["kind"] == "tensor":
+            bits |= 1 << {1: 0, 2: 1, 4: 2, 8: 3}[DTYPE_BY_NAME[x["dtype"]][2]]
+        elif x["kind"] in (3, 4, 5):  # Tag::Double, Int, Bool
+            bits |= 1 << {4: 4, 3: 5, 5: 6}[x["kind"]]
+    return bits
+
+
 def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outputs, device_verification=False):
     offsets, total = [], 0
     for size in planned:
@@ -283,7 +295,8 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
              f"#define FW_PLANNED_SIZES {''.join(f'{s}u, ' for s in planned)}",
              f"#define FW_PLANNED_OFFSETS {''.join(f'{o}u, ' for o in offsets)}",
              f"#define FW_PLANNED_TOTAL_BYTES {total}",
-             f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}"]
+             f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}",
+             f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}"]
     rows = []
     for i, data in enumerate(inputs):
         if data is None:
@@ -444,6 +457,9 @@ def decode_tensor(entry):
 
 def decode_value(entry):
     tag, data = entry["tag"], entry["data"]
+    if data == "?":
+        raise FwError(f"output {entry['index']}: the firmware was built without a print format for it "
+                      "(FW_OUTPUT_FORMATS); rebuild with ./etmcu run")
     if tag == 1:
         return decode_tensor(entry)
     if tag == 4:
