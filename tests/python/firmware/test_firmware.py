@@ -101,9 +101,10 @@ def test_add_baseline_cv32e40p(add_pte):
     out = result["outputs"][0]
     assert out["dtype"] == "float32" and out["shape"] == [5] and out["values"] == [2.0] * 5
     cycles = result["cycles"]
-    # The seed (upstream ExecuTorch) needed 11,333,312 cycles; see docs/bare-metal.md for the figures.
-    assert cycles["total"] < 30000, cycles
-    assert result["flash"][".text"] < 40 * 1024
+    # The goals (the seed, upstream ExecuTorch, needed 11,333,312 cycles and 50 KB): reset to
+    # exit within 20,000 cycles, at most 12 KiB of code (docs/bare-metal.md has the breakdown).
+    assert cycles["total"] <= 20000, cycles
+    assert result["flash"][".text"] <= 12 * 1024, result["flash"]
     assert result["ram"]["method"] == result["memory"]["method_allocator_used"]
 
 
