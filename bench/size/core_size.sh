@@ -23,6 +23,7 @@ CONFIGS=(
   "plain-kernel programs (features off), no diagnostic text, LTO|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES"
   "same + -msave-restore|-DETMCU_DIAGNOSTIC_TEXT=0 -flto -msave-restore $NO_FEATURES"
   "plain-kernel, LTO, with instruction hooks (profiler)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DETMCU_INSTRUCTION_HOOKS=1"
+  "plain-kernel, LTO, Verification::Minimal (firmware's default)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1"
 )
 results=()
 for entry in "${CONFIGS[@]}"; do

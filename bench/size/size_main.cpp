@@ -28,7 +28,12 @@ alignas(16) static float g_input[8];
 int main() {
   using namespace etmcu;
   Diagnostic diag;
+#ifdef SIZE_MINIMAL_VERIFICATION  // what firmware does with its build-verified program
+  auto program = Program::load(Span<const uint8_t>(g_model, g_model_size), &diag, nullptr,
+                               Program::Verification::Minimal);
+#else
   auto program = Program::load(Span<const uint8_t>(g_model, g_model_size), &diag);
+#endif
   if (!program.ok()) return 1;
   MemoryAllocator method_alloc(g_method_pool, sizeof(g_method_pool));
   Span<uint8_t> planned_span(g_planned_pool, sizeof(g_planned_pool));
