@@ -19,7 +19,7 @@ for cc in "riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=pico
     continue
   fi
   n=0
-  for f in kernels/cortex_m/ref/op_*.cpp kernels/quantized/op_*.cpp; do
+  for f in kernels/cortex_m/ref/op_*.cpp kernels/cortex_m/fast/op_*.cpp kernels/quantized/op_*.cpp; do
     if ! $cc $common -c "$f" -o "$out/$(basename "$f").o"; then
       echo "FAIL: $tool $f"
       status=1

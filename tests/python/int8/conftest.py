@@ -10,6 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import int8_harness  # noqa: E402
 
 
-@pytest.fixture
-def call(tmp_path):
-    return int8_harness.make_call(tmp_path)
+@pytest.fixture(params=["ref", "fast"])
+def call(request, tmp_path):
+    """Every int8 op test runs against both cortex_m variants."""
+    return int8_harness.make_call(tmp_path, request.param)

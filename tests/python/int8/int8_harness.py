@@ -20,10 +20,11 @@ DTYPES = {np.dtype(np.uint8): 0, np.dtype(np.int8): 1, np.dtype(np.int16): 2,
           np.dtype(np.float64): 7, np.dtype(np.uint16): 27}
 
 
-def _runner():
-    cands = [os.environ.get("ETMCU_INT8_RUN_OP", ""),
-             ROOT / "build/host/tests/kernels/int8/int8_run_op",
-             ROOT / "build/int8/tests/kernels/int8/int8_run_op"]
+def _runner(variant="ref"):
+    name = "int8_run_op" if variant == "ref" else f"int8_run_op_{variant}"
+    cands = [os.environ.get("ETMCU_INT8_RUN_OP" if variant == "ref" else f"ETMCU_INT8_RUN_OP_{variant.upper()}", ""),
+             ROOT / f"build/host/tests/kernels/int8/{name}",
+             ROOT / f"build/int8/tests/kernels/int8/{name}"]
     for c in cands:
         if c and Path(c).is_file():
             return str(c)
@@ -104,8 +105,11 @@ class Call:
         return [np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape) for a, path in outs]
 
 
-def make_call(tmp_path):
-    runner = _runner()
+def make_call(tmp_path, variant="ref"):
+    """A caller of one kernel through the runner built over `variant`'s cortex_m kernels (ref:
+    kernels/cortex_m/ref; fast: kernels/cortex_m/fast, ref for the ops it does not provide)."""
+    runner = _runner(variant)
     if runner is None:
-        pytest.skip("int8_run_op not built (cmake --build build/host --target int8_run_op)")
+        name = "int8_run_op" if variant == "ref" else f"int8_run_op_{variant}"
+        pytest.skip(f"{name} not built (cmake --build build/host --target {name})")
     return Call(runner, tmp_path)

@@ -110,6 +110,42 @@ def test_quantized_conv2d(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+# The layer shapes of the MLPerf Tiny models (ungrouped, undilated: fast/'s row-dot path, with
+# SMLAD on the Arm DSP targets), channels not a multiple of 4, odd Cout, padding on every side,
+# strides, and the extreme int8 values.
+CONV_LAYERS = [
+    # n, h, w, cin, cout, kh, kw, stride, pad
+    (1, 49, 10, 1, 64, 10, 4, (2, 2), (5, 1)),   # DS-CNN's first layer
+    (1, 25, 5, 64, 64, 1, 1, (1, 1), (0, 0)),    # a pointwise layer
+    (1, 8, 8, 16, 16, 3, 3, (1, 1), (1, 1)),     # ResNet-8
+    (1, 8, 8, 16, 32, 3, 3, (2, 2), (1, 1)),
+    (2, 7, 6, 13, 7, 3, 2, (1, 2), (2, 0)),      # odd channels, a batch, big padding
+    (1, 5, 5, 3, 5, 5, 5, (1, 1), (4, 4)),       # pixels whose window is mostly padding
+]
+
+
+@pytest.mark.parametrize("layer", range(len(CONV_LAYERS)))
+@pytest.mark.parametrize("extreme", [False, True])
+def test_quantized_conv2d_layers(call, layer, extreme):
+    n, h, w, cin, cout, kh, kw, stride, pad = CONV_LAYERS[layer]
+    rng = np.random.default_rng(300 + layer)
+    if extreme:  # the largest products and sums: -128 * -128 everywhere, offset 127
+        x = np.full((n, h, w, cin), -128, np.int8)
+        wt = np.full((cout, kh, kw, cin), -128, np.int8)
+        in_off = 127
+    else:
+        x, wt, in_off = i8(rng, (n, h, w, cin)), i8(rng, (cout, kh, kw, cin)), int(rng.integers(-127, 129))
+    bias = rng.integers(-5000, 5000, size=cout).astype(np.int32)
+    mult, shift = rq_params(rng, cout, -20, 0)
+    out_off = int(rng.integers(-128, 128))
+    lo, hi = -128, 127
+    want = ref.conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), in_off, out_off, mult, shift, lo, hi)
+    (got,) = call("cortex_m::quantized_conv2d.out",
+                  [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], in_off, out_off,
+                   T(mult), T(shift), lo, hi, scratch(16), out_nhwc(want.shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_quantized_depthwise_conv2d(call, seed):
     rng = np.random.default_rng(200 + seed)
@@ -133,6 +169,42 @@ def test_quantized_depthwise_conv2d(call, seed):
                   [nhwc(x), T(wt), None if bias is None else T(bias), list(stride), list(pad),
                    list(dil), dm, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
                    out_nhwc(want.shape), Ref(14)])
+    np.testing.assert_array_equal(got, want)
+
+
+# Depthwise layers like the models' (no dilation: fast/'s four-channel paths, multiplier 1 or a
+# multiple of 4), with channel counts not a multiple of 4, windows partly or wholly in the padding,
+# and extreme values.
+DW_LAYERS = [
+    # h, w, cin, multiplier, kh, kw, stride, pad
+    (25, 5, 64, 1, 3, 3, (1, 1), (1, 1)),   # DS-CNN
+    (48, 48, 8, 1, 3, 3, (2, 2), (1, 1)),   # MobileNetV1-0.25's first depthwise
+    (7, 6, 13, 1, 3, 3, (1, 1), (1, 1)),
+    (5, 5, 6, 1, 5, 3, (2, 1), (4, 2)),     # mostly padding, some windows entirely outside
+    (3, 4, 3, 1, 1, 1, (1, 1), (0, 0)),
+    (49, 10, 1, 64, 10, 4, (2, 2), (5, 1)),  # KWS's first layer: 1 -> 64 channels
+    (6, 5, 3, 8, 3, 3, (1, 2), (2, 2)),
+    (6, 5, 3, 3, 3, 3, (1, 1), (1, 1)),     # a multiplier fast/ leaves to ref/
+]
+
+
+@pytest.mark.parametrize("layer", range(len(DW_LAYERS)))
+@pytest.mark.parametrize("extreme", [False, True])
+def test_quantized_depthwise_conv2d_layers(call, layer, extreme):
+    h, w, c, dm, kh, kw, stride, pad = DW_LAYERS[layer]
+    rng = np.random.default_rng(400 + layer)
+    if extreme:
+        x, wt, in_off = np.full((1, h, w, c), -128, np.int8), np.full((1, kh, kw, c * dm), -128, np.int8), 127
+    else:
+        x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, kh, kw, c * dm)), int(rng.integers(-127, 129))
+    bias = rng.integers(-5000, 5000, size=c * dm).astype(np.int32)
+    mult, shift = rq_params(rng, c * dm, -12, 0)
+    out_off = int(rng.integers(-128, 128))
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), dm, in_off, out_off, mult,
+                                     shift, -128, 127)
+    (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                  [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], dm, in_off, out_off,
+                   T(mult), T(shift), -128, 127, scratch(), out_nhwc(want.shape), Ref(14)])
     np.testing.assert_array_equal(got, want)
 
 

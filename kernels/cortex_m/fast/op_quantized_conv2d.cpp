@@ -1,0 +1,175 @@
+// cortex_m::quantized_conv2d.out, fast variant: the same results as ref/ (bit for bit, every
+// wrap included), computed so that each loaded byte feeds several multiply-accumulates.
+//
+// For ungrouped, undilated convolutions (nearly every layer of the MLPerf Tiny models) one
+// kernel row of a receptive field is kw * Cin contiguous bytes in both the NHWC input and the
+// [Cout, kH, kW, Cin] weight, so a pixel's accumulator is a few long int8 dot products:
+//   sum((x + ioff) * w) = sum(x * w) + ioff * sum(w)      (mod 2^32, like ref's wrapping sum)
+// sum(w) over the whole filter is computed once per output channel; border pixels (padding)
+// use the sum over their valid taps. Output channels go two or four at a time, sharing every
+// input load.
+// With the Arm DSP extension (__ARM_FEATURE_DSP: Cortex-M4/M7/M33/M55) four bytes are taken per
+// load and multiplied in 16-bit pairs (SXTB16 + SMLAD), as CMSIS-NN's DSP kernels do. Other
+// layers (groups, dilation) use the reference loop.
+#include <string.h>
+
+#include "kernels/cortex_m/cortex_m_ops.h"
+#include "kernels/cortex_m/util/conv2d.h"
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#define ETMCU_CONV_SMLAD 1
+#else
+#define ETMCU_CONV_SMLAD 0
+#endif
+
+namespace etmcu {
+namespace kernels {
+namespace {
+
+using cmsis::wrap_add;
+using cmsis::wrap_mul;
+
+// Largest dot-product length whose int32 sums of int8 products cannot overflow
+// (|x * w| <= 2^14): longer filters take the reference loop, which wraps explicitly.
+constexpr int32_t kMaxDotLength = 1 << 16;
+
+// Output channels per pass: each input byte loaded feeds kOc multiply-accumulates. Two with SMLAD
+// (the register budget of Thumb-2 with the unpacked pairs), four otherwise.
+constexpr int kOc = ETMCU_CONV_SMLAD ? 2 : 4;
+
+// d[k] += sum(x[i] * w[k][i]) over n bytes, k < kOc (a filter has fewer than kMaxDotLength bytes,
+// so the int32 sums stay in range).
+// (the k loops are unrolled so that a[] and w[] live in registers)
+inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
+  int32_t a[kOc];
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) a[k] = d[k];
+  int32_t i = 0;
+#if ETMCU_CONV_SMLAD
+  // (a rotate the compiler folds into SXTB16's ROR operand; GCC 12's arm_acle.h has no __ror)
+  auto ror8 = [](uint32_t v) { return (v >> 8) | (v << 24); };
+  for (; i + 4 <= n; i += 4) {
+    uint32_t xv;
+    memcpy(&xv, x + i, 4);  // unaligned word loads are fine on these cores
+    const int16x2_t xe = __sxtb16(xv), xo = __sxtb16(ror8(xv));
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) {
+      uint32_t v;
+      memcpy(&v, w[k] + i, 4);
+      a[k] = __smlad(xe, __sxtb16(v), a[k]);
+      a[k] = __smlad(xo, __sxtb16(ror8(v)), a[k]);
+    }
+  }
+#else
+  // Four bytes per step through moving pointers: RV32 and Thumb-1 have no indexed loads, so each
+  // load then takes an immediate offset instead of an address addition.
+  const int8_t* q[kOc];
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) q[k] = w[k];
+  const int8_t* p = x;
+  for (; i + 4 <= n; i += 4) {
+    const int32_t x0 = p[0], x1 = p[1], x2 = p[2], x3 = p[3];
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) {
+      a[k] += x0 * q[k][0] + x1 * q[k][1] + x2 * q[k][2] + x3 * q[k][3];
+      q[k] += 4;
+    }
+    p += 4;
+  }
+#endif
+  for (; i < n; ++i) {
+    const int32_t xv = x[i];
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) a[k] += xv * w[k][i];
+  }
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) d[k] = a[k];
+}
+
+inline int32_t byte_sum(const int8_t* w, int32_t n) {
+  int32_t s = 0;
+  for (int32_t i = 0; i < n; ++i) s += w[i];
+  return s;
+}
+
+inline int8_t finish(const int8::ConvJob& j, int32_t oc, int32_t acc) {
+  acc = wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
+  return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
+}
+
+// Ungrouped, undilated: see the file comment. Channels oc .. oc + kOc - 1 per pass; past the
+// last channel the block repeats it (computed, not stored).
+__attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
+  const int32_t c = j.in.c, kw = j.kw, kh = j.kh, row = kw * c, filter = kh * row;
+  const int32_t out_pixels = j.out.h * j.out.w;
+  for (int32_t oc = 0; oc < j.out.c; oc += kOc) {
+    int32_t ch[kOc], full[kOc];
+    const int8_t* f[kOc];
+    for (int k = 0; k < kOc; ++k) {
+      ch[k] = oc + k < j.out.c ? oc + k : j.out.c - 1;
+      f[k] = j.w + static_cast<size_t>(ch[k]) * filter;
+      // bias + ioff * sum(w) for pixels whose receptive field is entirely inside the input
+      full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, byte_sum(f[k], filter)));
+    }
+    const int stored = j.out.c - oc < kOc ? j.out.c - oc : kOc;
+    for (int32_t n = 0; n < j.out.n; ++n) {
+      const int8_t* xb = j.x + static_cast<size_t>(n) * j.in.h * j.in.w * c;
+      int8_t* yb = j.y + static_cast<size_t>(n) * out_pixels * j.out.c;
+      for (int32_t oy = 0; oy < j.out.h; ++oy) {
+        const int32_t iy0 = oy * j.stride.h - j.pad.h;
+        const int32_t ky0 = iy0 < 0 ? -iy0 : 0;
+        const int32_t ky1 = iy0 + kh > j.in.h ? j.in.h - iy0 : kh;
+        for (int32_t ox = 0; ox < j.out.w; ++ox) {
+          const int32_t ix0 = ox * j.stride.w - j.pad.w;
+          const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
+          const int32_t kx1 = ix0 + kw > j.in.w ? j.in.w - ix0 : kw;
+          int32_t d[kOc] = {}, acc[kOc];
+          if (ky0 == 0 && ky1 == kh && kx0 == 0 && kx1 == kw) {
+            const int8_t* xs = xb + (static_cast<size_t>(iy0) * j.in.w + ix0) * c;
+            for (int32_t ky = 0; ky < kh; ++ky) {
+              const int8_t* w[kOc];
+              for (int k = 0; k < kOc; ++k) w[k] = f[k] + ky * row;
+              dot(xs + static_cast<size_t>(ky) * j.in.w * c, w, row, d);
+            }
+            for (int k = 0; k < kOc; ++k) acc[k] = wrap_add(full[k], d[k]);
+          } else {  // a border pixel: only the taps inside the input, each with its offset
+            int32_t s[kOc] = {};
+            const int32_t len = (kx1 - kx0) * c;
+            for (int32_t ky = ky0; ky < ky1 && len > 0; ++ky) {
+              const int8_t* xs = xb + (static_cast<size_t>(iy0 + ky) * j.in.w + ix0 + kx0) * c;
+              const int8_t* w[kOc];
+              for (int k = 0; k < kOc; ++k) {
+                w[k] = f[k] + ky * row + kx0 * c;
+                s[k] += byte_sum(w[k], len);
+              }
+              dot(xs, w, len, d);
+            }
+            for (int k = 0; k < kOc; ++k)
+              acc[k] = wrap_add(wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, s[k])), d[k]);
+          }
+          int8_t* py = yb + (static_cast<size_t>(oy) * j.out.w + ox) * j.out.c + oc;
+          for (int k = 0; k < stored; ++k) py[k] = finish(j, ch[k], acc[k]);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
+  int8::ConvJob job;
+  const Error e = int8::parse_conv2d(ctx, args, &job);
+  if (e != Error::Ok) return e;
+  const bool rows = job.kc == job.in.c && job.dil.h == 1 && job.dil.w == 1 &&
+                    static_cast<int64_t>(job.kh) * job.kw * job.kc < kMaxDotLength;
+  if (rows)
+    conv_rows(job);
+  else
+    int8::conv_nhwc_ref(job);
+  return Error::Ok;
+}
+
+}  // namespace kernels
+}  // namespace etmcu
