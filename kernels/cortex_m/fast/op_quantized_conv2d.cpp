@@ -11,17 +11,9 @@
 // With the Arm DSP extension (__ARM_FEATURE_DSP: Cortex-M4/M7/M33/M55) four bytes are taken per
 // load and multiplied in 16-bit pairs (SXTB16 + SMLAD), as CMSIS-NN's DSP kernels do. Other
 // layers (groups, dilation) use the reference loop.
-#include <string.h>
-
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
-
-#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
-#include <arm_acle.h>
-#define ETMCU_CONV_SMLAD 1
-#else
-#define ETMCU_CONV_SMLAD 0
-#endif
+#include "kernels/cortex_m/util/int8_dot.h"
 
 namespace etmcu {
 namespace kernels {
@@ -30,68 +22,10 @@ namespace {
 using cmsis::wrap_add;
 using cmsis::wrap_mul;
 
-// Largest dot-product length whose int32 sums of int8 products cannot overflow
-// (|x * w| <= 2^14): longer filters take the reference loop, which wraps explicitly.
-constexpr int32_t kMaxDotLength = 1 << 16;
-
-// Output channels per pass: each input byte loaded feeds kOc multiply-accumulates. Two with SMLAD
-// (the register budget of Thumb-2 with the unpacked pairs), four otherwise.
-constexpr int kOc = ETMCU_CONV_SMLAD ? 2 : 4;
-
-// d[k] += sum(x[i] * w[k][i]) over n bytes, k < kOc (a filter has fewer than kMaxDotLength bytes,
-// so the int32 sums stay in range).
-// (the k loops are unrolled so that a[] and w[] live in registers)
-inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
-  int32_t a[kOc];
-#pragma GCC unroll 4
-  for (int k = 0; k < kOc; ++k) a[k] = d[k];
-  int32_t i = 0;
-#if ETMCU_CONV_SMLAD
-  // (a rotate the compiler folds into SXTB16's ROR operand; GCC 12's arm_acle.h has no __ror)
-  auto ror8 = [](uint32_t v) { return (v >> 8) | (v << 24); };
-  for (; i + 4 <= n; i += 4) {
-    uint32_t xv;
-    memcpy(&xv, x + i, 4);  // unaligned word loads are fine on these cores
-    const int16x2_t xe = __sxtb16(xv), xo = __sxtb16(ror8(xv));
-#pragma GCC unroll 4
-    for (int k = 0; k < kOc; ++k) {
-      uint32_t v;
-      memcpy(&v, w[k] + i, 4);
-      a[k] = __smlad(xe, __sxtb16(v), a[k]);
-      a[k] = __smlad(xo, __sxtb16(ror8(v)), a[k]);
-    }
-  }
-#else
-  // Four bytes per step through moving pointers: RV32 and Thumb-1 have no indexed loads, so each
-  // load then takes an immediate offset instead of an address addition.
-  const int8_t* q[kOc];
-#pragma GCC unroll 4
-  for (int k = 0; k < kOc; ++k) q[k] = w[k];
-  const int8_t* p = x;
-  for (; i + 4 <= n; i += 4) {
-    const int32_t x0 = p[0], x1 = p[1], x2 = p[2], x3 = p[3];
-#pragma GCC unroll 4
-    for (int k = 0; k < kOc; ++k) {
-      a[k] += x0 * q[k][0] + x1 * q[k][1] + x2 * q[k][2] + x3 * q[k][3];
-      q[k] += 4;
-    }
-    p += 4;
-  }
-#endif
-  for (; i < n; ++i) {
-    const int32_t xv = x[i];
-#pragma GCC unroll 4
-    for (int k = 0; k < kOc; ++k) a[k] += xv * w[k][i];
-  }
-#pragma GCC unroll 4
-  for (int k = 0; k < kOc; ++k) d[k] = a[k];
-}
-
-inline int32_t byte_sum(const int8_t* w, int32_t n) {
-  int32_t s = 0;
-  for (int32_t i = 0; i < n; ++i) s += w[i];
-  return s;
-}
+using int8::byte_sum;
+using int8::dot;
+using int8::kMaxDotLength;
+using int8::kOc;
 
 inline int8_t finish(const int8::ConvJob& j, int32_t oc, int32_t acc) {
   acc = wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);

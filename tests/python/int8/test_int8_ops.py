@@ -337,6 +337,35 @@ def test_quantized_linear(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+# Layers like the models' (the autoencoder's 640 -> 128 and 128 -> 8, KWS's 64 -> 12), feature
+# counts not a multiple of 4, both requantization sources, a filter offset, extreme values.
+LINEAR_LAYERS = [(1, 640, 128), (1, 128, 8), (1, 64, 12), (3, 37, 7), (2, 5, 1)]
+
+
+@pytest.mark.parametrize("layer", range(len(LINEAR_LAYERS)))
+@pytest.mark.parametrize("mode", ["bias", "kernel_sum", "filter_offset", "extreme"])
+def test_quantized_linear_layers(call, layer, mode):
+    batch, k, nout = LINEAR_LAYERS[layer]
+    rng = np.random.default_rng(700 + layer)
+    if mode == "extreme":
+        x, wt, in_off = np.full((batch, k), -128, np.int8), np.full((nout, k), -128, np.int8), 127
+    else:
+        x, wt, in_off = i8(rng, (batch, k)), i8(rng, (nout, k)), int(rng.integers(-127, 129))
+    f_off = int(rng.integers(-127, 129)) if mode == "filter_offset" else 0
+    bias = rng.integers(-20000, 20000, size=nout).astype(np.int32)
+    ksum = None
+    if mode == "kernel_sum":
+        ksum = (bias.astype(np.int64) + in_off * (wt.astype(np.int64) + f_off).sum(axis=1)).astype(np.int32)
+    mult, shift = rq_params(rng, 1, -16, 0)
+    out_off = int(rng.integers(-128, 128))
+    want = ref.linear(x, wt, bias, None, in_off, f_off, out_off, mult[0], shift[0], -128, 127)
+    (got,) = call("cortex_m::quantized_linear.out",
+                  [T(x), T(wt), None if ksum is not None else T(bias), None if ksum is None else T(ksum),
+                   in_off, f_off, out_off, [int(mult[0])], [int(shift[0])], 127, -128,
+                   out_like((batch, nout), np.int8), Ref(11)])
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_quantized_batch_matmul(call, seed):
     rng = np.random.default_rng(700 + seed)
