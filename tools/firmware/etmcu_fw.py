@@ -28,7 +28,7 @@ KERNEL_LIBS = ("portable", "quantized", "cortex_m")  # kernels/<lib>/ops.txt: wh
 
 # target -> (toolchain file, default board, other boards that run the same code)
 TARGETS = {
-    "cv32e40p": ("cv32e40p", "cv32e40p", ()),
+    "cv32e40p": ("cv32e40p", "cv32e40p", ("cv32e40p-pulp",)),
     "cortex-m55": ("cortex-m55", "mps3-an547", ()),
     "cortex-m4": ("cortex-m4", "mps2-an386", ()),
     "cortex-m0": ("cortex-m0", "microbit", ("mps2-an385",)),
@@ -329,7 +329,8 @@ def run_firmware(build, elf, timeout):
     if info["runner"] == "etmcu-sim":
         if not os.path.exists(SIM):
             raise FwError(f"simulator not built ({SIM}); run ./etmcu build")
-        p = run_cmd([SIM, elf], "etmcu-sim", timeout=timeout, check=False)
+        config = ["--config", info["sim_config"]] if info.get("sim_config") else []
+        p = run_cmd([SIM, *config, elf], "etmcu-sim", timeout=timeout, check=False)
         m = re.search(r"^cycles=(\d+) instret=(\d+)$", p.stdout, re.M)
         counts = {"cycles": int(m.group(1)), "instret": int(m.group(2))} if m else {}
         out = p.stdout[: m.start()] if m else p.stdout

@@ -12,6 +12,12 @@
 #else
 #define ETMCU_INT8_SMLAD 0
 #endif
+// ETMCU_INT8_XPULP=1 (the xpulp variant, kernels/cortex_m/xpulp): CORE-V CV32E40P with its PULP
+// extensions (COREV_PULP=1), whose cv.sdotsp.b adds the four signed byte products of two words
+// to a register in one cycle.
+#ifndef ETMCU_INT8_XPULP
+#define ETMCU_INT8_XPULP 0
+#endif
 
 namespace etmcu {
 namespace kernels {
@@ -24,6 +30,23 @@ constexpr int32_t kMaxDotLength = 1 << 16;
 // Output channels per pass: each input byte loaded feeds kOc multiply-accumulates. Two with SMLAD
 // (the register budget of Thumb-2 with the unpacked pairs), four otherwise.
 constexpr int kOc = ETMCU_INT8_SMLAD ? 2 : 4;
+
+#if ETMCU_INT8_XPULP
+// acc + the sum of the four signed byte products of a and b: cv.sdotsp.b, written with .insn
+// (binutils 2.40 does not know the CORE-V mnemonics; encoding: opcode 0x7b, funct3 1, funct7
+// 0x54, as in sim/isa/instructions.def). Elsewhere (the host tests of this variant) the same sum
+// in C.
+inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
+#if defined(__riscv)
+  __asm__(".insn r 0x7b, 1, 0x54, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b));
+  return acc;
+#else
+  for (int s = 0; s < 32; s += 8)
+    acc += static_cast<int8_t>(a >> s) * static_cast<int8_t>(b >> s);
+  return acc;
+#endif
+}
+#endif
 
 // d[k] += sum(x[i] * w[k][i]) over n bytes, k < kOc (callers keep a whole sum under kMaxDotLength
 // bytes, so the int32 sums stay in range). The k loops are unrolled so that a[] and w[] live in
@@ -49,12 +72,31 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
     }
   }
 #else
+#if ETMCU_INT8_XPULP
+  // Word loads where every row is 4-byte aligned (as the models' pointwise rows are; a misaligned
+  // load costs two accesses on the CV32E40P), else the byte loop below does all.
+  uintptr_t align = reinterpret_cast<uintptr_t>(x);
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) align |= reinterpret_cast<uintptr_t>(w[k]);
+  if ((align & 3u) == 0) {
+    for (; i + 4 <= n; i += 4) {
+      uint32_t xv;
+      memcpy(&xv, __builtin_assume_aligned(x + i, 4), 4);
+#pragma GCC unroll 4
+      for (int k = 0; k < kOc; ++k) {
+        uint32_t v;
+        memcpy(&v, __builtin_assume_aligned(w[k] + i, 4), 4);
+        a[k] = sdotsp_b(a[k], xv, v);
+      }
+    }
+  }
+#endif
   // Four bytes per step through moving pointers: RV32 and Thumb-1 have no indexed loads, so each
   // load then takes an immediate offset instead of an address addition.
   const int8_t* q[kOc];
 #pragma GCC unroll 4
-  for (int k = 0; k < kOc; ++k) q[k] = w[k];
-  const int8_t* p = x;
+  for (int k = 0; k < kOc; ++k) q[k] = w[k] + i;
+  const int8_t* p = x + i;
   for (; i + 4 <= n; i += 4) {
     const int32_t x0 = p[0], x1 = p[1], x2 = p[2], x3 = p[3];
 #pragma GCC unroll 4

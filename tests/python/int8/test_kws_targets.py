@@ -1,5 +1,6 @@
 """The upstream int8 KWS program as bare-metal firmware (tools/firmware/etmcu_fw.py) on the four
-targets: the logits for yes/no/up must carry upstream + CMSIS-NN's exact float bits
+targets (and the CV32E40P with its PULP extensions, whose int8 kernels use cv.sdotsp.b): the logits
+for yes/no/up must carry upstream + CMSIS-NN's exact float bits
 (kws_reference), and every real input its label. Firmware builds are cached under build/firmware/."""
 import json
 import pathlib
@@ -18,7 +19,8 @@ FW = ROOT / "tools" / "firmware" / "etmcu_fw.py"
 pytestmark = pytest.mark.skipif(not (CLI.exists() and SIM.exists() and FW.exists()),
                                 reason="host tools or firmware tool not built")
 
-TARGETS = [("cv32e40p", []), ("cortex-m55", []), ("cortex-m4", []),
+TARGETS = [("cv32e40p", []), ("cv32e40p", ["--board", "cv32e40p-pulp"]), ("cortex-m55", []),
+           ("cortex-m4", []),
            ("cortex-m0", ["--board", "mps2-an385"])]  # the micro:bit's 16 KiB RAM is too small
 
 
@@ -30,7 +32,7 @@ def run_fw(target, extra, word):
     return json.loads(p.stdout.strip().splitlines()[-1])["outputs"][0]["values"]
 
 
-@pytest.mark.parametrize("target,extra", TARGETS, ids=[t for t, _ in TARGETS])
+@pytest.mark.parametrize("target,extra", TARGETS, ids=[" ".join([t] + e) for t, e in TARGETS])
 def test_kws_bit_exact_on_target(target, extra):
     ref = json.loads((UPSTREAM / "kws_reference" / "kws_reference.json").read_text())
     for case in ref["cases"]:
@@ -49,3 +51,18 @@ def test_kws_ten_labels_on_cv32e40p():
             continue
         values = run_fw("cv32e40p", [], name[len("mfcc_"):-len(".f32.bin")])
         assert classes[max(range(len(values)), key=values.__getitem__)] == info["label"], name
+
+
+def test_xpulp_board_uses_the_extension():
+    """The cv32e40p-pulp firmware is faster, and traps on a core without the PULP extensions (so
+    the plain cv32e40p board, which the simulator runs as such, cannot be using them)."""
+    def fw_json(extra):
+        p = subprocess.run(["/usr/bin/python3", str(FW), str(KWS), "--target", "cv32e40p", *extra,
+                            "--json", "--quiet"], capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout.strip().splitlines()[-1])
+    plain, pulp = fw_json([]), fw_json(["--board", "cv32e40p-pulp"])
+    assert plain["outputs"] == pulp["outputs"]
+    assert pulp["cycles"]["execute"] < 0.8 * plain["cycles"]["execute"]
+    p = subprocess.run([str(SIM), "--config", "nopulp", pulp["firmware"]], capture_output=True, text=True)
+    assert p.returncode == 3 and "X 00000002" in p.stdout, (p.returncode, p.stdout[-300:])
