@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: host build + CTest (unit, conformance, simulator), the ASan/UBSan build of the
-# same tests, pytest (exporter, end-to-end), and a 60 s libFuzzer run over the .pte loader.
+# same tests, pytest (exporter, end-to-end; the int8 op tests once more on the ASan/UBSan kernels),
+# and a 60 s libFuzzer run over the .pte loader.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT"
@@ -25,6 +26,12 @@ ctest --test-dir build/host-asan --output-on-failure -j "$JOBS" -LE slow
 if [[ -d tests/python ]]; then
   step "pytest"
   /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
+
+  step "int8 op tests on the ASan + UBSan builds of the ref, fast and xpulp kernels"
+  asan_int8=build/host-asan/tests/kernels/int8
+  ETMCU_INT8_RUN_OP=$asan_int8/int8_run_op ETMCU_INT8_RUN_OP_FAST=$asan_int8/int8_run_op_fast \
+    ETMCU_INT8_RUN_OP_XPULP=$asan_int8/int8_run_op_xpulp \
+    /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python/int8/test_int8_ops.py
 fi
 
 if [[ -f tests/fuzz/CMakeLists.txt ]]; then
