@@ -41,8 +41,7 @@ inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
   __asm__(".insn r 0x7b, 1, 0x54, %0, %1, %2" : "+r"(acc) : "r"(a), "r"(b));
   return acc;
 #else
-  for (int s = 0; s < 32; s += 8)
-    acc += static_cast<int8_t>(a >> s) * static_cast<int8_t>(b >> s);
+  for (int s = 0; s < 32; s += 8) acc += static_cast<int8_t>(a >> s) * static_cast<int8_t>(b >> s);
   return acc;
 #endif
 }

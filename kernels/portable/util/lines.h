@@ -12,7 +12,8 @@ namespace util {
 template <typename F>
 void for_each_line(const Tensor& in, const Tensor& out, int dim, int64_t* in_step,
                    int64_t* out_step, F f) {
-  int64_t st[2][kTensorMaxDim] = {};  // (only dims < in.dim are read; zeroed for -Wmaybe-uninitialized)
+  int64_t st[2][kTensorMaxDim] =
+      {};  // (only dims < in.dim are read; zeroed for -Wmaybe-uninitialized)
   in.strides(st[0]);
   out.strides(st[1]);
   *in_step = st[0][dim];
