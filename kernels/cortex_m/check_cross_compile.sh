@@ -1,6 +1,7 @@
 #!/bin/sh
 # Compiles every int8 kernel source (kernels/cortex_m, kernels/quantized) for the bare-metal targets
-# (RV32 CV32E40P and Cortex-M4F) with the freestanding flags: C headers only, no exceptions/RTTI.
+# (RV32 CV32E40P, Cortex-M4F with DSP, Cortex-M55 with MVE) with the freestanding flags: C headers
+# only, no exceptions/RTTI.
 # Usage: kernels/cortex_m/check_cross_compile.sh [repo root]   (exit 1 if any file fails)
 set -eu
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -12,7 +13,8 @@ trap 'rm -rf "$out"' EXIT
 status=0
 # picolibc.specs provides the C headers (math.h, string.h) for the RISC-V toolchain.
 for cc in "riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs" \
-          "arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16"; do
+          "arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
+          "arm-none-eabi-g++ -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"; do
   tool=${cc%% *}
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "skip: $tool not installed"

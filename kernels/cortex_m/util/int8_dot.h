@@ -12,6 +12,14 @@
 #else
 #define ETMCU_INT8_SMLAD 0
 #endif
+// Helium (MVE, Cortex-M55/M85): VMLADAVA.S8 adds the sixteen byte products of two vectors to a
+// scalar accumulator; the last n % 16 bytes go through SMLAD.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#include <arm_mve.h>
+#define ETMCU_INT8_MVE 1
+#else
+#define ETMCU_INT8_MVE 0
+#endif
 // ETMCU_INT8_XPULP=1 (the xpulp variant, kernels/cortex_m/xpulp): CORE-V CV32E40P with its PULP
 // extensions (COREV_PULP=1), whose cv.sdotsp.b adds the four signed byte products of two words
 // to a register in one cycle.
@@ -28,8 +36,9 @@ namespace int8 {
 constexpr int32_t kMaxDotLength = 1 << 16;
 
 // Output channels per pass: each input byte loaded feeds kOc multiply-accumulates. Two with SMLAD
-// (the register budget of Thumb-2 with the unpacked pairs), four otherwise.
-constexpr int kOc = ETMCU_INT8_SMLAD ? 2 : 4;
+// alone (the register budget of Thumb-2 with the unpacked pairs), four otherwise (with MVE the
+// pairs are only a tail).
+constexpr int kOc = ETMCU_INT8_SMLAD && !ETMCU_INT8_MVE ? 2 : 4;
 
 #if ETMCU_INT8_XPULP
 // acc + the sum of the four signed byte products of a and b: cv.sdotsp.b, written with .insn
@@ -55,6 +64,13 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
 #pragma GCC unroll 4
   for (int k = 0; k < kOc; ++k) a[k] = d[k];
   int32_t i = 0;
+#if ETMCU_INT8_MVE
+  for (; i + 16 <= n; i += 16) {
+    const int8x16_t xv = vld1q_s8(x + i);
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) a[k] = vmladavaq_s8(a[k], xv, vld1q_s8(w[k] + i));
+  }
+#endif
 #if ETMCU_INT8_SMLAD
   // (a rotate the compiler folds into SXTB16's ROR operand; GCC 12's arm_acle.h has no __ror)
   auto ror8 = [](uint32_t v) { return (v >> 8) | (v << 24); };
