@@ -5,9 +5,11 @@
 // arithmetic once per tap instead of once per multiply-accumulate, no per-channel division. With a
 // multiplier of 1 (the MLPerf Tiny models' depthwise layers) the four channels read four input
 // channels; with a multiple of 4 (KWS's first layer, 1 -> 64 channels) they share one. Other
-// layers (dilation, other multipliers) use the reference loop.
+// layers (dilation, other multipliers) use the reference loop. With Helium (MVE) the four channels
+// are the lanes of one vector.
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
+#include "kernels/cortex_m/util/int8_dot.h"  // ETMCU_INT8_MVE and <arm_mve.h>
 
 namespace etmcu {
 namespace kernels {
@@ -44,6 +46,26 @@ __attribute__((noinline)) void depthwise_channels(const int8::DwJob& j) {
       const int8_t* w0 = any ? j.w + (static_cast<size_t>(ky0) * kw + kx0) * c : j.w;
       int32_t ch = 0;
       for (; ch + 4 <= c; ch += 4) {
+        const int8_t* xr = x0 + (kShared ? ch / cm : ch);
+        const int8_t* wr = w0 + ch;
+#if ETMCU_INT8_MVE
+        // The four channels as the lanes of one vector (VLDRB.S32 widens four bytes), wrapping
+        // like wrap_add.
+        int32x4_t acc = j.bias ? vldrwq_s32(j.bias + ch) : vdupq_n_s32(0);
+        for (int32_t ky = ky0; ky < ky_end; ++ky, xr += in_row, wr += static_cast<size_t>(kw) * c) {
+          const int8_t* xs = xr;
+          const int8_t* ws = wr;
+          for (int32_t t = 0; t < taps_x; ++t, xs += cin, ws += c) {
+            const int32x4_t wv = vldrbq_s32(ws);
+            if (kShared)
+              acc = vmlaq_n_s32(acc, wv, xs[0] + ioff);
+            else
+              acc = vaddq_s32(acc, vmulq_s32(vaddq_n_s32(vldrbq_s32(xs), ioff), wv));
+          }
+        }
+        const int32_t a0 = vgetq_lane_s32(acc, 0), a1 = vgetq_lane_s32(acc, 1);
+        const int32_t a2 = vgetq_lane_s32(acc, 2), a3 = vgetq_lane_s32(acc, 3);
+#else
         int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0;
         if (j.bias) {
           a0 = j.bias[ch];
@@ -51,8 +73,6 @@ __attribute__((noinline)) void depthwise_channels(const int8::DwJob& j) {
           a2 = j.bias[ch + 2];
           a3 = j.bias[ch + 3];
         }
-        const int8_t* xr = x0 + (kShared ? ch / cm : ch);
-        const int8_t* wr = w0 + ch;
         for (int32_t ky = ky0; ky < ky_end; ++ky, xr += in_row, wr += static_cast<size_t>(kw) * c) {
           const int8_t* xs = xr;
           const int8_t* ws = wr;
@@ -71,6 +91,7 @@ __attribute__((noinline)) void depthwise_channels(const int8::DwJob& j) {
             }
           }
         }
+#endif
         py[ch] = finish(j, ch, a0);
         py[ch + 1] = finish(j, ch + 1, a1);
         py[ch + 2] = finish(j, ch + 2, a2);
