@@ -292,7 +292,11 @@ def top_ops_text(buckets, total, n=3):
 
 
 def group_bucket(name):
-    """Per-op plot/summary bucket: soft-float helpers shared by several kernels are grouped."""
+    """Per-op plot/summary bucket: soft-float helpers shared by several kernels are grouped; the
+    int8 dot products of the fast conv/linear kernels (kernels/cortex_m/util/int8_dot.h, not inlined
+    on purpose) are named for what calls them."""
+    if name.startswith("shared: etmcu::kernels::int8::dot("):
+        return "cortex_m conv/linear int8 dot products"
     if name.startswith("shared: __"):
         return "shared libgcc helpers (soft-float etc.)"
     if name.startswith("shared: "):
