@@ -145,12 +145,14 @@ def host_run(model, method, input_files):
 
 
 class Build:
-    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet):
+    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet, int8_variant=""):
         self.target, self.board, self.quiet = target, board, quiet
         self.toolchain = os.path.join(ROOT, "cmake", f"toolchain-{TARGETS[target][0]}.cmake")
         suffix = ""
-        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto:
-            suffix = "-" + hashlib.sha256(f"{runtime_opt}|{kernel_opt}|{lto}".encode()).hexdigest()[:8]
+        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant:
+            key = f"{runtime_opt}|{kernel_opt}|{lto}" + (f"|{int8_variant}" if int8_variant else "")
+            suffix = "-" + hashlib.sha256(key.encode()).hexdigest()[:8]
+        self.int8_variant = int8_variant
         self.dir = os.path.join(build_root, f"{board}{suffix}")
         self.models = os.path.join(self.dir, "models")
         self.runtime_opt, self.kernel_opt, self.lto = runtime_opt, kernel_opt, lto
@@ -168,7 +170,8 @@ class Build:
         cmd = ["cmake", "-S", os.path.join(ROOT, "boards"), "-B", self.dir, "-G", "Ninja",
                f"-DCMAKE_TOOLCHAIN_FILE={self.toolchain}", f"-DETMCU_BOARD={self.board}",
                f"-DETMCU_RUNTIME_OPT={self.runtime_opt}", f"-DETMCU_KERNEL_OPT={self.kernel_opt}",
-               f"-DETMCU_LTO={'ON' if self.lto else 'OFF'}", f"-DETMCU_FW_MODELS_DIR={self.models}"]
+               f"-DETMCU_LTO={'ON' if self.lto else 'OFF'}", f"-DETMCU_FW_MODELS_DIR={self.models}",
+               f"-DETMCU_FW_CORTEX_M_VARIANT={self.int8_variant}"]
         log(f"configuring {self.dir}", self.quiet)
         run_cmd(cmd, "cmake configure")
         with open(os.path.join(self.dir, "board.json")) as f:
@@ -518,6 +521,8 @@ def main(argv=None):
     ap.add_argument("--no-lto", dest="lto", action="store_false",
                     help="no link-time optimisation (default: LTO, smaller and faster)")
     ap.add_argument("--stack-bytes", type=int, help="stack reserved (default: the board's)")
+    ap.add_argument("--int8-kernels", default="", choices=["", "ref", "fast", "xpulp"],
+                    help="cortex_m kernel variant (default: the board's preference, docs/int8.md)")
     ap.add_argument("--device-verification", action="store_true",
                     help="verify the program's flatbuffer in full on the device at every start (default: "
                          "the host and the sizing firmware verify it at build time; the firmware checks "
@@ -577,7 +582,8 @@ def run(args):
         h.update(hashlib.sha256(part).digest())
     name = h.hexdigest()[:16]
 
-    with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet) as b:
+    with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
+               args.int8_kernels) as b:
         d = os.path.join(b.models, name)
         fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
         stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
@@ -682,6 +688,7 @@ def run(args):
         "board": board,
         "firmware": elf,
         "device_verification": "internal_consistency" if args.device_verification else "minimal",
+        "int8_kernels": b.info.get("cortex_m_variant", ""),
         "flash": {".text": text, ".rodata": rodata, ".data": data, "model": model_len,
                   "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +
                   secs.get(".ARM.exidx", 0)},
