@@ -27,8 +27,6 @@ using int8::dot;
 using int8::kMaxDotLength;
 using int8::kOc;
 
-// The output byte of a channel: cmsis::requantize_to_int8 spelled out, because calling it here
-// changed GCC's code for the M55 (+6 % instructions on KWS, measured).
 inline int8_t finish(const int8::ConvJob& j, int32_t oc, int32_t acc) {
   acc = wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
   return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));

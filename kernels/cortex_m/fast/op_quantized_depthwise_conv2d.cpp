@@ -17,8 +17,6 @@ namespace {
 
 using cmsis::wrap_add;
 
-// The output byte of a channel: cmsis::requantize_to_int8 spelled out, because calling it here
-// changed GCC's code for the M55 (+6 % instructions on KWS, measured).
 inline int8_t finish(const int8::DwJob& j, int32_t c, int32_t acc) {
   acc = wrap_add(cmsis::requantize(acc, j.mult[c], j.shift[c]), j.ooff);
   return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));

@@ -41,7 +41,8 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j) {
           acc = wrap_add(acc, wrap_mul(j.ioff, int8::byte_sum(w[i], k)));
           acc = wrap_add(wrap_add(acc, xterm), kterm);
         }
-        y[ch[i]] = cmsis::requantize_to_int8(acc, j.mult, j.shift, j.ooff, j.amin, j.amax);
+        acc = wrap_add(cmsis::requantize(acc, j.mult, j.shift), j.ooff);
+        y[ch[i]] = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
       }
     }
   }

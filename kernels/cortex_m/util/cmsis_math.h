@@ -69,14 +69,6 @@ inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
 
 inline int32_t clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-// The int8 output of a conv / depthwise / linear accumulator: requantize, add the output offset
-// (wrapping), clamp to the activation range.
-inline int8_t requantize_to_int8(int32_t acc, int32_t multiplier, int32_t shift, int32_t out_offset,
-                                 int32_t act_min, int32_t act_max) {
-  return static_cast<int8_t>(
-      clamp(wrap_add(requantize(acc, multiplier, shift), out_offset), act_min, act_max));
-}
-
 }  // namespace cmsis
 }  // namespace kernels
 }  // namespace etmcu

@@ -51,7 +51,8 @@ inline __attribute__((noinline)) void conv_nhwc_ref(const ConvJob& j) {
                 acc = cmsis::wrap_add(acc, (xs[ic] + ioff) * ws[ic]);
             }
           }
-          *py++ = cmsis::requantize_to_int8(acc, j.mult[oc], j.shift[oc], j.ooff, j.amin, j.amax);
+          acc = cmsis::wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
+          *py++ = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
         }
       }
     }

@@ -51,7 +51,8 @@ inline __attribute__((noinline)) void depthwise_nhwc_ref(const DwJob& j) {
           for (int32_t kx = kx0; kx < kx1; ++kx, xs += x_step, ws += j.out.c)
             acc = cmsis::wrap_add(acc, (*xs + j.ioff) * *ws);
         }
-        *py++ = cmsis::requantize_to_int8(acc, j.mult[oc], j.shift[oc], j.ooff, j.amin, j.amax);
+        acc = cmsis::wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
+        *py++ = static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
       }
     }
   }

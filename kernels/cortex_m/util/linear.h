@@ -37,8 +37,9 @@ inline __attribute__((noinline)) void linear_ref(const LinearJob& j) {
         for (int32_t i = 0; i < j.k; ++i)
           acc = cmsis::wrap_add(acc, (xb[i] + j.ioff) * (wr[i] + j.foff));
       }
+      acc = cmsis::wrap_add(cmsis::requantize(acc, j.mult, j.shift), j.ooff);
       j.y[b * static_cast<size_t>(j.nout) + o] =
-          cmsis::requantize_to_int8(acc, j.mult, j.shift, j.ooff, j.amin, j.amax);
+          static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
     }
   }
 }
