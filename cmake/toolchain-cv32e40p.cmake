@@ -25,7 +25,9 @@ set(ETMCU_PICOLIBC_BUILDTYPE release CACHE STRING "picolibc build type: release 
 # here references; every firmware link checks that no A instruction made it in
 # (cmake/check_no_atomics.cmake). Link-time code generation (LTO) never emits A instructions for
 # code without atomics.
-set(ETMCU_LIBS_MARCH rv32imac CACHE STRING "-march that selects the libgcc/picolibc multilib")
+# (The link's -march also drives LTO code generation: rv32imc, not rv32im, keeps our code compressed
+# with the uncompressed rv32im libraries; ./etmcu run --libs-march rv32imc.)
+set(ETMCU_LIBS_MARCH rv32imac CACHE STRING "-march of the link; selects the libgcc/picolibc multilib")
 set(ETMCU_LINK_ARCH_FLAGS
     "-march=${ETMCU_LIBS_MARCH} -misa-spec=2.2 -mabi=ilp32 --specs=picolibc.specs --picolibc-buildtype=${ETMCU_PICOLIBC_BUILDTYPE}")
 set(ETMCU_CHECK_NO_ATOMICS ON)

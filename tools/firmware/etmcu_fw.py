@@ -145,14 +145,16 @@ def host_run(model, method, input_files):
 
 
 class Build:
-    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet, int8_variant=""):
+    def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet, int8_variant="",
+                 libs_march=""):
         self.target, self.board, self.quiet = target, board, quiet
         self.toolchain = os.path.join(ROOT, "cmake", f"toolchain-{TARGETS[target][0]}.cmake")
         suffix = ""
-        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant:
-            key = f"{runtime_opt}|{kernel_opt}|{lto}" + (f"|{int8_variant}" if int8_variant else "")
+        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant or libs_march:
+            key = f"{runtime_opt}|{kernel_opt}|{lto}" + (f"|{int8_variant}" if int8_variant else "") + \
+                (f"|libs={libs_march}" if libs_march else "")
             suffix = "-" + hashlib.sha256(key.encode()).hexdigest()[:8]
-        self.int8_variant = int8_variant
+        self.int8_variant, self.libs_march = int8_variant, libs_march
         self.dir = os.path.join(build_root, f"{board}{suffix}")
         self.models = os.path.join(self.dir, "models")
         self.runtime_opt, self.kernel_opt, self.lto = runtime_opt, kernel_opt, lto
@@ -172,6 +174,8 @@ class Build:
                f"-DETMCU_RUNTIME_OPT={self.runtime_opt}", f"-DETMCU_KERNEL_OPT={self.kernel_opt}",
                f"-DETMCU_LTO={'ON' if self.lto else 'OFF'}", f"-DETMCU_FW_MODELS_DIR={self.models}",
                f"-DETMCU_FW_CORTEX_M_VARIANT={self.int8_variant}"]
+        if self.libs_march:
+            cmd.append(f"-DETMCU_LIBS_MARCH={self.libs_march}")
         log(f"configuring {self.dir}", self.quiet)
         run_cmd(cmd, "cmake configure")
         with open(os.path.join(self.dir, "board.json")) as f:
@@ -521,6 +525,10 @@ def main(argv=None):
     ap.add_argument("--no-lto", dest="lto", action="store_false",
                     help="no link-time optimisation (default: LTO, smaller and faster)")
     ap.add_argument("--stack-bytes", type=int, help="stack reserved (default: the board's)")
+    ap.add_argument("--libs-march", default="", choices=["", "rv32imc", "rv32imac"],
+                    help="cv32e40p: the -march of the link, which picks the libgcc/picolibc multilib "
+                         "(default rv32imac: compressed, smaller; rv32imc: the rv32im libraries, faster "
+                         "soft-float, ~1.1 KiB more)")
     ap.add_argument("--int8-kernels", default="", choices=["", "ref", "fast", "xpulp"],
                     help="cortex_m kernel variant (default: the board's preference, docs/int8.md)")
     ap.add_argument("--device-verification", action="store_true",
@@ -546,6 +554,8 @@ def run(args):
     if board not in (TARGETS[target][1],) + TARGETS[target][2]:
         raise FwError(f"board '{board}' is not a {target} board (use "
                       f"{' or '.join((TARGETS[target][1],) + TARGETS[target][2])})")
+    if args.libs_march and target != "cv32e40p":
+        raise FwError("--libs-march applies to the cv32e40p target only")
     model = os.path.abspath(args.model)
     if not os.path.exists(model):
         raise FwError(f"no such file: {args.model}")
@@ -583,7 +593,7 @@ def run(args):
     name = h.hexdigest()[:16]
 
     with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
-               args.int8_kernels) as b:
+               args.int8_kernels, args.libs_march) as b:
         d = os.path.join(b.models, name)
         fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
         stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
