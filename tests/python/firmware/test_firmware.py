@@ -260,3 +260,8 @@ def test_trap_reports_cause_and_pc(add_pte, tmp_path):
     p = subprocess.run([str(SIM), str(bad)], capture_output=True, text=True)
     assert p.returncode == 3, (p.returncode, p.stdout, p.stderr)
     assert f"X 00000002 {main:08x}" in p.stdout, p.stdout
+
+
+def test_libs_march_is_a_cv32e40p_option(add_pte):
+    p = fw(add_pte, "--target", "cortex-m4", "--libs-march", "rv32imc", check=False)
+    assert p.returncode == 1 and "--libs-march applies to the cv32e40p target only" in p.stderr, p.stderr
