@@ -32,14 +32,29 @@ class [[nodiscard]] Result {
 
   bool ok() const { return ok_; }
   Error error() const { return ok_ ? Error::Ok : error_; }
-  T& get() { return *ptr(); }
-  const T& get() const { return *ptr(); }
-  T& operator*() { return *ptr(); }
-  const T& operator*() const { return *ptr(); }
-  T* operator->() { return ptr(); }
-  const T* operator->() const { return ptr(); }
+  // Reading the value of an error is a broken invariant: debug builds (the sanitizer and fuzz
+  // presets define ET_DEBUG) abort on it; release builds do not pay for the check.
+  T& get() { return *checked(); }
+  const T& get() const { return *checked(); }
+  T& operator*() { return *checked(); }
+  const T& operator*() const { return *checked(); }
+  T* operator->() { return checked(); }
+  const T* operator->() const { return checked(); }
 
  private:
+  T* checked() {
+    debug_check_ok();
+    return ptr();
+  }
+  const T* checked() const {
+    debug_check_ok();
+    return ptr();
+  }
+  void debug_check_ok() const {
+#ifdef ET_DEBUG
+    if (!ok_) et_pal_abort();
+#endif
+  }
   T* ptr() { return reinterpret_cast<T*>(&storage_); }
   const T* ptr() const { return reinterpret_cast<const T*>(&storage_); }
   alignas(T) unsigned char storage_[sizeof(T)];

@@ -59,9 +59,12 @@ class Table {
   bool valid() const { return p_ != nullptr; }
   const uint8_t* pointer() const { return p_; }
 
-  // Byte offset of field `id` inside the table, 0 when absent. Not inlined: it is called from
-  // every field access, and one copy is much smaller than dozens.
+  // Byte offset of field `id` inside the table, 0 when absent. An absent table (nullptr) has no
+  // fields, so every read from it gives the default: a malformed program whose union tag is NONE
+  // and whose value is absent then fails as an unknown kind instead of reading address 0. Not
+  // inlined: it is called from every field access, and one copy is much smaller than dozens.
   __attribute__((noinline)) uint16_t field_offset(int id) const {
+    if (p_ == nullptr) return 0;
     const uint8_t* vt = p_ - read<int32_t>(p_);
     uint16_t vt_size = read<uint16_t>(vt);
     uint32_t entry = 4 + 2 * static_cast<uint32_t>(id);

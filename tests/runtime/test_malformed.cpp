@@ -37,10 +37,12 @@ Outcome try_all(const std::vector<uint8_t>& bytes) {
   try {
     auto s = host::Session::open(bytes.data(), bytes.size());
     Method& m = s->load_method("forward");
+    // Inputs that are not memory-planned are used in place: keep them alive until execute.
+    std::vector<std::vector<uint8_t>> zeros(m.inputs_size());
     for (size_t i = 0; i < m.inputs_size(); ++i) {
       if (!m.get_input(i).is_tensor()) continue;
-      std::vector<uint8_t> zeros(m.get_input(i).to_tensor().nbytes);
-      m.set_input_data(i, zeros.data(), zeros.size());
+      zeros[i].assign(m.get_input(i).to_tensor().nbytes, 0);
+      m.set_input_data(i, zeros[i].data(), zeros[i].size());
     }
     Error e = m.execute();
     return {e, host::describe(m.diagnostic())};
@@ -124,6 +126,24 @@ TEST(Malformed, ByteFlipsAcrossTheWholeFileNeverCrash) {
     std::vector<uint8_t> b = full;
     b[i] ^= 0xa5;
     (void)try_all(b);
+  }
+}
+
+// Zeroing a vtable entry makes a field absent: a union value whose tag is set, a required table or
+// vector. Zeroing every aligned halfword hits every vtable entry of the file (and much else).
+TEST(Malformed, EveryHalfwordZeroedNeverCrashes) {
+  for (const char* name :
+       {kAddModel, kAddTwo,
+        "upstream/test__models__deprecated__ModuleLinear-no-constant-segment.pte",
+        "upstream-history/hist-89829b5f__extension__module__test__resources__model.pte",
+        "upstream/extension__module__test__resources__bundled_program.bpte.embedded-program.pte"}) {
+    std::vector<uint8_t> full = bytes_of(name);
+    for (size_t i = 0; i + 2 <= full.size(); i += 2) {
+      if (full[i] == 0 && full[i + 1] == 0) continue;
+      std::vector<uint8_t> b = full;
+      b[i] = b[i + 1] = 0;
+      (void)try_all(b);
+    }
   }
 }
 
@@ -250,6 +270,33 @@ TEST(Malformed, UnionTagOutOfRange) {
   std::vector<uint8_t> b = base;
   b[nav.pos(ev, schema::evalue::kValType)] = 42;
   expect_fails_with(b, "unknown union type tag");
+}
+
+TEST(Malformed, InstructionWithoutTypeOrArguments) {
+  // An instruction with neither its union tag nor its value (found by the fuzzer: the arguments of
+  // the absent table were read from address 0). Instructions share their vtable with the EValues,
+  // so the instruction is pointed at a new, empty vtable appended to the file (which has no
+  // segments: its flatbuffer runs to the end).
+  std::vector<uint8_t> b = bytes_of(kAddTwo);
+  Nav nav(b);
+  fb::Table in(fb::Table(nav.plan().vector(schema::plan::kChains).ref(0))
+                   .vector(schema::chain::kInstructions)
+                   .ref(0));
+  size_t in_pos = static_cast<size_t>(in.pointer() - nav.copy.data());
+  while (b.size() % 4 != 0) b.push_back(0);
+  size_t vt_pos = b.size();
+  for (uint8_t byte : {4, 0, 4, 0}) b.push_back(byte);  // vtable: 4 bytes, table: 4 bytes
+  put<int32_t>(b, in_pos, static_cast<int32_t>(in_pos) - static_cast<int32_t>(vt_pos));
+  expect_fails_with(b, "unknown instruction type");
+}
+
+TEST(Flatbuffer, AnAbsentTableReadsAsDefaults) {
+  fb::Table absent;
+  EXPECT_FALSE(absent.has(0));
+  EXPECT_EQ(absent.scalar<int32_t>(1, 7), 7);
+  EXPECT_EQ(absent.vector(2).size, 0u);
+  EXPECT_FALSE(absent.table(3).valid());
+  EXPECT_TRUE(absent.string(4).empty());
 }
 
 TEST(Malformed, MisalignedProgramBytes) {

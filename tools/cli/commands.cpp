@@ -365,8 +365,15 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
   std::vector<std::string> all_ops;
   json methods = json::array();
   for (size_t mi = 0; mi < program.num_methods(); ++mi) {
-    const char* name = program.get_method_name(mi).get();
-    MethodMeta meta = program.method_meta(name).get();
+    auto method_name = program.get_method_name(mi);
+    if (!method_name.ok())
+      throw std::runtime_error("execution_plan[" + std::to_string(mi) + "] has no name");
+    const char* name = method_name.get();
+    auto method_meta = program.method_meta(name);
+    if (!method_meta.ok())
+      throw std::runtime_error(std::string("method '") + name +
+                               "': " + error_name(method_meta.error()));
+    MethodMeta meta = method_meta.get();
     json m;
     m["name"] = name;
     auto io = [&](bool input, size_t i) {

@@ -45,8 +45,10 @@ Method& Session::load_method(const std::string& name, size_t temp_bytes) {
   auto meta = program_->method_meta(name.c_str());
   if (!meta.ok()) {
     std::string names;
-    for (size_t i = 0; i < program_->num_methods(); ++i)
-      names += std::string(i ? ", " : "") + program_->get_method_name(i).get();
+    for (size_t i = 0; i < program_->num_methods(); ++i) {
+      auto method_name = program_->get_method_name(i);
+      names += std::string(i ? ", " : "") + (method_name.ok() ? method_name.get() : "(no name)");
+    }
     throw std::runtime_error("no method '" + name + "' in the program (it has: " + names + ")");
   }
   method_pool_.assign(meta->method_allocator_bytes() + 16 + 64 * 1024, 0);  // + room for delegates
