@@ -32,10 +32,20 @@ CLOCK_HZ = 400e6
 
 ZOO = ["ds_cnn", "mobilenet_v1", "resnet8", "autoencoder"]
 ALL_MODELS = ZOO + ["add", "kws_upstream"]
-ALL_TARGETS = ["cv32e40p", "cortex-m55"]
+ALL_TARGETS = ["cv32e40p", "cv32e40p-pulp", "cortex-m55"]
+# The firmware target (and board) behind each bench target. cv32e40p-pulp is the same core with its
+# PULP extensions (Xpulp): only the int8 kernels use them (kernels/cortex_m/xpulp), so it runs the
+# int8 programs only; fp32 code would be the plain cv32e40p's, instruction for instruction.
+TARGET_ARGS = {"cv32e40p": ["--target", "cv32e40p"],
+               "cv32e40p-pulp": ["--target", "cv32e40p", "--board", "cv32e40p-pulp"],
+               "cortex-m55": ["--target", "cortex-m55"]}
 TITLES = {"ds_cnn": "DS-CNN", "mobilenet_v1": "MobileNetV1-0.25", "resnet8": "ResNet-8",
           "autoencoder": "Autoencoder", "add": "add (seed)", "kws_upstream": "KWS (upstream .pte)"}
-UNIT = {"cv32e40p": "cycles", "cortex-m55": "instructions"}
+UNIT = {"cv32e40p": "cycles", "cv32e40p-pulp": "cycles", "cortex-m55": "instructions"}
+
+
+def runs_on(target, variant):
+    return target != "cv32e40p-pulp" or "int8" in variant
 
 T0 = time.time()
 
@@ -156,7 +166,7 @@ def run_target(prog, target, timeout):
         row["status"] = "unavailable"
         row["error"] = prog.error
         return row, None
-    cmd = [PY, FW, prog.pte, "--target", target, "--json", "--quiet", "--timeout", str(timeout)]
+    cmd = [PY, FW, prog.pte, *TARGET_ARGS[target], "--json", "--quiet", "--timeout", str(timeout)]
     for f in prog.inputs:
         cmd += ["--input", f]
     try:
@@ -199,9 +209,18 @@ def base_row(prog, target):
             "macs": prog.macs, "status": "", "error": ""}
 
 
+def board_info(elf):
+    """board.json of the firmware's build (build/firmware/<board>/models/<hash>/run/firmware.elf)."""
+    board_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(elf))))
+    with open(os.path.join(board_dir, "board.json")) as f:
+        return json.load(f)
+
+
 def cv32_op_profile(fw, ops):
     elf = fw["firmware"]
-    p = subprocess.run([SIM, elf, "--profile"], capture_output=True, text=True, timeout=1800)
+    config = board_info(elf).get("sim_config")
+    p = subprocess.run([SIM, *(["--config", config] if config else []), elf, "--profile"], capture_output=True,
+                       text=True, timeout=1800)
     if p.returncode != 0:
         return None, f"etmcu-sim --profile failed: {one_line(p.stderr + p.stdout)}"
     total, buckets = opprof.attribute(elf, p.stdout, ops)
@@ -223,9 +242,7 @@ def m55_op_profile(fw, ops, work):
             return None, f"cannot build the QEMU profile plugin: {one_line(p.stderr)}"
         os.replace(lib + ".tmp", lib)
     elf = fw["firmware"]
-    board_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(elf))))
-    with open(os.path.join(board_dir, "board.json")) as f:
-        board = json.load(f)
+    board = board_info(elf)
     p = subprocess.run([opprof.NM["arm"], "-S", "--defined-only", elf], capture_output=True, text=True)
     spans = [(int(f[0], 16) & ~1, int(f[1], 16)) for f in (ln.split() for ln in p.stdout.splitlines())
              if len(f) == 4 and f[2] in "tTW"]
@@ -322,6 +339,9 @@ def notes_lines():
     return [
          "* **cv32e40p**: exact cycles from the project's cycle-exact CV32E40P simulator (etmcu-sim). "
          "ms and inferences/s at 400 MHz; MAC/cycle.",
+         "* **cv32e40p-pulp**: the same core with its PULP extensions (Xpulp) and the int8 kernels built for them "
+         "(`cv.sdotsp.b` dot products, kernels/cortex_m/xpulp); exact cycles from etmcu-sim with the extensions on. "
+         "int8 programs only: no fp32 kernel uses the extensions.",
          "* **cortex-m55**: exact *instruction* counts from QEMU (mps3-an547, TCG plugin). QEMU is not "
          "cycle-accurate: ms, inferences/s and MAC/instr. are computed as if one instruction took one cycle "
          "at 400 MHz (IPC = 1), marked with ~.",
@@ -403,7 +423,23 @@ def comparison_lines(rows, pub):
         L += ["", f"add on the CV32E40P, whole run (reset to exit): ours {fmt_int(r['total'])} cycles, the seed's "
               f"{fmt_int(p['cycles'])} cycles: {float(p['cycles']) / r['total']:.0f}x fewer "
               f"(execute phase alone: {fmt_int(r['execute'])} cycles)."]
-    return L
+    return L + xpulp_lines(rows)
+
+
+def xpulp_lines(rows):
+    """What the PULP extensions buy on the CV32E40P: the same int8 programs with and without them."""
+    by = {(r["model"], r["variant"], r["target"]): r for r in rows}
+    L = ["| model | CV32E40P int8 cycles (execute) | with Xpulp | speed-up | code KiB | with Xpulp |",
+         "|---|---|---|---|---|---|"]
+    for (m, v, t), x in by.items():
+        plain = by.get((m, v, "cv32e40p"))
+        if t != "cv32e40p-pulp" or plain is None or "ok" != x["status"] or "ok" != plain["status"]:
+            continue
+        L.append(f"| {TITLES[m]} | {fmt_int(plain['execute'])} | {fmt_int(x['execute'])} | "
+                 f"{plain['execute'] / x['execute']:.2f}x | {kib(plain['flash_code'])} | {kib(x['flash_code'])} |")
+    if len(L) == 2:
+        return []
+    return ["", "The CV32E40P with and without its PULP extensions (same programs, outputs bit-identical):", ""] + L
 
 
 def write_md(path, rows, per_op, meta):
@@ -424,7 +460,8 @@ def write_md(path, rows, per_op, meta):
           "which caller spent them; `runtime` is everything outside the kernels (start-up, load, executor loop, "
           "report). Host: nanoseconds per operator from `./etmcu run --profile` on this x86 machine (labelled "
           "host; not target cycles).", ""]
-    cols = (("cv32e40p", "cv32e40p cycles"), ("cortex-m55", "cortex-m55 instructions"), ("host", "host ns"))
+    cols = (("cv32e40p", "cv32e40p cycles"), ("cv32e40p-pulp", "cv32e40p-pulp cycles"),
+            ("cortex-m55", "cortex-m55 instructions"), ("host", "host ns"))
     for key, d in per_op.items():
         L.append(f"### {key}")
         L.append("")
@@ -475,6 +512,7 @@ def write_per_op_csv(path, per_op):
         for key, d in per_op.items():
             model, variant = key.split("/")
             for src, label, unit in (("cv32e40p", "cv32e40p (etmcu-sim)", "cycles"),
+                                     ("cv32e40p-pulp", "cv32e40p-pulp (etmcu-sim)", "cycles"),
                                      ("cortex-m55", "cortex-m55 (QEMU)", "instructions"), ("host", "host", "ns")):
                 b = d.get(src)
                 if not isinstance(b, dict):
@@ -539,8 +577,9 @@ def main(argv=None):
         else:
             for v in variants:
                 progs.append(Program(m, v, macs=model_macs(m)))
-    n_runs = len(progs) * len(targets)
-    progress(f"{len(progs)} programs x {len(targets)} targets = {n_runs} runs -> {args.output}")
+    n_runs = sum(runs_on(t, pr.variant) for pr in progs for t in targets)
+    progress(f"{len(progs)} programs x {len(targets)} targets = {n_runs} runs (cv32e40p-pulp: int8 only) -> "
+             f"{args.output}")
 
     # 1. export + inputs + host profile
     for i, pr in enumerate(progs):
@@ -568,14 +607,16 @@ def main(argv=None):
         elif pr.host_profile:
             d["host_error"] = pr.host_profile
         for t in targets:
+            if not runs_on(t, pr.variant):
+                continue
             k += 1
             progress(f"run {k}/{n_runs}: {pr.key} on {t} ...")
             t1 = time.time()
             row, fw = run_target(pr, t, args.timeout)
             attach_published(row, pub)
             if fw and not args.no_op_profile:
-                if t == "cv32e40p":
-                    progress(f"  per-op profile of {pr.key} on cv32e40p (etmcu-sim --profile)")
+                if t.startswith("cv32e40p"):
+                    progress(f"  per-op profile of {pr.key} on {t} (etmcu-sim --profile)")
                     buckets, err = cv32_op_profile(fw, pr.ops)
                 else:
                     progress(f"  per-op profile of {pr.key} on {t} (QEMU, bench/qemu_profile plugin)")

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 TITLES = {"ds_cnn": "DS-CNN", "mobilenet_v1": "MobileNetV1", "resnet8": "ResNet-8", "autoencoder": "AE",
           "add": "add", "kws_upstream": "KWS upstream"}
-COLORS = {"cv32e40p": "#1f77b4", "cortex-m55": "#ff7f0e", "published": "#2ca02c"}
+COLORS = {"cv32e40p": "#1f77b4", "cv32e40p-pulp": "#9467bd", "cortex-m55": "#ff7f0e", "published": "#2ca02c"}
 
 
 def label(r):
@@ -27,7 +27,7 @@ def programs(rows):
 
 def cycles_plot(path, rows, pub):
     progs = programs(rows)
-    targets = [t for t in ("cv32e40p", "cortex-m55") if any(r["target"] == t for r in rows)]
+    targets = [t for t in ("cv32e40p", "cv32e40p-pulp", "cortex-m55") if any(r["target"] == t for r in rows)]
     by = {(r["model"], r["variant"], r["target"]): r for r in rows}
     fig, ax = plt.subplots(figsize=(max(7, 1.3 * len(progs) + 2), 5))
     width = 0.8 / (len(targets) + 1)
@@ -53,6 +53,7 @@ def cycles_plot(path, rows, pub):
             else:
                 ax.text(x, 1.5e3, "n/a", rotation=90, ha="center", va="bottom", fontsize=7, color=COLORS[t])
         name = {"cv32e40p": "ours, CV32E40P cycles (etmcu-sim)",
+                "cv32e40p-pulp": "ours, CV32E40P + Xpulp cycles (etmcu-sim; int8 only)",
                 "cortex-m55": "ours, Cortex-M55 instructions (QEMU)",
                 "published": "published: ET Cortex-M backend int8 M55 cycles; add: seed CV32E40P cycles (whole run)"}[t]
         if t == "published" and not xs:
@@ -77,12 +78,16 @@ def memory_plot(path, rows, pub):
     zoo = [m for m in ("ds_cnn", "mobilenet_v1", "resnet8", "autoencoder") if any(r["model"] == m for r in rows)]
     if not zoo:
         zoo = sorted({r["model"] for r in rows})
-    series = [("int8", "cortex-m55"), ("fp32", "cortex-m55"), ("int8", "cv32e40p"), ("fp32", "cv32e40p")]
+    series = [("int8", "cortex-m55"), ("fp32", "cortex-m55"), ("int8", "cv32e40p"), ("fp32", "cv32e40p"),
+              ("int8", "cv32e40p-pulp")]
     series = [s for s in series if any(r["variant"] == s[0] and r["target"] == s[1] for r in rows)]
     by = {(r["model"], r["variant"], r["target"]): r for r in rows}
     fig, axes = plt.subplots(1, 2, figsize=(15, 5))
     width = 0.8 / (len(series) + 1)
-    colors = ["#ff7f0e", "#ffbb78", "#1f77b4", "#aec7e8"]
+    all_colors = {("int8", "cortex-m55"): "#ff7f0e", ("fp32", "cortex-m55"): "#ffbb78",
+                  ("int8", "cv32e40p"): "#1f77b4", ("fp32", "cv32e40p"): "#aec7e8",
+                  ("int8", "cv32e40p-pulp"): "#9467bd"}
+    colors = [all_colors[s] for s in series]
     for ax, what in zip(axes, ("ram", "flash")):
         for j, s in enumerate(series + [("published", "")]):
             for i, m in enumerate(zoo):
@@ -133,6 +138,7 @@ def memory_plot(path, rows, pub):
 
 def per_op_plot(path, per_op, group):
     panels = [(t, title) for t, title in (("cv32e40p", "CV32E40P cycles (etmcu-sim profile)"),
+                                           ("cv32e40p-pulp", "CV32E40P + Xpulp cycles (etmcu-sim profile)"),
                                            ("cortex-m55", "Cortex-M55 instructions (QEMU plugin)"))
               if any(isinstance(d.get(t), dict) for d in per_op.values())]
     keys = [k for k, d in per_op.items() if any(isinstance(d.get(t), dict) for t, _ in panels)]

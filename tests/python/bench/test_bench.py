@@ -53,7 +53,7 @@ def test_csv_well_formed(quick):
         rows = list(csv.DictReader(f))
     assert rows, "no rows"
     for r in rows:
-        assert r["target"] in ("cv32e40p", "cortex-m55")
+        assert r["target"] in ("cv32e40p", "cv32e40p-pulp", "cortex-m55")
         assert r["status"] in ("ok", "unavailable")
         if r["status"] == "ok":
             execute, total = int(r["execute"]), int(r["total"])
@@ -146,6 +146,25 @@ def test_unavailable_row_says_why(tmp_path):
     assert "does not fit" in r["error"] and "flash" in r["error"]
     assert r["execute"] == r["ram_peak"] == r["ms_400mhz"] == ""
     assert "**unavailable**" in (tmp_path / "results.md").read_text()
+
+
+def test_xpulp_target_runs_int8_programs_only(tmp_path):
+    """cv32e40p-pulp runs the int8 upstream KWS (profiled with the simulator's PULP extensions on)
+    faster than the plain core, and skips the fp32 add, whose code would be the same."""
+    p = subprocess.run(["/usr/bin/python3", str(ROOT / "tools" / "bench" / "bench.py"), "--models", "add",
+                        "kws_upstream", "--targets", "cv32e40p", "cv32e40p-pulp", "--output", str(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=1200)
+    assert p.returncode == 0, p.stderr[-3000:]
+    rows = {(r["model"], r["target"]): r for r in csv.DictReader(open(tmp_path / "results.csv"))}
+    assert set(rows) == {("add", "cv32e40p"), ("kws_upstream", "cv32e40p"), ("kws_upstream", "cv32e40p-pulp")}
+    plain, pulp = rows[("kws_upstream", "cv32e40p")], rows[("kws_upstream", "cv32e40p-pulp")]
+    assert plain["status"] == pulp["status"] == "ok", (plain["error"], pulp["error"])
+    assert pulp["unit"] == "cycles" and int(pulp["execute"]) < int(plain["execute"])
+    assert pulp["top_ops"], "the per-operator profile of the pulp firmware is missing"
+    per_op = json.load(open(tmp_path / "results.json"))["per_op"]["kws_upstream/int8 (upstream)"]
+    assert isinstance(per_op.get("cv32e40p-pulp"), dict), per_op.get("cv32e40p-pulp_error")
+    md = (tmp_path / "results.md").read_text()
+    assert "with Xpulp" in md and "cv32e40p-pulp cycles" in md
 
 
 def test_opprof_attribution_units():
