@@ -19,6 +19,13 @@ using namespace etmcu;
 
 extern "C" const uint8_t fw_model[];
 extern "C" const uint8_t fw_model_end[];
+// With FW_EXTERNAL_DATA the program's external tensors come from an embedded .ptd (in flash, like
+// the program: the tensors point into it).
+#if defined(FW_EXTERNAL_DATA) && FW_EXTERNAL_DATA
+#include "runtime/pte/ptd_file.h"
+extern "C" const uint8_t fw_data[];
+extern "C" const uint8_t fw_data_end[];
+#endif
 
 namespace {
 
@@ -194,9 +201,16 @@ constexpr Program::Verification kVerification = Program::Verification::Minimal;
 int main() {
   const uint64_t t_main = board_ticks();
   Diagnostic diag;
+  const NamedDataMap* external = nullptr;
+#if defined(FW_EXTERNAL_DATA) && FW_EXTERNAL_DATA
+  Result<PtdFile> ptd =
+      PtdFile::parse(Span<const uint8_t>(fw_data, static_cast<size_t>(fw_data_end - fw_data)), &diag);
+  if (!ptd.ok()) fail('a', diag, ptd.error());
+  external = &ptd.get();
+#endif
   Result<Program> program =
       Program::load(Span<const uint8_t>(fw_model, static_cast<size_t>(fw_model_end - fw_model)),
-                    &diag, nullptr, kVerification);
+                    &diag, external, kVerification);
   if (!program.ok()) fail('a', diag, program.error());
   const uint64_t t_load = board_ticks();
 

@@ -16,6 +16,7 @@ from .lowering.emit import lower
 from .memory_planner import plan_memory
 from .passes import run_default_passes
 from .program import ExportedProgram
+from .serialize.ptd import ExternalConstants, build_ptd
 from .serialize.pte import build_pte
 
 __all__ = ["export", "ExportError", "ExportedProgram"]
@@ -24,7 +25,7 @@ __all__ = ["export", "ExportError", "ExportedProgram"]
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend="fx", verify=True, quantize=None,
            calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
-           seed=0):
+           seed=0, external_constants=False):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -47,6 +48,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     softmax: "int8" (default: cortex_m::softmax on the last dim, output scale 1/256 and zero
     point -128, as CMSIS-NN requires) or "fp32" (dequantize before the softmax: float
     probabilities instead of 1/256 steps).
+    external_constants: put every constant in a separate .ptd (prog.external_data; saved beside
+    the .pte), named blobs the runtime finds by name at method load, as upstream's
+    external_constants=True does; the .pte then carries no constant bytes.
     For int8 the verification runs the .pte on the example inputs and records the error vs
     eager (prog.verified_error) without a threshold: quantization error is expected.
     """
@@ -88,9 +92,13 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
         eliminate_dead_code(graph)
     method = lower(graph, method_name)
     plan = plan_memory(method, memory_regions, inplace=inplace)
-    buffer, pool = build_pte([(method, plan)])
+    external = ExternalConstants() if external_constants else None
+    buffer, pool = build_pte([(method, plan)], external)
     offsets, segment = pool.layout()
     prog = ExportedProgram(buffer, method, plan, pool.nbytes, len(segment))
+    if external is not None:
+        prog.external_data = build_ptd(external)
+        prog.constant_bytes = external.nbytes
     if qinfo is not None:
         prog.quantization = "int8"
         prog.fp32_ops = list(qinfo.fp32_ops)
@@ -121,7 +129,7 @@ def _verify(module, example_inputs, prog, tolerance=1e-4):
             stack[:0] = list(v.values())
         else:
             refs.append(v)
-    outs = run_pte(prog.buffer, [x.numpy() for x in example_inputs])
+    outs = run_pte(prog.buffer, [x.numpy() for x in example_inputs], ptd=prog.external_data)
     worst = 0.0
     for o, r in zip(outs, refs):
         r = r.numpy()

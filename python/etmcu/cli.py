@@ -67,6 +67,9 @@ def main(argv=None):
     ex.add_argument("--memory-regions", type=_regions, default=None,
                     help="byte budgets of planned memory regions 1..n, e.g. 65536,none")
     ex.add_argument("--no-inplace", action="store_true", help="disable in-place buffer reuse")
+    ex.add_argument("--external-constants", action="store_true",
+                    help="write the constants to a .ptd beside the .pte (same stem), found by name at "
+                         "method load; run with --data FILE.ptd")
     ex.add_argument("--seed", type=int, default=0, help="seed for the tracing inputs")
     ex.add_argument("--quantize", choices=["int8"], default=None,
                     help="post-training static int8 quantization to upstream's cortex_m ops")
@@ -104,12 +107,13 @@ def main(argv=None):
                       inplace=not args.no_inplace, quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax,
-                      seed=args.seed)
+                      seed=args.seed, external_constants=args.external_constants)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1
     prog.save(args.output)
-    print(f"exported {args.model} -> {args.output}")
+    print(f"exported {args.model} -> {args.output}"
+          + (f" + {prog.ptd_path(args.output)}" if prog.external_data is not None else ""))
     print(prog.summary())
     return 0
 

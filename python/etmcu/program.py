@@ -19,9 +19,16 @@ class ExportedProgram:
     quantization: Optional[str] = None       # "int8" for quantized exports
     fp32_ops: list = field(default_factory=list)   # (op, source) left in fp32 by int8 export
     calibration_samples: int = 0
+    external_data: Optional[bytes] = None    # the .ptd of an export with external constants
+
+    def ptd_path(self, path):
+        """Where save() writes the .ptd: beside the .pte, same stem."""
+        return Path(path).with_suffix(".ptd")
 
     def save(self, path):
         Path(path).write_bytes(self.buffer)
+        if self.external_data is not None:
+            self.ptd_path(path).write_bytes(self.external_data)
         return path
 
     @property
@@ -35,7 +42,10 @@ class ExportedProgram:
             lines.append(f"  {count:4d} x {name}")
         ratio = self.plan.planned_bytes / self.plan.lower_bound if self.plan.lower_bound else 1.0
         regions = ", ".join(f"mem{i + 1}={s}" for i, s in enumerate(self.plan.region_sizes))
-        lines.append(f"constant bytes: {self.constant_bytes} (segment {self.segment_bytes})")
+        if self.external_data is not None:
+            lines.append(f"constant bytes: {self.constant_bytes} in the .ptd ({len(self.external_data)} bytes)")
+        else:
+            lines.append(f"constant bytes: {self.constant_bytes} (segment {self.segment_bytes})")
         lines.append(f"planned bytes: {self.plan.planned_bytes} [{regions}], lower bound "
                      f"{self.plan.lower_bound} ({ratio:.3f}x), {self.plan.buffers} buffers, "
                      f"{self.plan.inplace_reuses} in-place reuses")

@@ -11,6 +11,7 @@ runtime. It is an oracle for tests, not a product: no verification beyond what i
 import numpy as np
 import torch
 
+from .serialize.ptd import read_ptd
 from .serialize.pte import decode_json, parse_header
 
 _DTYPES = {"BYTE": np.uint8, "CHAR": np.int8, "SHORT": np.int16, "INT": np.int32,
@@ -19,8 +20,9 @@ _DTYPES = {"BYTE": np.uint8, "CHAR": np.int8, "SHORT": np.int16, "INT": np.int32
 
 
 class ReferenceProgram:
-    def __init__(self, data: bytes):
+    def __init__(self, data: bytes, ptd=None):
         self.data = data
+        self.external = read_ptd(ptd) if ptd is not None else {}
         self.dim_orders = {}     # id(numpy view) -> dim order, for the cortex_m layout checks
         self.doc = decode_json(data)
         header = parse_header(data)
@@ -103,7 +105,13 @@ class ReferenceProgram:
             arr = np.frombuffer(buf, dtype=dtype, count=n, offset=off).reshape(phys)
         else:
             idx = v.get("data_buffer_idx", 0)
-            if idx > 0:
+            extra = v.get("extra_tensor_info") or {}
+            if extra.get("location") == "EXTERNAL":
+                key = extra.get("fully_qualified_name", "")
+                if key not in self.external:
+                    raise ValueError(f"external tensor '{key}' is not in the .ptd")
+                arr = np.frombuffer(self.external[key][0], dtype=dtype, count=n).reshape(phys)
+            elif idx > 0:
                 off = self.const_offsets[idx]
                 arr = np.frombuffer(self.const_bytes, dtype=dtype, count=n,
                                     offset=off).reshape(phys)
@@ -197,6 +205,7 @@ from .reference_int8 import INT8_KERNELS, check_layouts  # noqa: E402
 KERNELS.update(INT8_KERNELS)
 
 
-def run_pte(data: bytes, inputs):
-    """Run `data` (.pte bytes) on `inputs` (numpy arrays); returns the output arrays."""
-    return ReferenceProgram(data).run(inputs)
+def run_pte(data: bytes, inputs, ptd=None):
+    """Run `data` (.pte bytes, with `ptd`: the .ptd bytes of its external constants) on `inputs`
+    (numpy arrays); returns the output arrays."""
+    return ReferenceProgram(data, ptd).run(inputs)

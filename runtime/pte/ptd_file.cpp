@@ -40,6 +40,15 @@ Result<PtdFile> PtdFile::parse(Span<const uint8_t> data, Diagnostic* diag) {
   if (!fits(seg_base, seg_size, data.size()))
     return diag->fail(Error::InvalidExternalData,
                       ET_TEXT("segment data runs past the end of the file"), ET_TEXT("header"));
+  if (fb_offset < 8 + static_cast<uint64_t>(length))
+    return diag->fail_numbers(Error::InvalidExternalData,
+                              ET_TEXT("flatbuffer_offset points into the header"),
+                              static_cast<int64_t>(fb_offset), 8 + length, ET_TEXT("header"));
+  if (seg_size > 0 && fb_offset + fb_size > seg_base)
+    return diag->fail_numbers(Error::InvalidExternalData,
+                              ET_TEXT("flatbuffer region overlaps the segment data"),
+                              static_cast<int64_t>(fb_offset + fb_size),
+                              static_cast<int64_t>(seg_base), ET_TEXT("header"));
   size_t region = static_cast<size_t>(fb_offset + fb_size);
 
   // The pre-2025-06 layout has 5 root fields (version, tensor_alignment, tensors, segments,

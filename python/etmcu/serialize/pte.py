@@ -94,7 +94,7 @@ class ConstantPool:
         return sum(len(b) for b in self.blobs)
 
 
-def _tensor_json(t, pool, placement):
+def _tensor_json(t, pool, placement, external=None):
     d = {
         "scalar_type": _SCALAR_TYPES[np.dtype(t.dtype)],
         "storage_offset": 0,
@@ -105,7 +105,10 @@ def _tensor_json(t, pool, placement):
         "layout": 0,
         "shape_dynamism": "STATIC",
     }
-    if t.is_const:
+    if t.is_const and external is not None:
+        # In the .ptd, found by name at method load (upstream's TensorDataLocation.EXTERNAL).
+        d["extra_tensor_info"] = {"fully_qualified_name": external.add(t), "location": "EXTERNAL"}
+    elif t.is_const:
         d["data_buffer_idx"] = pool.add(t.data)
     else:
         mem_id, offset = placement[t.id]
@@ -114,9 +117,9 @@ def _tensor_json(t, pool, placement):
     return d
 
 
-def _value_json(kind, payload, pool, placement):
+def _value_json(kind, payload, pool, placement, external=None):
     if kind == "Tensor":
-        val = _tensor_json(payload, pool, placement)
+        val = _tensor_json(payload, pool, placement, external)
     elif kind == "Null":
         val = {}
     elif kind == "Int":
@@ -132,15 +135,16 @@ def _value_json(kind, payload, pool, placement):
     return {"val_type": kind, "val": val}
 
 
-def program_json(methods, pool):
-    """methods: list of (Method, MemoryPlan). Fills `pool`; returns the Program JSON dict."""
+def program_json(methods, pool, external=None):
+    """methods: list of (Method, MemoryPlan). Fills `pool` (or, for external constants, `external`:
+    an ExternalConstants of serialize/ptd.py); returns the Program JSON dict."""
     plans = []
     for method, plan in methods:
         inp, out = container_meta(len(method.inputs), len(method.outputs))
         plans.append({
             "name": method.name,
             "container_meta_type": {"encoded_inp_str": inp, "encoded_out_str": out},
-            "values": [_value_json(k, p, pool, plan.placement) for k, p in method.values],
+            "values": [_value_json(k, p, pool, plan.placement, external) for k, p in method.values],
             "inputs": method.inputs,
             "outputs": method.outputs,
             "chains": [{
@@ -178,10 +182,11 @@ def _flatc_encode(doc):
         return outs[0].read_bytes()
 
 
-def build_pte(methods):
-    """Serialise lowered+planned methods into .pte bytes. Returns (bytes, ConstantPool)."""
+def build_pte(methods, external=None):
+    """Serialise lowered+planned methods into .pte bytes. Returns (bytes, ConstantPool). With
+    `external` (an ExternalConstants), the constants go there instead, for the .ptd."""
     pool = ConstantPool()
-    doc = program_json(methods, pool)
+    doc = program_json(methods, pool, external)
     offsets, segment = pool.layout()
     doc["segments"] = [{"offset": 0, "size": len(segment)}]
     fb = _flatc_encode(doc)

@@ -37,8 +37,8 @@ def fw_json(*args):
     return json.loads(fw(*args, "--json").stdout.strip().splitlines()[-1])
 
 
-def host_json(pte, inputs=()):
-    cmd = [str(CLI), "run", str(pte), "--json"]
+def host_json(pte, inputs=(), data=None):
+    cmd = [str(CLI), "run", str(pte), "--json"] + (["--data", str(data)] if data else [])
     for f in inputs:
         cmd += ["--input", str(f)]
     p = subprocess.run(cmd, capture_output=True, text=True)
@@ -202,6 +202,41 @@ def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
     result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
+
+
+@pytest.fixture(scope="session")
+def mlp_external(tmp_path_factory):
+    """models/mlp.py exported twice: constants in the .pte, and in a .ptd (--external-constants)."""
+    out = tmp_path_factory.mktemp("ext")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    for name, extra in (("embedded", []), ("external", ["--external-constants"])):
+        subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", "models/mlp.py:Model", "-o",
+                        str(out / f"{name}.pte"), *extra], cwd=ROOT, env=env, check=True, capture_output=True)
+    return out
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_external_data_in_firmware(target, mlp_external, tmp_path):
+    """The .ptd embedded in flash (--data): the host runtime's outputs, and bit for bit the outputs of
+    the same model with its constants inside the .pte, on the same target."""
+    ext, ptd = mlp_external / "external.pte", mlp_external / "external.ptd"
+    inputs = random_inputs(ext, tmp_path, seed=11)
+    in_args = sum((["--input", f] for f in inputs), [])
+    host = host_json(ext, inputs, data=ptd)
+    result = fw_json(ext, "--target", target, "--data", ptd, *in_args)
+    assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
+    assert result["flash"]["external_data"] == ptd.stat().st_size
+    embedded = fw_json(mlp_external / "embedded.pte", "--target", target, *in_args)
+    assert [o["values"] for o in result["outputs"]] == [o["values"] for o in embedded["outputs"]]
+    assert result["flash"]["model"] + 60000 < embedded["flash"]["model"]
+
+
+def test_external_data_errors(mlp_external, tmp_path):
+    ext = mlp_external / "external.pte"
+    p = fw(ext, "--target", "cv32e40p", check=False)
+    assert p.returncode == 1 and "external tensor not found" in p.stderr and "pass the .ptd" in p.stderr, p.stderr
+    p = fw(ext, "--target", "cv32e40p", "--data", tmp_path / "nothere.ptd", check=False)
+    assert p.returncode == 1 and "no such file" in p.stderr, p.stderr
 
 
 def test_stack_overflow_is_reported(add_pte):
