@@ -56,7 +56,8 @@ Result<PtdFile> PtdFile::parse(Span<const uint8_t> data, Diagnostic* diag) {
   uint32_t root = fb::read<uint32_t>(p);
   if (root % 4 == 0 && static_cast<uint64_t>(root) + 4 <= region) {
     int64_t vt = static_cast<int64_t>(root) - fb::read<int32_t>(p + root);
-    if (vt >= 0 && static_cast<uint64_t>(vt) + 4 <= region) {
+    // (A vtable is 2-byte aligned; an odd one is left for the verifier to reject.)
+    if (vt >= 0 && vt % 2 == 0 && static_cast<uint64_t>(vt) + 4 <= region) {
       uint16_t vt_size = fb::read<uint16_t>(p + vt);
       for (uint32_t id = 3; id < 5; ++id) {
         uint32_t entry = 4 + 2 * id;

@@ -1,10 +1,12 @@
-// libFuzzer target: Program::load + Method load ("forward", or the first method) + one execute over
-// pools sized from the program (capped), on arbitrary bytes. Seeded with the .pte corpus.
+// libFuzzer target: PtdFile::parse with a lookup of every key, then Program::load + Method load
+// ("forward", or the first method) + one execute over pools sized from the program (capped), on
+// arbitrary bytes. Seeded with the .pte corpus and tests/fuzz/regressions (which has a .ptd).
 #include <cstdint>
 #include <cstring>
 #include <vector>
 
 #include "runtime/executor/program.h"
+#include "runtime/pte/ptd_file.h"
 
 namespace {
 constexpr size_t kMaxPool = 1 << 20;
@@ -17,6 +19,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       storage.data() + ((16 - (reinterpret_cast<uintptr_t>(storage.data()) & 15)) & 15);
   if (size) std::memcpy(aligned, data, size);
   Diagnostic diag;
+  auto ptd = PtdFile::parse(Span<const uint8_t>(aligned, size), &diag);
+  if (ptd.ok()) {
+    for (uint32_t k = 0; k < ptd->num_keys(); ++k) {
+      const char* key = ptd->key(k);
+      (void)ptd->get(key, std::strlen(key));
+    }
+    return 0;
+  }
   auto program = Program::load(Span<const uint8_t>(aligned, size), &diag);
   if (!program.ok() || program->num_methods() == 0) return 0;
   auto name = program->get_method_name(0);
