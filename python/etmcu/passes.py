@@ -12,6 +12,12 @@ import numpy as np
 BN = "aten::_native_batch_norm_legit_no_training.out"
 
 
+
+def _bias_name(w):
+    """The folded bias is named after its layer ("conv1.weight" -> "conv1.bias")."""
+    layer = (w.name or "layer").removesuffix(".T").removesuffix(".weight")
+    return f"{layer}.bias"
+
 def _bn_affine(bn):
     """(scale, shift) with bn(x) = x * scale + shift per channel, or None if not constant."""
     _, w, b, mean, var, _, eps = bn.args
@@ -49,7 +55,7 @@ def fold_batchnorm(graph):
             wd = w.data.astype(np.float64) * scale.reshape((-1,) + (1,) * (w.data.ndim - 1))
             bd = (bias.data.astype(np.float64) if bias is not None else 0.0) * scale + shift
             prod.args[1] = graph.constant(wd.astype(w.dtype), w.name)
-            prod.args[2] = graph.constant(bd.astype(w.dtype), "bias")
+            prod.args[2] = graph.constant(bd.astype(w.dtype), _bias_name(w))
         elif prod.op in ("aten::addmm.out", "aten::mm.out") and len(x.shape) == 2:
             wt = prod.args[2] if prod.op == "aten::addmm.out" else prod.args[1]
             bias = prod.args[0] if prod.op == "aten::addmm.out" else None
@@ -60,7 +66,7 @@ def fold_batchnorm(graph):
             wd = wt.data.astype(np.float64) * scale.reshape(1, -1)
             bd = (bias.data.astype(np.float64) if bias is not None else 0.0) * scale + shift
             new_w = graph.constant(wd.astype(wt.dtype), wt.name)
-            new_b = graph.constant(np.broadcast_to(bd, (x.shape[1],)).astype(wt.dtype), "bias")
+            new_b = graph.constant(np.broadcast_to(bd, (x.shape[1],)).astype(wt.dtype), _bias_name(wt))
             prod.op = "aten::addmm.out"
             prod.args = [new_b, prod.args[0] if bias is None else prod.args[1], new_w, 1, 1]
         else:

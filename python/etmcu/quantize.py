@@ -219,6 +219,16 @@ def _nhwc_ok(t):
     return len(t.shape) != 4 or t.order == CL or _ambiguous(t.shape)
 
 
+
+def layer_name(w):
+    """The layer a (float) weight belongs to, from its name ("fc1.weight.T" -> "fc1"): the prefix
+    of the names of the constants made from it (the keys of external constants)."""
+    name = w.name or "layer"
+    for suffix in (".T", ".weight"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    return name or "layer"
+
 class Int8Rewriter:
     def __init__(self, graph: Graph, ranges, scratch_target="portable",
                  linear_per_channel=False, int8_softmax=False):
@@ -269,7 +279,7 @@ class Int8Rewriter:
         if t.id not in self.q:
             if t.is_const:
                 s, z = activation_qparams(float(t.data.min()), float(t.data.max()))
-                c = self.g.constant(quantize_array(t.data, s, z), "qconst")
+                c = self.g.constant(quantize_array(t.data, s, z), f"{t.name or 'constant'}.int8")
                 self.qp[c.id] = (s, z)
                 self.q[t.id] = c
             else:
@@ -389,14 +399,15 @@ class Int8Rewriter:
         s_out, z_out = self.qparams_of(out_f)
         wq, ws = symmetric_weights(w.data, per_channel=True)
         mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
-        bias = self.g.constant(int32_bias(None if b is None else b.data, cout, s_in, ws), "bias")
-        mult_t = self.g.constant(np.array(mults, np.int32), "requant_mult")
-        shift_t = self.g.constant(np.array(shifts, np.int32), "requant_shift")
+        layer = layer_name(w)
+        bias = self.g.constant(int32_bias(None if b is None else b.data, cout, s_in, ws), f"{layer}.bias_int32")
+        mult_t = self.g.constant(np.array(mults, np.int32), f"{layer}.requant_mult")
+        shift_t = self.g.constant(np.array(shifts, np.int32), f"{layer}.requant_shift")
         amin, amax = self.act_range(bounds, (s_out, z_out))
         out = self.new_q(out_f, (s_out, z_out))
         kh, kw = w.shape[2], w.shape[3]
         if depthwise:
-            wt = self.g.constant(np.ascontiguousarray(wq.transpose(1, 2, 3, 0)), "weight_ihwo")
+            wt = self.g.constant(np.ascontiguousarray(wq.transpose(1, 2, 3, 0)), f"{layer}.weight_ihwo")
             size = depthwise_scratch(self.target, cin, cout, x.shape[0], kh, kw, list(padding),
                                      list(dilation))
             scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
@@ -405,7 +416,7 @@ class Int8Rewriter:
                       [xq, wt, bias, list(stride), list(padding), list(dilation), cout // cin,
                        -z_in, z_out, mult_t, shift_t, amin, amax, scratch], out, n.source)
         else:
-            wt = self.g.constant(np.ascontiguousarray(wq.transpose(0, 2, 3, 1)), "weight_ohwi")
+            wt = self.g.constant(np.ascontiguousarray(wq.transpose(0, 2, 3, 1)), f"{layer}.weight_ohwi")
             size = conv_scratch(self.target, cin, w.shape[1], kh, kw, list(padding),
                                 list(dilation))
             scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
@@ -437,11 +448,12 @@ class Int8Rewriter:
         s_out, z_out = self.qparams_of(out_f)
         w = np.ascontiguousarray(wt.data.T)              # [out, in]
         if self.linear_per_channel:
-            return self._linear_as_conv(n, xq, w, bias, out_f, bounds, fused, skip)
+            return self._linear_as_conv(n, xq, w, bias, out_f, bounds, fused, skip, layer_name(wt))
         wq, ws = symmetric_weights(w, per_channel=False)
         mult, shift = quantize_multiplier(s_in * ws[0] / s_out)
-        bias_t = self.g.constant(int32_bias(bias, w.shape[0], s_in, ws[0]), "bias")
-        w_t = self.g.constant(wq, "weight")
+        layer = layer_name(wt)
+        bias_t = self.g.constant(int32_bias(bias, w.shape[0], s_in, ws[0]), f"{layer}.bias_int32")
+        w_t = self.g.constant(wq, f"{layer}.weight_int8")
         amin, amax = self.act_range(bounds, (s_out, z_out))
         out = self.new_q(out_f, (s_out, z_out))
         self.emit("cortex_m::quantized_linear.out",
@@ -453,7 +465,7 @@ class Int8Rewriter:
         self.int8_ops.append(n.op)
         return True
 
-    def _linear_as_conv(self, n, xq, w, bias, out_f, bounds, fused, skip):
+    def _linear_as_conv(self, n, xq, w, bias, out_f, bounds, fused, skip, layer):
         """Linear with per-channel weights: a 1x1 quantized_conv2d on the [B, in, 1, 1] view
         of the input (H = W = 1, so the layout is both NCHW and NHWC; no copies)."""
         s_in, z_in = self.qp[xq.id]
@@ -462,10 +474,10 @@ class Int8Rewriter:
         cout = w.shape[0]
         wq, ws = symmetric_weights(w, per_channel=True)
         mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
-        bias_t = self.g.constant(int32_bias(bias, cout, s_in, ws), "bias")
-        w_t = self.g.constant(np.ascontiguousarray(wq.reshape(cout, 1, 1, cin)), "weight_ohwi")
-        mult_t = self.g.constant(np.array(mults, np.int32), "requant_mult")
-        shift_t = self.g.constant(np.array(shifts, np.int32), "requant_shift")
+        bias_t = self.g.constant(int32_bias(bias, cout, s_in, ws), f"{layer}.bias_int32")
+        w_t = self.g.constant(np.ascontiguousarray(wq.reshape(cout, 1, 1, cin)), f"{layer}.weight_ohwi")
+        mult_t = self.g.constant(np.array(mults, np.int32), f"{layer}.requant_mult")
+        shift_t = self.g.constant(np.array(shifts, np.int32), f"{layer}.requant_shift")
         amin, amax = self.act_range(bounds, (s_out, z_out))
         x4 = self.g.new_tensor((b_, cin, 1, 1), np.int8, name="view")
         self.qp[x4.id] = (s_in, z_in)

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(not CLI.exists(), reason="host CLI not built")
 
 @pytest.fixture(scope="module", params=["mlp", "ds_cnn_int8"])
 def pair(request, tmp_path_factory):
-    """(embedded export, external export, inputs, directory) of one model."""
+    """(embedded export, external export, inputs, directory, zoo model name) of one model."""
     name = request.param
     zoo = name.replace("_int8", "")
     model = zoo_module(zoo).Model().eval()
@@ -40,7 +40,7 @@ def pair(request, tmp_path_factory):
     for i, x in enumerate(random_inputs(zoo, 5)):
         np.save(d / f"in{i}.npy", x.numpy())
         inputs.append(d / f"in{i}.npy")
-    return embedded, external, inputs, d
+    return embedded, external, inputs, d, zoo
 
 
 def cli(*args, check=True):
@@ -57,13 +57,15 @@ def cli_outputs(pte, inputs, *extra):
 
 
 def test_constants_move_to_the_ptd(pair):
-    embedded, external, _, d = pair
+    embedded, external, _, d, zoo = pair
     assert (d / "external.ptd").read_bytes() == external.external_data
     doc = decode_json(external.buffer)
     # No constant bytes left in the .pte: one empty segment, as upstream writes a program without any.
     assert doc["segments"] == [{"offset": 0, "size": 0}]
-    assert len(external.buffer) < len(embedded.buffer) - embedded.constant_bytes + 1024
     blobs = read_ptd(external.external_data)
+    # What the .pte still pays per external tensor: its key and the ExtraTensorInfo table.
+    per_key = sum(len(k) + 48 for k in blobs)
+    assert len(external.buffer) < len(embedded.buffer) - embedded.constant_bytes + 1024 + per_key
     refs = []
     for v in doc["execution_plan"][0]["values"]:
         t = v.get("val", {})
@@ -77,6 +79,10 @@ def test_constants_move_to_the_ptd(pair):
         assert layout["scalar_type"] == t["scalar_type"]
         refs.append(info["fully_qualified_name"])
     assert refs and set(refs) == set(blobs), "every blob is used, every external tensor has one"
+    # Keys name the module parameters they come from, as upstream's fully qualified names do.
+    params = [n for n, _ in zoo_module(zoo).Model().named_parameters()]
+    layers = {p.rsplit(".", 1)[0] for p in params}
+    assert all(any(k.startswith(layer + ".") for layer in layers) for k in blobs), sorted(blobs)
     assert sum(len(raw) for raw, _ in blobs.values()) == external.constant_bytes
     # Header: FH01, flatbuffer right after the 48-byte padded header, segments 16-byte aligned.
     ptd = external.external_data
@@ -86,7 +92,7 @@ def test_constants_move_to_the_ptd(pair):
 
 
 def test_reference_and_runtime_agree_with_the_embedded_export(pair):
-    embedded, external, inputs, d = pair
+    embedded, external, inputs, d, _ = pair
     arrays = [np.load(f) for f in inputs]
     ref_embedded = run_pte(embedded.buffer, arrays)
     ref_external = run_pte(external.buffer, arrays, ptd=external.external_data)
@@ -98,7 +104,7 @@ def test_reference_and_runtime_agree_with_the_embedded_export(pair):
 
 
 def test_missing_ptd_names_the_tensor(pair):
-    _, external, _, d = pair
+    _, external, _, d, _ = pair
     p = cli("run", d / "external.pte", check=False)
     key = next(iter(read_ptd(external.external_data)))
     assert p.returncode != 0 and "InvalidExternalData" in p.stderr and "pass the .ptd" in p.stderr
@@ -106,7 +112,7 @@ def test_missing_ptd_names_the_tensor(pair):
 
 
 def test_damaged_ptd_is_a_clean_error(pair, tmp_path):
-    _, external, _, d = pair
+    _, external, _, d, _ = pair
     ptd = external.external_data
     # Truncations (the flatbuffer, the segments) and corrupted bytes: always an error message,
     # never a crash (the sanitizer runs of the C++ suite cover the reader in depth).
@@ -125,7 +131,7 @@ def test_damaged_ptd_is_a_clean_error(pair, tmp_path):
 
 def test_a_ptd_of_another_model_is_refused(pair, tmp_path):
     """Same keys, other layouts: the runtime checks dtype, sizes and dim_order of every blob."""
-    _, external, _, d = pair
+    _, external, _, d, _ = pair
     blobs = read_ptd(external.external_data)
     from etmcu.serialize.ptd import ExternalConstants, build_ptd
 
@@ -140,3 +146,18 @@ def test_a_ptd_of_another_model_is_refused(pair, tmp_path):
     (tmp_path / "wrong.ptd").write_bytes(build_ptd(wrong))
     p = cli("run", d / "external.pte", "--data", tmp_path / "wrong.ptd", check=False)
     assert p.returncode == 1 and "InvalidExternalData" in p.stderr, p.stderr
+
+
+def test_inspect_lists_the_named_blobs(pair):
+    _, external, _, d, _ = pair
+    info = json.loads(cli("inspect", d / "external.ptd", "--json").stdout)
+    assert info["kind"] == "ptd" and info["bytes"] == len(external.external_data)
+    blobs = read_ptd(external.external_data)
+    assert {b["key"]: b["bytes"] for b in info["named_data"]} == {k: len(v[0]) for k, v in blobs.items()}
+    for b in info["named_data"]:
+        layout = blobs[b["key"]][1]
+        assert b["shape"] == layout["sizes"] and b["dim_order"] == layout["dim_order"]
+    text = cli("inspect", d / "external.ptd").stdout
+    assert f"{len(blobs)} named blobs" in text
+    p = cli("inspect", d / "external.ptd", "--ops", check=False)
+    assert p.returncode == 1 and "external data" in p.stderr

@@ -329,7 +329,53 @@ uint32_t program_dtype_mask(const PteFile& file) {
 }
 }  // namespace
 
+// `inspect FILE.ptd`: the named blobs of an external-data file, with their layouts.
+int inspect_ptd(const std::string& path, const AlignedBytes& bytes, bool as_json) {
+  Diagnostic diag;
+  auto ptd = PtdFile::parse(Span<const uint8_t>(bytes.data(), bytes.size()), &diag);
+  if (!ptd.ok()) throw std::runtime_error("cannot read external data: " + describe(diag));
+  json blobs = json::array();
+  for (uint32_t k = 0; k < ptd->num_keys(); ++k) {
+    const char* key = ptd->key(k);
+    auto blob = ptd->get(key, std::strlen(key));
+    if (!blob.ok()) throw std::runtime_error(std::string("key '") + key + "': unreadable");
+    json b = {{"key", key}, {"bytes", blob->bytes.size()}};
+    const TensorLayoutView& l = blob->layout;
+    if (l.present) {
+      b["dtype"] = scalar_type_name(l.dtype);
+      b["shape"] = std::vector<int32_t>(l.sizes, l.sizes + l.dim);
+      b["dim_order"] = std::vector<int>(l.dim_order, l.dim_order + l.dim);
+    }
+    blobs.push_back(b);
+  }
+  json j = {{"file", path}, {"bytes", bytes.size()}, {"kind", "ptd"}, {"named_data", blobs}};
+  if (as_json) {
+    std::cout << j.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << path << ": external data (.ptd), " << bytes.size() << " bytes, " << blobs.size()
+            << " named blobs\n";
+  for (auto& b : blobs) {
+    std::cout << "  " << b["key"].get<std::string>() << ": " << b["bytes"] << " bytes";
+    if (b.contains("dtype"))
+      std::cout << ", " << b["dtype"].get<std::string>() << b["shape"].dump() << " dim_order "
+                << b["dim_order"].dump();
+    std::cout << "\n";
+  }
+  return 0;
+}
+
 int inspect_command(const std::string& model, bool as_json, bool ops_only, bool features_only) {
+  {
+    AlignedBytes bytes = read_file(model);
+    if (bytes.size() >= 8 && std::memcmp(bytes.data() + 4, "FT01", 4) == 0) {
+      if (ops_only || features_only)
+        throw std::runtime_error(model +
+                                 " is external data (.ptd): --ops and --features apply "
+                                 "to programs");
+      return inspect_ptd(model, bytes, as_json);
+    }
+  }
   auto session = Session::open_files(model);
   Program& program = session->program();
   const PteFile& file = program.file();

@@ -42,8 +42,9 @@ int main(int argc, char** argv) {
   run->add_flag("--verify", verify, "run every test case of a bundled program (.bpte)");
   run->add_flag("--profile", profile, "time every instruction and print the per-operator table");
 
-  auto* inspect = app.add_subcommand("inspect", "describe a program");
-  inspect->add_option("model", model, "MODEL.pte")->required();
+  auto* inspect =
+      app.add_subcommand("inspect", "describe a program (.pte) or external data (.ptd)");
+  inspect->add_option("model", model, "MODEL.pte or DATA.ptd")->required();
   inspect->add_flag("--json", as_json, "print JSON");
   inspect->add_flag("--ops", ops_only, "print only the operator list (for selective builds)");
   inspect->add_flag("--features", features_only,

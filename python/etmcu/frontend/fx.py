@@ -118,6 +118,11 @@ class FxFrontend:
         self.node = None          # the fx node being translated (for error messages)
         self.source = ""
         self._const_cache = {}
+        # Parameters and buffers by identity -> their fully qualified name ("fc1.weight"): the name
+        # a constant keeps (it is the key of an external constant in the .ptd, as upstream's).
+        self._fqn = {}
+        for name, t in list(gm.named_parameters()) + list(gm.named_buffers()):
+            self._fqn.setdefault(id(t), name)
 
     # ---- helpers used by handlers -------------------------------------------------------------
     def error(self, message, op=None):
@@ -131,7 +136,7 @@ class FxFrontend:
         if hit is not None and hit[0] is tensor:
             return hit[1]
         data = tensor.detach().cpu().contiguous().numpy().copy()
-        t = self.g.constant(data, name)
+        t = self.g.constant(data, self._fqn.get(key, name))
         self._const_cache[key] = (tensor, t)
         return t
 
