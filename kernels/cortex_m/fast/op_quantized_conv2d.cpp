@@ -27,8 +27,8 @@ using int8::dot;
 using int8::kMaxDotLength;
 using int8::kOc;
 
-inline int8_t finish(const int8::ConvJob& j, int32_t oc, int32_t acc) {
-  acc = wrap_add(cmsis::requantize(acc, j.mult[oc], j.shift[oc]), j.ooff);
+inline int8_t finish(const int8::ConvJob& j, const cmsis::Requant& rq, int32_t acc) {
+  acc = wrap_add(cmsis::requantize(acc, rq), j.ooff);
   return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
 }
 
@@ -40,8 +40,10 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
   for (int32_t oc = 0; oc < j.out.c; oc += kOc) {
     int32_t ch[kOc], full[kOc];
     const int8_t* f[kOc];
+    cmsis::Requant rq[kOc];  // prepared once per block, not per output
     for (int k = 0; k < kOc; ++k) {
       ch[k] = oc + k < j.out.c ? oc + k : j.out.c - 1;
+      rq[k] = cmsis::requant_params(j.mult[ch[k]], j.shift[ch[k]]);
       f[k] = j.w + static_cast<size_t>(ch[k]) * filter;
       // bias + ioff * sum(w) for pixels whose receptive field is entirely inside the input
       full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, byte_sum(f[k], filter)));
@@ -83,7 +85,7 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
               acc[k] = wrap_add(wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, s[k])), d[k]);
           }
           int8_t* py = yb + (static_cast<size_t>(oy) * j.out.w + ox) * j.out.c + oc;
-          for (int k = 0; k < stored; ++k) py[k] = finish(j, ch[k], acc[k]);
+          for (int k = 0; k < stored; ++k) py[k] = finish(j, rq[k], acc[k]);
         }
       }
     }

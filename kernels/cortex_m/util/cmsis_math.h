@@ -58,6 +58,21 @@ inline int32_t requantize(int32_t val, int32_t multiplier, int32_t shift) {
       right);
 }
 
+// requantize() with its per-channel parameters prepared once: the left shift as a multiplier
+// and the right shift as a count, so a loop over many outputs of one channel has no shift
+// branch. requantize(v, rq) == requantize(v, multiplier, shift) for every v.
+struct Requant {
+  int32_t multiplier, left_mul, right;
+};
+inline Requant requant_params(int32_t multiplier, int32_t shift) {
+  return Requant{multiplier, static_cast<int32_t>(uint32_t(1) << (shift > 0 ? shift : 0)),
+                 shift > 0 ? 0 : -shift};
+}
+inline int32_t requantize(int32_t val, const Requant& rq) {
+  return divide_by_power_of_two(
+      doubling_high_mult_no_sat(wrap_mul(val, rq.left_mul), rq.multiplier), rq.right);
+}
+
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
 inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
   const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);
