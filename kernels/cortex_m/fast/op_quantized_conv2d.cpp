@@ -27,9 +27,14 @@ using int8::dot;
 using int8::kMaxDotLength;
 using int8::kOc;
 
-inline int8_t finish(const int8::ConvJob& j, const cmsis::Requant& rq, int32_t acc) {
-  acc = wrap_add(cmsis::requantize(acc, rq), j.ooff);
-  return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
+// The output offset and activation range as values: read through the job after every int8
+// store (a char store may alias anything), they were reloaded for each output.
+struct OutputQ {
+  int32_t offset, min, max;
+};
+inline int8_t finish(const OutputQ& o, const cmsis::Requant& rq, int32_t acc) {
+  acc = wrap_add(cmsis::requantize(acc, rq), o.offset);
+  return static_cast<int8_t>(cmsis::clamp(acc, o.min, o.max));
 }
 
 // Ungrouped, undilated: see the file comment. Channels oc .. oc + kOc - 1 per pass; past the
@@ -37,6 +42,7 @@ inline int8_t finish(const int8::ConvJob& j, const cmsis::Requant& rq, int32_t a
 __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
   const int32_t c = j.in.c, kw = j.kw, kh = j.kh, row = kw * c, filter = kh * row;
   const int32_t out_pixels = j.out.h * j.out.w;
+  const OutputQ oq{j.ooff, j.amin, j.amax};
   for (int32_t oc = 0; oc < j.out.c; oc += kOc) {
     int32_t ch[kOc], full[kOc];
     const int8_t* f[kOc];
@@ -85,7 +91,7 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
               acc[k] = wrap_add(wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, s[k])), d[k]);
           }
           int8_t* py = yb + (static_cast<size_t>(oy) * j.out.w + ox) * j.out.c + oc;
-          for (int k = 0; k < stored; ++k) py[k] = finish(j, rq[k], acc[k]);
+          for (int k = 0; k < stored; ++k) py[k] = finish(oq, rq[k], acc[k]);
         }
       }
     }

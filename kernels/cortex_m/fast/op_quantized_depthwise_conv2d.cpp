@@ -25,9 +25,14 @@ inline int8_t finish(const int8::DwJob& j, int32_t c, int32_t acc) {
   return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
 }
 
-inline int8_t finish(const int8::DwJob& j, const cmsis::Requant& rq, int32_t acc) {
-  acc = wrap_add(cmsis::requantize(acc, rq), j.ooff);
-  return static_cast<int8_t>(cmsis::clamp(acc, j.amin, j.amax));
+// The output offset and activation range as values: read through the job after every int8
+// store (a char store may alias anything), they were reloaded for each output.
+struct OutputQ {
+  int32_t offset, min, max;
+};
+inline int8_t finish(const OutputQ& o, const cmsis::Requant& rq, int32_t acc) {
+  acc = wrap_add(cmsis::requantize(acc, rq), o.offset);
+  return static_cast<int8_t>(cmsis::clamp(acc, o.min, o.max));
 }
 
 // acc + a * b, wrapping: one cv.mac on the CV32E40P with its PULP extensions (written with .insn:
@@ -116,6 +121,7 @@ __attribute__((noinline)) void depthwise_blocks(const int8::DwJob& j) {
   const size_t in_row = static_cast<size_t>(j.in.w) * cin;
   const size_t w_row = static_cast<size_t>(kw) * c;
   const int32_t blocks = c / 4 * 4;
+  const OutputQ oq{j.ooff, j.amin, j.amax};
   for (int32_t ch = 0; ch < blocks; ch += 4) {
     int32_t b0 = j.bias ? j.bias[ch] : 0, b1 = j.bias ? j.bias[ch + 1] : 0;
     int32_t b2 = j.bias ? j.bias[ch + 2] : 0, b3 = j.bias ? j.bias[ch + 3] : 0;
@@ -193,10 +199,10 @@ __attribute__((noinline)) void depthwise_blocks(const int8::DwJob& j) {
             }
           }
         }
-        py[0] = finish(j, r0, a0);
-        py[1] = finish(j, r1, a1);
-        py[2] = finish(j, r2, a2);
-        py[3] = finish(j, r3, a3);
+        py[0] = finish(oq, r0, a0);
+        py[1] = finish(oq, r1, a1);
+        py[2] = finish(oq, r2, a2);
+        py[3] = finish(oq, r3, a3);
       }
     }
   }

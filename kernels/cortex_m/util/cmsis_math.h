@@ -63,14 +63,20 @@ inline int32_t requantize(int32_t val, int32_t multiplier, int32_t shift) {
 // branch. requantize(v, rq) == requantize(v, multiplier, shift) for every v.
 struct Requant {
   int32_t multiplier, left_mul, right;
+  int32_t remainder_mask, threshold;  // of divide_by_power_of_two(., right)
 };
 inline Requant requant_params(int32_t multiplier, int32_t shift) {
-  return Requant{multiplier, static_cast<int32_t>(uint32_t(1) << (shift > 0 ? shift : 0)),
-                 shift > 0 ? 0 : -shift};
+  const int32_t right = shift > 0 ? 0 : -shift;
+  const int32_t mask = static_cast<int32_t>((uint32_t(1) << right) - 1u);
+  return Requant{multiplier, static_cast<int32_t>(uint32_t(1) << (shift > 0 ? shift : 0)), right,
+                 mask, mask >> 1};
 }
 inline int32_t requantize(int32_t val, const Requant& rq) {
-  return divide_by_power_of_two(
-      doubling_high_mult_no_sat(wrap_mul(val, rq.left_mul), rq.multiplier), rq.right);
+  const int32_t high = doubling_high_mult_no_sat(wrap_mul(val, rq.left_mul), rq.multiplier);
+  // divide_by_power_of_two(high, rq.right) with its mask and threshold prepared
+  const int32_t result = high >> rq.right;
+  const int32_t threshold = rq.threshold + (result < 0 ? 1 : 0);
+  return result + ((high & rq.remainder_mask) > threshold ? 1 : 0);
 }
 
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
