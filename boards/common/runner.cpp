@@ -203,8 +203,8 @@ int main() {
   Diagnostic diag;
   const NamedDataMap* external = nullptr;
 #if defined(FW_EXTERNAL_DATA) && FW_EXTERNAL_DATA
-  Result<PtdFile> ptd =
-      PtdFile::parse(Span<const uint8_t>(fw_data, static_cast<size_t>(fw_data_end - fw_data)), &diag);
+  Result<PtdFile> ptd = PtdFile::parse(
+      Span<const uint8_t>(fw_data, static_cast<size_t>(fw_data_end - fw_data)), &diag);
   if (!ptd.ok()) fail('a', diag, ptd.error());
   external = &ptd.get();
 #endif

@@ -64,7 +64,8 @@ inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
 #if ETMCU_INT8_XPULP
 __attribute__((noinline))
 #endif
-inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
+inline void
+dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
   int32_t a[kOc];
 #pragma GCC unroll 4
   for (int k = 0; k < kOc; ++k) a[k] = d[k];
