@@ -10,17 +10,13 @@ Layout (shared/docs/pte-format.md §17, the current FlatTensor since 2025-06):
   against the repo's schema (schema/flat_tensor.fbs).
 """
 
-import json
 import struct
-import subprocess
-import tempfile
-from pathlib import Path
 
 import numpy as np
 
 from ..errors import ExportError
 from ..memory_planner import align_up
-from .pte import _SCALAR_TYPES, flatc_path, schema_path
+from .pte import _SCALAR_TYPES, decode_json, flatc_encode, insert_header, schema_path
 
 ALIGNMENT = 16                   # segments, the header and the flatbuffer padding
 HEADER_LENGTH = 40               # FH01 length field: magic .. segment_data_size
@@ -73,27 +69,13 @@ def build_ptd(external: ExternalConstants) -> bytes:
            "named_data": [{"key": key, "segment_index": i,
                            "tensor_layout": {"scalar_type": st, "sizes": list(sizes), "dim_order": list(order)}}
                           for i, (key, _, st, sizes, order) in enumerate(external.entries)]}
-    with tempfile.TemporaryDirectory(prefix="etmcu-ptd-") as tmp:
-        src = Path(tmp) / "data.json"
-        src.write_text(json.dumps(doc))
-        proc = subprocess.run([flatc_path(), "--binary", "-o", tmp, str(ptd_schema_path()), str(src)],
-                              capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ExportError(f"flatc failed on the .ptd: {proc.stderr.strip() or proc.stdout.strip()}",
-                              op="serialize")
-        fb = (Path(tmp) / "data.bin").read_bytes()
+    fb = flatc_encode(doc, ptd_schema_path())
     if fb[4:8] != b"FT01":
         raise ExportError("flatc output lacks the FT01 identifier", op="serialize")
-    # The header goes after the 8-byte prefix (the root offset moves by its padded length; every
-    # other offset is relative, and 48 keeps 16-byte alignment).
-    padded_fb = align_up(len(fb), ALIGNMENT)
-    base = align_up(HEADER_PADDED + padded_fb, ALIGNMENT)
+    base = align_up(HEADER_PADDED + align_up(len(fb), ALIGNMENT), ALIGNMENT)
     header = b"FH01" + struct.pack("<IQQQQ", HEADER_LENGTH, HEADER_PADDED, len(fb), base, len(data))
-    header += b"\0" * (HEADER_PADDED - len(header))
-    root = struct.unpack_from("<I", fb, 0)[0] + HEADER_PADDED
-    out = struct.pack("<I", root) + fb[4:8] + header + fb[8:]
-    out += b"\0" * (base - len(out))
-    return out + bytes(data)
+    out = insert_header(fb, header, HEADER_PADDED)
+    return out + b"\0" * (base - len(out)) + bytes(data)
 
 
 def read_ptd(data: bytes):
@@ -101,15 +83,8 @@ def read_ptd(data: bytes):
     `flatc --json`; the reference interpreter's view of external data)."""
     if data[4:8] != b"FT01" or data[8:12] != b"FH01":
         raise ExportError("not a .ptd (FT01 identifier and FH01 header expected)", op="decode")
-    length, fb_offset, fb_size, base, size = struct.unpack_from("<IQQQQ", data, 12)
-    with tempfile.TemporaryDirectory(prefix="etmcu-ptd-") as tmp:
-        src = Path(tmp) / "d.ptd"
-        src.write_bytes(data[:fb_offset + fb_size])
-        proc = subprocess.run([flatc_path(), "--json", "--raw-binary", "--strict-json", "--defaults-json", "-o", tmp,
-                               str(ptd_schema_path()), "--", str(src)], capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise ExportError(f"flatc --json failed on the .ptd: {proc.stderr.strip()}", op="decode")
-        doc = json.loads((Path(tmp) / "d.json").read_text())
+    _, fb_offset, fb_size, base, _ = struct.unpack_from("<IQQQQ", data, 12)
+    doc = decode_json(data[:fb_offset + fb_size], ptd_schema_path())
     segs = doc.get("segments", [])
     out = {}
     for nd in doc.get("named_data", []):

@@ -167,11 +167,12 @@ def program_json(methods, pool, external=None):
     }
 
 
-def _flatc_encode(doc):
+def flatc_encode(doc, schema=None):
+    """`doc` (JSON-able) encoded by flatc against `schema` (default: schema/program.fbs)."""
     with tempfile.TemporaryDirectory(prefix="etmcu-pte-") as tmp:
         src = Path(tmp) / "program.json"
         src.write_text(json.dumps(doc, indent=1, sort_keys=False))
-        proc = subprocess.run([flatc_path(), "--binary", "-o", tmp, str(schema_path()), str(src)],
+        proc = subprocess.run([flatc_path(), "--binary", "-o", tmp, str(schema or schema_path()), str(src)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ExportError(f"flatc failed: {proc.stderr.strip() or proc.stdout.strip()}",
@@ -189,21 +190,26 @@ def build_pte(methods, external=None):
     doc = program_json(methods, pool, external)
     offsets, segment = pool.layout()
     doc["segments"] = [{"offset": 0, "size": len(segment)}]
-    fb = _flatc_encode(doc)
+    fb = flatc_encode(doc)
     if fb[4:8] != b"ET12":
         raise ExportError("flatc output lacks the ET12 identifier", op="serialize")
     if not segment:
         return fb, pool
-    # Insert the extended header after the 8-byte prefix and shift the root offset; all other
-    # flatbuffer offsets are relative, and 32 keeps every 16-byte alignment intact.
     program_size = len(fb) + HEADER_PADDED
     base = align_up(program_size, SEGMENT_ALIGNMENT)
     header = b"eh00" + struct.pack("<IQQQ", HEADER_LENGTH, program_size, base, len(segment))
-    header += b"\0" * (HEADER_PADDED - len(header))
-    root = struct.unpack_from("<I", fb, 0)[0] + HEADER_PADDED
-    out = struct.pack("<I", root) + fb[4:8] + header + fb[8:]
+    out = insert_header(fb, header, HEADER_PADDED)
     out += b"\0" * (base - len(out)) + segment
     return out, pool
+
+
+def insert_header(fb: bytes, header: bytes, padded: int) -> bytes:
+    """`header` zero-padded to `padded` bytes, inserted after the flatbuffer's 8-byte prefix (root
+    offset + identifier); the root offset moves by `padded`, every other offset is relative, and
+    a multiple of 16 keeps every alignment intact."""
+    header += b"\0" * (padded - len(header))
+    root = struct.unpack_from("<I", fb, 0)[0] + padded
+    return struct.pack("<I", root) + fb[4:8] + header + fb[8:]
 
 
 def parse_header(data: bytes):
@@ -216,13 +222,14 @@ def parse_header(data: bytes):
             "segment_data_size": seg}
 
 
-def decode_json(data: bytes):
-    """Decode .pte bytes with `flatc --json` (the same way the corpus JSON was made)."""
+def decode_json(data: bytes, schema=None):
+    """Decode .pte bytes (or another flatbuffer, with its `schema`) with `flatc --json` (the same
+    way the corpus JSON was made)."""
     with tempfile.TemporaryDirectory(prefix="etmcu-dec-") as tmp:
         src = Path(tmp) / "p.pte"
         src.write_bytes(data)
         proc = subprocess.run([flatc_path(), "--json", "--raw-binary", "--strict-json",
-                               "--defaults-json", "-o", tmp, str(schema_path()), "--", str(src)],
+                               "--defaults-json", "-o", tmp, str(schema or schema_path()), "--", str(src)],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ExportError(f"flatc --json failed: {proc.stderr.strip()}", op="decode")
