@@ -62,10 +62,12 @@ inline int32_t sdotsp_b(int32_t acc, uint32_t a, uint32_t b) {
 // sixteen-byte loop ran out of registers (8 % more cycles on the autoencoder), while the other
 // builds gain from the inlining there (the plain CV32E40P lost 8.5 % without it).
 #if ETMCU_INT8_XPULP
-__attribute__((noinline))
+#define ETMCU_INT8_DOT_INLINING __attribute__((noinline))
+#else
+#define ETMCU_INT8_DOT_INLINING
 #endif
-inline void
-dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
+ETMCU_INT8_DOT_INLINING inline void dot(const int8_t* x, const int8_t* const* w, int32_t n,
+                                        int32_t* d) {
   int32_t a[kOc];
 #pragma GCC unroll 4
   for (int k = 0; k < kOc; ++k) a[k] = d[k];
