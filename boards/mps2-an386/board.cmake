@@ -8,4 +8,4 @@ set(ETMCU_BOARD_RAM_ORIGIN 0x20000000)
 set(ETMCU_BOARD_RAM_BYTES 4194304)
 set(ETMCU_BOARD_TICK_HZ 25000000)
 set(ETMCU_BOARD_STACK_BYTES 4096)
-set(ETMCU_BOARD_CORTEX_M_VARIANT "dsp;fast")   # the first of kernels/cortex_m/{dsp,fast}/ that exists
+set(ETMCU_BOARD_CORTEX_M_VARIANT dsp)           # kernels/cortex_m/isa/dsp (opt/ op files)

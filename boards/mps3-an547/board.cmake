@@ -8,4 +8,4 @@ set(ETMCU_BOARD_RAM_ORIGIN 0x20000000)
 set(ETMCU_BOARD_RAM_BYTES 524288)
 set(ETMCU_BOARD_TICK_HZ 32000000)
 set(ETMCU_BOARD_STACK_BYTES 4096)
-set(ETMCU_BOARD_CORTEX_M_VARIANT "mve;fast")   # the first of kernels/cortex_m/{mve,fast}/ that exists
+set(ETMCU_BOARD_CORTEX_M_VARIANT mve)           # kernels/cortex_m/isa/mve (opt/ op files)

@@ -12,21 +12,34 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 status=0
 # picolibc.specs provides the C headers (math.h, string.h) for the RISC-V toolchain.
-for cc in "riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs" \
-          "arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
-          "arm-none-eabi-g++ -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"; do
+# Each line: the ISA variants whose micro-kernels (kernels/cortex_m/isa/<isa>) the opt/ op files
+# are compiled with, then the compiler and its flags.
+for line in "scalar,xpulp riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs" \
+          "scalar,dsp arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
+          "mve arm-none-eabi-g++ -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"; do
+  isas=${line%% *}
+  cc=${line#* }
   tool=${cc%% *}
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "skip: $tool not installed"
     continue
   fi
   n=0
-  for f in kernels/cortex_m/ref/op_*.cpp kernels/cortex_m/fast/op_*.cpp kernels/quantized/op_*.cpp; do
+  for f in kernels/cortex_m/ref/op_*.cpp kernels/quantized/op_*.cpp; do
     if ! $cc $common -c "$f" -o "$out/$(basename "$f").o"; then
       echo "FAIL: $tool $f"
       status=1
     fi
     n=$((n + 1))
+  done
+  for isa in $(echo "$isas" | tr , ' '); do
+    for f in kernels/cortex_m/opt/op_*.cpp; do
+      if ! $cc $common -Ikernels/cortex_m/isa/"$isa" -c "$f" -o "$out/$isa-$(basename "$f").o"; then
+        echo "FAIL: $tool $f ($isa)"
+        status=1
+      fi
+      n=$((n + 1))
+    done
   done
   # Kernels must not pull in the C++ runtime (no operator new/delete, __cxa_*, typeinfo).
   if nm -u "$out"/*.o 2>/dev/null | grep -E '_Znw|_Znaj|_Zdl|__cxa_|_ZTI' >/dev/null; then

@@ -35,7 +35,7 @@ ZOO = ["ds_cnn", "mobilenet_v1", "resnet8", "autoencoder"]
 ALL_MODELS = ZOO + ["add", "kws_upstream"]
 ALL_TARGETS = ["cv32e40p", "cv32e40p-pulp", "cortex-m55"]
 # The firmware target (and board) behind each bench target. cv32e40p-pulp is the same core with its
-# PULP extensions (Xpulp): only the int8 kernels use them (kernels/cortex_m/xpulp), so it runs the
+# PULP extensions (Xpulp): only the int8 kernels use them (kernels/cortex_m/isa/xpulp), so it runs the
 # int8 programs only; fp32 code would be the plain cv32e40p's, instruction for instruction.
 TARGET_ARGS = {"cv32e40p": ["--target", "cv32e40p"],
                "cv32e40p-pulp": ["--target", "cv32e40p", "--board", "cv32e40p-pulp"],
@@ -313,8 +313,8 @@ def top_ops_text(buckets, total, n=3):
 
 def group_bucket(name):
     """Per-op plot/summary bucket: soft-float helpers shared by several kernels are grouped; the
-    int8 dot products of the fast conv/linear kernels (kernels/cortex_m/util/int8_dot.h, not inlined
-    on purpose) are named for what calls them."""
+    int8 dot products of the optimised conv/linear kernels (kernels/cortex_m/isa/<isa>/int8_dot.h,
+    not inlined on purpose with Xpulp) are named for what calls them."""
     if name.startswith("shared: etmcu::kernels::int8::dot("):
         return "cortex_m conv/linear int8 dot products"
     if name.startswith("shared: __"):
@@ -343,7 +343,7 @@ def notes_lines():
          "* **cv32e40p**: exact cycles from the project's cycle-exact CV32E40P simulator (etmcu-sim). "
          "ms and inferences/s at 400 MHz; MAC/cycle.",
          "* **cv32e40p-pulp**: the same core with its PULP extensions (Xpulp) and the int8 kernels built for them "
-         "(`cv.sdotsp.b` dot products, kernels/cortex_m/xpulp); exact cycles from etmcu-sim with the extensions on. "
+         "(`cv.sdotsp.b` dot products, kernels/cortex_m/isa/xpulp); exact cycles from etmcu-sim with the extensions on. "
          "int8 programs only: no fp32 kernel uses the extensions.",
          "* **cortex-m55**: exact *instruction* counts from QEMU (mps3-an547, TCG plugin). QEMU is not "
          "cycle-accurate: ms, inferences/s and MAC/instr. are computed as if one instruction took one cycle "

@@ -107,7 +107,8 @@ class Call:
 
 def make_call(tmp_path, variant="ref"):
     """A caller of one kernel through the runner built over `variant`'s cortex_m kernels (ref:
-    kernels/cortex_m/ref; fast: kernels/cortex_m/fast, ref for the ops it does not provide)."""
+    kernels/cortex_m/ref; scalar, xpulp: kernels/cortex_m/opt with isa/<variant>, ref for the ops opt
+    does not provide)."""
     runner = _runner(variant)
     if runner is None:
         name = "int8_run_op" if variant == "ref" else f"int8_run_op_{variant}"

@@ -70,14 +70,14 @@ def test_xpulp_board_uses_the_extension():
 
 def test_int8_kernel_choice_on_m55():
     """--int8-kernels ref builds the reference kernels for the board (its own build directory); they
-    and the default (fast/, MVE on the M55) give the same bits, and the JSON names the variant."""
+    and the default (the mve micro-kernels on the M55) give the same bits, and the JSON names the variant."""
     def fw_json(extra):
         p = subprocess.run(["/usr/bin/python3", str(FW), str(KWS), "--target", "cortex-m55", *extra,
                             "--input", str(UPSTREAM / "kws_test_inputs" / "mfcc_no.f32.bin"),
                             "--json", "--quiet"], capture_output=True, text=True, timeout=900)
         assert p.returncode == 0, p.stderr
         return json.loads(p.stdout.strip().splitlines()[-1])
-    ref, fast = fw_json(["--int8-kernels", "ref"]), fw_json([])
-    assert (ref["int8_kernels"], fast["int8_kernels"]) == ("ref", "fast")
-    assert ref["outputs"] == fast["outputs"]
-    assert fast["instructions"]["execute"] < 0.5 * ref["instructions"]["execute"]
+    ref, mve = fw_json(["--int8-kernels", "ref"]), fw_json([])
+    assert (ref["int8_kernels"], mve["int8_kernels"]) == ("ref", "mve")
+    assert ref["outputs"] == mve["outputs"]
+    assert mve["instructions"]["execute"] < 0.5 * ref["instructions"]["execute"]

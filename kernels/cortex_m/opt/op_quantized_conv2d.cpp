@@ -1,4 +1,4 @@
-// cortex_m::quantized_conv2d.out, fast variant: the same results as ref/ (bit for bit, every
+// cortex_m::quantized_conv2d.out, optimised variants: the same results as ref/ (bit for bit, every
 // wrap included), computed so that each loaded byte feeds several multiply-accumulates.
 //
 // For ungrouped, undilated convolutions (nearly every layer of the MLPerf Tiny models) one
@@ -8,12 +8,12 @@
 // sum(w) over the whole filter is computed once per output channel; border pixels (padding)
 // use the sum over their valid taps. Output channels go two or four at a time, sharing every
 // input load.
-// With the Arm DSP extension (__ARM_FEATURE_DSP: Cortex-M4/M7/M33/M55) four bytes are taken per
-// load and multiplied in 16-bit pairs (SXTB16 + SMLAD), as CMSIS-NN's DSP kernels do. Other
-// layers (groups, dilation) use the reference loop.
+// The dot products are the ISA's (isa/<isa>/int8_dot.h, picked by the variant's include path).
+// Other layers (groups, dilation) use the reference loop.
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
-#include "kernels/cortex_m/util/int8_dot.h"
+#include "kernels/cortex_m/util/output_q.h"
+#include "int8_dot.h"  // isa/<isa>/int8_dot.h
 
 namespace etmcu {
 namespace kernels {
@@ -27,15 +27,8 @@ using int8::dot;
 using int8::kMaxDotLength;
 using int8::kOc;
 
-// The output offset and activation range as values: read through the job after every int8
-// store (a char store may alias anything), they were reloaded for each output.
-struct OutputQ {
-  int32_t offset, min, max;
-};
-inline int8_t finish(const OutputQ& o, const cmsis::Requant& rq, int32_t acc) {
-  acc = wrap_add(cmsis::requantize(acc, rq), o.offset);
-  return static_cast<int8_t>(cmsis::clamp(acc, o.min, o.max));
-}
+using int8::finish;
+using int8::OutputQ;
 
 // Ungrouped, undilated: see the file comment. Channels oc .. oc + kOc - 1 per pass; past the
 // last channel the block repeats it (computed, not stored).

@@ -1,11 +1,11 @@
-// cortex_m::quantized_linear.out, fast variant: the same results as ref/ (bit for bit), with the
+// cortex_m::quantized_linear.out, optimised variants: the same results as ref/ (bit for bit), with the
 // offsets folded out of the inner loop and several output features per pass over the input:
 //   sum((x + ioff)(w + foff)) = sum(x w) + ioff sum(w) + foff sum(x) + K ioff foff   (mod 2^32)
 // (with a kernel_sum, which already holds bias + ioff sum(w + foff): kernel_sum + sum(x w) +
-// foff sum(x)). The dot products are util/int8_dot.h's (SMLAD on Arm DSP cores).
+// foff sum(x)). The dot products are the ISA's (isa/<isa>/int8_dot.h).
 #include "kernels/cortex_m/cortex_m_ops.h"
-#include "kernels/cortex_m/util/int8_dot.h"
 #include "kernels/cortex_m/util/linear.h"
+#include "int8_dot.h"  // isa/<isa>/int8_dot.h
 
 namespace etmcu {
 namespace kernels {

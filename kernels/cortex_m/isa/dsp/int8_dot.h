@@ -1,0 +1,44 @@
+// int8 dot products with the Arm DSP extension (Cortex-M4/M7/M33): four bytes per load,
+// multiplied in 16-bit pairs (SXTB16 + SMLAD), as CMSIS-NN's DSP kernels do.
+#pragma once
+#include <arm_acle.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cortex_m/util/dot_common.h"
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+// Output channels per pass: two, the register budget of Thumb-2 with the unpacked pairs.
+constexpr int kOc = 2;
+
+// d[k] += sum(x[i] * w[k][i]) over n bytes, k < kOc (callers keep n under kMaxDotLength).
+inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
+  int32_t a[kOc];
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) a[k] = d[k];
+  // (a rotate the compiler folds into SXTB16's ROR operand; GCC 12's arm_acle.h has no __ror)
+  auto ror8 = [](uint32_t v) { return (v >> 8) | (v << 24); };
+  int32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint32_t xv;
+    memcpy(&xv, x + i, 4);  // unaligned word loads are fine on these cores
+    const int16x2_t xe = __sxtb16(xv), xo = __sxtb16(ror8(xv));
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) {
+      uint32_t v;
+      memcpy(&v, w[k] + i, 4);
+      a[k] = __smlad(xe, __sxtb16(v), a[k]);
+      a[k] = __smlad(xo, __sxtb16(ror8(v)), a[k]);
+    }
+  }
+  dot_tail<kOc>(x, w, i, n, a);
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) d[k] = a[k];
+}
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,83 @@
+// int8 dot products for the CV32E40P with its PULP extensions: cv.sdotsp.b adds the four signed
+// byte products of two words to a register in one cycle.
+#pragma once
+#include <stdint.h>
+#include <string.h>
+
+#include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
+#include "kernels/cortex_m/util/dot_common.h"
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+// Output channels per pass (each input word loaded feeds kOc cv.sdotsp.b).
+constexpr int kOc = 4;
+
+// d[k] += sum(x[i] * w[k][i]) over n bytes, k < kOc (callers keep n under kMaxDotLength). Never
+// inlined: inlined into the linear kernel's loop its sixteen-byte loop ran out of registers (8 %
+// more cycles on the autoencoder).
+__attribute__((noinline)) inline void dot(const int8_t* x, const int8_t* const* w, int32_t n,
+                                          int32_t* d) {
+  int32_t a[kOc];
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) a[k] = d[k];
+  int32_t i = 0;
+  // Word loads where every row is 4-byte aligned (a misaligned load costs two accesses on the
+  // CV32E40P), else the byte loop below does all.
+  uintptr_t align = reinterpret_cast<uintptr_t>(x);
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) align |= reinterpret_cast<uintptr_t>(w[k]);
+  if ((align & 3u) == 0) {
+    // Sixteen bytes per iteration through moving pointers: the loads take immediate offsets, so
+    // the pointer updates are paid once per 4 x kOc dot instructions instead of once per kOc.
+    const int8_t* px = x;
+    const int8_t* pw[kOc];
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) pw[k] = w[k];
+    for (; i + 16 <= n; i += 16, px += 16) {
+      uint32_t xv[4];
+      memcpy(xv, __builtin_assume_aligned(px, 4), 16);
+#pragma GCC unroll 4
+      for (int k = 0; k < kOc; ++k) {
+        uint32_t v[4];
+        memcpy(v, __builtin_assume_aligned(pw[k], 4), 16);
+        a[k] = xpulp::sdotsp_b(a[k], xv[0], v[0]);
+        a[k] = xpulp::sdotsp_b(a[k], xv[1], v[1]);
+        a[k] = xpulp::sdotsp_b(a[k], xv[2], v[2]);
+        a[k] = xpulp::sdotsp_b(a[k], xv[3], v[3]);
+        pw[k] += 16;
+      }
+    }
+    for (; i + 4 <= n; i += 4) {
+      uint32_t xv;
+      memcpy(&xv, __builtin_assume_aligned(x + i, 4), 4);
+#pragma GCC unroll 4
+      for (int k = 0; k < kOc; ++k) {
+        uint32_t v;
+        memcpy(&v, __builtin_assume_aligned(w[k] + i, 4), 4);
+        a[k] = xpulp::sdotsp_b(a[k], xv, v);
+      }
+    }
+  }
+  const int8_t* q[kOc];
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) q[k] = w[k] + i;
+  const int8_t* p = x + i;
+  for (; i + 4 <= n; i += 4) {
+    const int32_t x0 = p[0], x1 = p[1], x2 = p[2], x3 = p[3];
+#pragma GCC unroll 4
+    for (int k = 0; k < kOc; ++k) {
+      a[k] += x0 * q[k][0] + x1 * q[k][1] + x2 * q[k][2] + x3 * q[k][3];
+      q[k] += 4;
+    }
+    p += 4;
+  }
+  dot_tail<kOc>(x, w, i, n, a);
+#pragma GCC unroll 4
+  for (int k = 0; k < kOc; ++k) d[k] = a[k];
+}
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu
