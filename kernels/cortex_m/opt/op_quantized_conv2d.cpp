@@ -39,15 +39,18 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
   for (int32_t oc = 0; oc < j.out.c; oc += kOc) {
     int32_t ch[kOc], full[kOc];
     const int8_t* f[kOc];
-    cmsis::Requant rq[kOc];  // prepared once per block, not per output
+    for (int k = 0; k < kOc; ++k) ch[k] = oc + k < j.out.c ? oc + k : j.out.c - 1;
+    int8::BlockRequant<kOc> rq;  // prepared once per block, not per output
+    rq.prepare(j.mult, j.shift, ch, j.ooff);
     for (int k = 0; k < kOc; ++k) {
-      ch[k] = oc + k < j.out.c ? oc + k : j.out.c - 1;
-      rq[k] = cmsis::requant_params(j.mult[ch[k]], j.shift[ch[k]]);
       f[k] = j.w + static_cast<size_t>(ch[k]) * filter;
       // bias + ioff * sum(w) for pixels whose receptive field is entirely inside the input
       full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, byte_sum(f[k], filter)));
     }
     const int stored = j.out.c - oc < kOc ? j.out.c - oc : kOc;
+    // Pixel pairs (kPixelPairs ISAs): a whole block of four channels, word-aligned rows.
+    const bool pairs = stored == kOc && c % 4 == 0 &&
+                       ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) == 0;
     for (int32_t n = 0; n < j.out.n; ++n) {
       const int8_t* xb = j.x + static_cast<size_t>(n) * j.in.h * j.in.w * c;
       int8_t* yb = j.y + static_cast<size_t>(n) * out_pixels * j.out.c;
@@ -55,8 +58,31 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
         const int32_t iy0 = oy * j.stride.h - j.pad.h;
         const int32_t ky0 = iy0 < 0 ? -iy0 : 0;
         const int32_t ky1 = iy0 + kh > j.in.h ? j.in.h - iy0 : kh;
+        const bool rows_inside = ky0 == 0 && ky1 == kh;
         for (int32_t ox = 0; ox < j.out.w; ++ox) {
           const int32_t ix0 = ox * j.stride.w - j.pad.w;
+          if (int8::kPixelPairs && pairs && rows_inside && ix0 >= 0 && ox + 1 < j.out.w &&
+              ix0 + j.stride.w + kw <= j.in.w) {
+            // Two interior pixels (ox, ox + 1) by the block's four channels at once.
+            int32_t d[2 * kOc] = {};
+            const int8_t* xs = xb + (static_cast<size_t>(iy0) * j.in.w + ix0) * c;
+            const size_t next = static_cast<size_t>(j.stride.w) * c;
+            for (int32_t ky = 0; ky < kh; ++ky) {
+              const int8_t* xr = xs + static_cast<size_t>(ky) * j.in.w * c;
+              int8::dot_4x2(xr, xr + next, f[0] + ky * row, filter, row, d);
+            }
+            int8_t* py = yb + (static_cast<size_t>(oy) * j.out.w + ox) * j.out.c + oc;
+            for (int p = 0; p < 2; ++p, py += j.out.c) {
+              int32_t acc[kOc];
+              for (int k = 0; k < kOc; ++k) acc[k] = wrap_add(full[k], d[p * kOc + k]);
+              if (rq.folded)
+                for (int k = 0; k < kOc; ++k) py[k] = finish(oq, rq.f[k], acc[k]);
+              else
+                for (int k = 0; k < kOc; ++k) py[k] = finish(oq, rq.g[k], acc[k]);
+            }
+            ++ox;
+            continue;
+          }
           const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
           const int32_t kx1 = ix0 + kw > j.in.w ? j.in.w - ix0 : kw;
           int32_t d[kOc] = {}, acc[kOc];
@@ -84,7 +110,10 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
               acc[k] = wrap_add(wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, s[k])), d[k]);
           }
           int8_t* py = yb + (static_cast<size_t>(oy) * j.out.w + ox) * j.out.c + oc;
-          for (int k = 0; k < stored; ++k) py[k] = finish(oq, rq[k], acc[k]);
+          if (rq.folded)
+            for (int k = 0; k < stored; ++k) py[k] = finish(oq, rq.f[k], acc[k]);
+          else
+            for (int k = 0; k < stored; ++k) py[k] = finish(oq, rq.g[k], acc[k]);
         }
       }
     }

@@ -79,6 +79,40 @@ inline int32_t requantize(int32_t val, const Requant& rq) {
   return result + ((high & rq.remainder_mask) > threshold ? 1 : 0);
 }
 
+// requantize(v, multiplier, shift) + output_offset in one 64-bit product and one shift, for the
+// channels of nearly every layer: multiplier > 0 and shift in [-22, -2] (requant_foldable; other
+// channels take requantize). With P = v * m and r = -shift, both roundings of requantize (the
+// doubling high multiply's, then the divide's, ties away from zero) are one floor:
+//   requantize(v) = floor((P + 2^30 + (2^(r-1) - [P < 0]) * 2^31) / 2^(31+r))
+// (exact also for P in [-2^30, 0), whose first rounding gives 0, because r >= 1), and the offset
+// folds into the high word: + offset * 2^(r-1) before the final shift by r - 1. P < 0 exactly
+// when v < 0 (m > 0), so the constant's low word is known before the product:
+//   2^30 (v >= 0) or 2^30 + 2^31 (v < 0, the -2^31 borrowing 1 from the high word).
+// No step overflows: |P / 2^32| <= 2^30 and the folded constant is below 2^29 for r <= 22.
+struct RequantFolded {
+  int32_t multiplier;
+  int32_t high;   // 2^(r-2) + output_offset * 2^(r-1)
+  int32_t shift;  // r - 1
+};
+inline bool requant_foldable(int32_t multiplier, int32_t shift) {
+  return multiplier > 0 && shift <= -2 && shift >= -22;
+}
+// offset in [-255, 255] (the kernels' range check).
+inline RequantFolded requant_folded(int32_t multiplier, int32_t shift, int32_t offset) {
+  const int32_t r = -shift;
+  return RequantFolded{multiplier,
+                       static_cast<int32_t>((1u << (r - 2)) + static_cast<uint32_t>(offset) * (1u << (r - 1))),
+                       r - 1};
+}
+inline int32_t requantize_offset(int32_t v, const RequantFolded& q) {
+  const int64_t p = static_cast<int64_t>(v) * q.multiplier;
+  const uint32_t lo = static_cast<uint32_t>(p);
+  const uint32_t lo_sum = lo + (0x40000000u ^ (static_cast<uint32_t>(v) & 0x80000000u));
+  const int32_t carry = lo_sum < lo ? 1 : 0;
+  const int32_t high = static_cast<int32_t>(p >> 32) + carry + (v >> 31) + q.high;
+  return high >> q.shift;
+}
+
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
 inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
   const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);

@@ -40,10 +40,9 @@ __attribute__((noinline)) void depthwise_blocks(const DwJob& j) {
     }
     const int32_t f0 = wrap_add(b0, wrap_mul(ioff, s0)), f1 = wrap_add(b1, wrap_mul(ioff, s1));
     const int32_t f2 = wrap_add(b2, wrap_mul(ioff, s2)), f3 = wrap_add(b3, wrap_mul(ioff, s3));
-    const cmsis::Requant r0 = cmsis::requant_params(j.mult[ch], j.shift[ch]);
-    const cmsis::Requant r1 = cmsis::requant_params(j.mult[ch + 1], j.shift[ch + 1]);
-    const cmsis::Requant r2 = cmsis::requant_params(j.mult[ch + 2], j.shift[ch + 2]);
-    const cmsis::Requant r3 = cmsis::requant_params(j.mult[ch + 3], j.shift[ch + 3]);
+    const int32_t chs[4] = {ch, ch + 1, ch + 2, ch + 3};
+    BlockRequant<4> rq;  // prepared once per block
+    rq.prepare(j.mult, j.shift, chs, j.ooff);
     const int8_t* xc = j.x + (kShared ? ch / cm : ch);
     int8_t* py = j.y + ch;
     for (int32_t oy = 0; oy < j.out.h; ++oy) {
@@ -105,10 +104,17 @@ __attribute__((noinline)) void depthwise_blocks(const DwJob& j) {
             }
           }
         }
-        py[0] = finish(oq, r0, a0);
-        py[1] = finish(oq, r1, a1);
-        py[2] = finish(oq, r2, a2);
-        py[3] = finish(oq, r3, a3);
+        if (rq.folded) {
+          py[0] = finish(oq, rq.f[0], a0);
+          py[1] = finish(oq, rq.f[1], a1);
+          py[2] = finish(oq, rq.f[2], a2);
+          py[3] = finish(oq, rq.f[3], a3);
+        } else {
+          py[0] = finish(oq, rq.g[0], a0);
+          py[1] = finish(oq, rq.g[1], a1);
+          py[2] = finish(oq, rq.g[2], a2);
+          py[3] = finish(oq, rq.g[3], a3);
+        }
       }
     }
   }

@@ -34,5 +34,46 @@ TEST(CmsisMath, PreparedRequantizationEqualsRequantize) {
   }
 }
 
+// The folded form (one product, one shift, the output offset inside) equals requantize() plus the
+// offset for every multiplier > 0 and shift in [-22, -2] it is used for, at the rounding ties of
+// both roundings, and across the int32 range.
+TEST(CmsisMath, FoldedRequantizationEqualsRequantizePlusOffset) {
+  std::mt19937 rng(2027);
+  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
+  std::uniform_int_distribution<int32_t> small(-(1 << 22), 1 << 22);
+  std::uniform_int_distribution<int32_t> mult(1, INT32_MAX);
+  std::vector<int32_t> values = {0, 1, -1, 2, -2, 3, -3, INT32_MAX, INT32_MIN, INT32_MIN + 1,
+                                 1 << 30, -(1 << 30), 12345, -12345};
+  for (int i = 0; i < 1500; ++i) values.push_back(any(rng));
+  for (int i = 0; i < 1500; ++i) values.push_back(small(rng));
+  std::vector<int32_t> multipliers = {1, 2, 1 << 30, 0x7fffffff, 0x40000001, 1518500250};
+  for (int i = 0; i < 8; ++i) multipliers.push_back(mult(rng));
+  int32_t checked = 0;
+  for (int32_t shift = -31; shift <= 30; ++shift) {
+    for (int32_t m : multipliers) {
+      if (!cmsis::requant_foldable(m, shift)) continue;
+      std::vector<int32_t> vs = values;
+      // Values whose products sit at the ties of the first and of the second rounding.
+      for (int32_t q = -3; q <= 3; ++q)
+        for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
+          const int64_t target = (static_cast<int64_t>(q) << (31 - shift)) + t;
+          vs.push_back(static_cast<int32_t>(target / m));
+          vs.push_back(static_cast<int32_t>(target / m + 1));
+          vs.push_back(static_cast<int32_t>(-target / m));
+        }
+      for (int32_t offset : {0, 1, -1, 127, -128, 255, -255}) {
+        const cmsis::RequantFolded q = cmsis::requant_folded(m, shift, offset);
+        for (int32_t v : vs) {
+          ASSERT_EQ(cmsis::requantize_offset(v, q),
+                    cmsis::wrap_add(cmsis::requantize(v, m, shift), offset))
+              << "v=" << v << " m=" << m << " shift=" << shift << " offset=" << offset;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000000);
+}
+
 }  // namespace
 }  // namespace etmcu::kernels
