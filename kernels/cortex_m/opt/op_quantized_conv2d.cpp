@@ -13,7 +13,8 @@
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
 #include "kernels/cortex_m/util/output_q.h"
-#include "int8_dot.h"  // isa/<isa>/int8_dot.h
+#include "int8_dot.h"   // isa/<isa>/int8_dot.h
+#include "pointwise.h"  // isa/<isa>/pointwise.h
 
 namespace etmcu {
 namespace kernels {
@@ -32,11 +33,11 @@ using int8::OutputQ;
 
 // Ungrouped, undilated: see the file comment. Channels oc .. oc + kOc - 1 per pass; past the
 // last channel the block repeats it (computed, not stored).
-__attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
+__attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t oc_begin) {
   const int32_t c = j.in.c, kw = j.kw, kh = j.kh, row = kw * c, filter = kh * row;
   const int32_t out_pixels = j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};
-  for (int32_t oc = 0; oc < j.out.c; oc += kOc) {
+  for (int32_t oc = oc_begin; oc < j.out.c; oc += kOc) {
     int32_t ch[kOc], full[kOc];
     const int8_t* f[kOc];
     for (int k = 0; k < kOc; ++k) ch[k] = oc + k < j.out.c ? oc + k : j.out.c - 1;
@@ -120,6 +121,58 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j) {
   }
 }
 
+// 1x1 layers (no padding) on an ISA with a pointwise micro-kernel: blocks of four output channels
+// from the first on, while each block's requantization and sums fit the micro-kernel's contract
+// (pointwise.h). Returns the first channel not computed (the row path does the rest).
+int32_t pointwise_blocks(const int8::ConvJob& j) {
+  const int32_t c = j.in.c;
+  if (c % 4 != 0 || c >= int8::kPointwiseMaxRow ||
+      ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
+    return 0;
+  int8::PointwiseBlock b;
+  b.words = c / 4;
+  b.y_step = j.out.c;
+  b.amin = j.amin;
+  b.amax = j.amax;
+  int32_t oc = 0;
+  for (; oc + 4 <= j.out.c; oc += 4) {
+    bool ok = true;
+    for (int k = 0; k < 4 && ok; ++k) {
+      const int32_t ch = oc + k;
+      const int32_t full =
+          wrap_add(j.bias ? j.bias[ch] : 0,
+                   wrap_mul(j.ioff, byte_sum(j.w + static_cast<size_t>(ch) * c, c)));
+      ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
+           full < int8::kPointwiseMaxFull;
+      const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
+      b.full[k] = full;
+      b.mult[k] = q.multiplier;
+      b.offset_high[k] = q.offset_high;
+      b.right[k] = q.right;
+    }
+    if (!ok) break;
+    b.w = j.w + static_cast<size_t>(oc) * c;
+    if (j.stride.h == 1 && j.stride.w == 1) {  // every pixel's row follows the previous one
+      b.x = j.x;
+      b.x_step = c;
+      b.pixels = j.out.n * j.out.h * j.out.w;
+      b.y = j.y + oc;
+      int8::pointwise_4ch(b);
+      continue;
+    }
+    b.x_step = c * j.stride.w;
+    b.pixels = j.out.w;
+    for (int32_t n = 0; n < j.out.n; ++n)
+      for (int32_t oy = 0; oy < j.out.h; ++oy) {
+        b.x = j.x + ((static_cast<size_t>(n) * j.in.h + static_cast<size_t>(oy) * j.stride.h) *
+                     j.in.w) * c;
+        b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w) * j.out.c + oc;
+        int8::pointwise_4ch(b);
+      }
+  }
+  return oc;
+}
+
 }  // namespace
 
 Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
@@ -128,10 +181,13 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   if (e != Error::Ok) return e;
   const bool rows = job.kc == job.in.c && job.dil.h == 1 && job.dil.w == 1 &&
                     static_cast<int64_t>(job.kh) * job.kw * job.kc < kMaxDotLength;
-  if (rows)
-    conv_rows(job);
-  else
+  if (!rows) {
     int8::conv_nhwc_ref(job);
+    return Error::Ok;
+  }
+  const bool pointwise = job.kh == 1 && job.kw == 1 && job.pad.h == 0 && job.pad.w == 0;
+  const int32_t oc_done = int8::kPointwise4ch && pointwise ? pointwise_blocks(job) : 0;
+  if (oc_done < job.out.c) conv_rows(job, oc_done);
   return Error::Ok;
 }
 

@@ -113,6 +113,31 @@ inline int32_t requantize_offset(int32_t v, const RequantFolded& q) {
   return high >> q.shift;
 }
 
+// The same for |v| < 2^30, multiplier > 0 and shift in [-20, -1] (requant_2v_ok), in the form the
+// Xpulp kernels compute: with P2 = 2v * m the 2^30 of the first rounding becomes 2^31, so its carry
+// into the high word is the low word's top bit:
+//   requantize(v) + offset = (hi(P2) + (lo(P2) >> 31) + (v >> 31) + offset * 2^r + 2^(r-1)) >> r
+// (the last add, rounding constant and shift are one cv.addRNr). No step overflows: |hi(P2)| <= 2^30,
+// |offset * 2^r| < 2^28.
+struct Requant2v {
+  int32_t multiplier;
+  int32_t offset_high;  // offset * 2^r
+  int32_t right;        // r
+};
+inline bool requant_2v_ok(int32_t multiplier, int32_t shift) {
+  return multiplier > 0 && shift <= -1 && shift >= -20;
+}
+// offset in [-255, 255] (the kernels' range check).
+inline Requant2v requant_2v(int32_t multiplier, int32_t shift, int32_t offset) {
+  return Requant2v{multiplier, static_cast<int32_t>(static_cast<uint32_t>(offset) << -shift), -shift};
+}
+inline int32_t requantize_offset_2v(int32_t v, const Requant2v& q) {
+  const int64_t p = static_cast<int64_t>(v + v) * q.multiplier;
+  const int32_t high = static_cast<int32_t>(p >> 32) +
+                       static_cast<int32_t>(static_cast<uint32_t>(p) >> 31) + (v >> 31);
+  return (high + q.offset_high + (int32_t(1) << (q.right - 1))) >> q.right;
+}
+
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
 inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
   const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);

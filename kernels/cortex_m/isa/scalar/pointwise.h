@@ -1,0 +1,22 @@
+// No pointwise micro-kernel of its own here: the conv op's row path (opt/op_quantized_conv2d.cpp)
+// computes 1x1 layers. pointwise_4ch is the C form, so that the op's code for it compiles.
+#pragma once
+#include <stdint.h>
+
+#include "kernels/cortex_m/util/pointwise.h"
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+constexpr bool kPointwise4ch = false;
+
+inline void pointwise_4ch(const PointwiseBlock& b) {
+  pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
+    return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
+  });
+}
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu

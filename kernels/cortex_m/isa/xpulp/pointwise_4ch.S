@@ -1,0 +1,160 @@
+/* etmcu_xpulp_pointwise_4ch: one block of four output channels of an int8 convolution whose
+   receptive field is one contiguous row per pixel (1x1 kernels), dot products and CMSIS-NN
+   requantization together, on the CV32E40P with its PULP extensions. The C side
+   (isa/xpulp/pointwise.h) fills the argument block and checks what this code assumes.
+
+   void etmcu_xpulp_pointwise_4ch(const XpulpPointwiseArgs* a);
+
+   For pixel p < a->pixels (rows x + p * x_step, outputs y + p * y_step) and channel k < 4:
+     v = full[k] + sum over 4 * words bytes of x_p[i] * (w + k * 4 * words)[i]
+     y_p[k] = clamp(requantize(v) + output offset, amin, amax)
+   with the requantization in the form of cmsis_math.h's requantize_offset_2v (|v| < 2^30,
+   multiplier > 0, right shift r in [1, 20]):
+     P2 = 2v * m;  y = (hi(P2) + (lo(P2) >> 31) + (v >> 31) + (offset << r) + 2^(r-1)) >> r
+   the last add, rounding constant and shift being one cv.addRNr.
+
+   Pixels go two at a time (one pair's dot products: a hardware loop of 14 cycles per 32
+   multiply-accumulates, as dot_4x2.S); an odd last pixel is computed as a pair with itself.
+   Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
+   cv.setup 0, rs1, n (opcode 0x2b, funct3 4, rd field 14), cv.lw post-increment (0x0b, funct3 2),
+   cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.max / cv.min (0x2b, funct3 3, funct7 0x2d / 0x2b),
+   cv.addRNr (0x2b, funct3 3, funct7 0x42). */
+#define A_X 0
+#define A_XSTEP 4
+#define A_PIXELS 8
+#define A_WORDS 12
+#define A_W 16
+#define A_Y 20
+#define A_YSTEP 24
+#define A_AMIN 28
+#define A_AMAX 32
+#define A_FULL 36
+#define A_MULT 52
+#define A_KOFF 68
+#define A_RIGHT 84
+
+/* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << r,
+   a4 = r, ra = amin, t6 = amax */
+.macro REQ acc, off, ybase
+    add  t0, \acc, \acc
+    mul  t1, t0, a2
+    mulh t2, t0, a2
+    srli t1, t1, 31
+    add  t2, t2, t1
+    srai t1, \acc, 31
+    add  t2, t2, t1
+    .insn r 0x2b, 3, 0x42, t2, a3, a4      /* cv.addRNr t2, a3, a4 */
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
+    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
+    sb   t2, \off(\ybase)
+.endm
+
+/* channel k of both pixels: its parameters, then the two outputs */
+.macro REQ_CHANNEL k, acc0, acc1
+    lw   a2, (A_MULT + 4 * \k)(a0)
+    lw   a3, (A_KOFF + 4 * \k)(a0)
+    lw   a4, (A_RIGHT + 4 * \k)(a0)
+    REQ  \acc0, \k, a6
+    REQ  \acc1, \k, t5
+.endm
+
+    .text
+    .option push
+    .option norvc
+    .globl etmcu_xpulp_pointwise_4ch
+    .type etmcu_xpulp_pointwise_4ch, @function
+    .p2align 2
+etmcu_xpulp_pointwise_4ch:
+    addi sp, sp, -56
+    sw   ra, 48(sp)
+    sw   s0, 44(sp)
+    sw   s1, 40(sp)
+    sw   s2, 36(sp)
+    sw   s3, 32(sp)
+    sw   s4, 28(sp)
+    sw   s5, 24(sp)
+    sw   s6, 20(sp)
+    sw   s7, 16(sp)
+    sw   s8, 12(sp)
+    sw   s9, 8(sp)
+    sw   s10, 4(sp)
+    sw   s11, 0(sp)
+    lw   a1, A_X(a0)          /* a1: this pair's first row */
+    lw   s9, A_XSTEP(a0)
+    lw   s11, A_PIXELS(a0)    /* pixels left */
+    lw   a7, A_WORDS(a0)
+    lw   s8, A_W(a0)
+    lw   a6, A_Y(a0)          /* a6: this pair's first output */
+    lw   s10, A_YSTEP(a0)
+    slli a5, a7, 2            /* a5: row bytes (weight row stride) */
+    sw   a5, 52(sp)
+.Lpair:
+    /* the second pixel of the pair: the next one, or the first again when it is the last */
+    add  t1, a1, s9
+    add  t5, a6, s10
+    li   t0, 1
+    bne  s11, t0, 1f
+    mv   t1, a1
+    mv   t5, a6
+1:  mv   t0, a1
+    lw   a5, 52(sp)
+    mv   t2, s8
+    add  t3, s8, a5
+    add  t4, t3, a5
+    add  a5, t4, a5
+    lw   s0, (A_FULL + 0)(a0)
+    lw   s1, (A_FULL + 4)(a0)
+    lw   s2, (A_FULL + 8)(a0)
+    lw   s3, (A_FULL + 12)(a0)
+    mv   s4, s0
+    mv   s5, s1
+    mv   s6, s2
+    mv   s7, s3
+    /* dot products: t0, t1 the x rows, t2, t3, t4, a5 the weight rows; a2, a3 the x words and
+       a4, t6 the weight words */
+    .insn i 0x2b, 4, x14, a7, 15
+    .insn i 0x0b, 2, a2, t0, 4
+    .insn i 0x0b, 2, a3, t1, 4
+    .insn i 0x0b, 2, a4, t2, 4
+    .insn i 0x0b, 2, t6, t3, 4
+    .insn r 0x7b, 1, 0x54, s0, a2, a4
+    .insn r 0x7b, 1, 0x54, s4, a3, a4
+    .insn i 0x0b, 2, a4, t4, 4
+    .insn r 0x7b, 1, 0x54, s1, a2, t6
+    .insn r 0x7b, 1, 0x54, s5, a3, t6
+    .insn i 0x0b, 2, t6, a5, 4
+    .insn r 0x7b, 1, 0x54, s2, a2, a4
+    .insn r 0x7b, 1, 0x54, s6, a3, a4
+    .insn r 0x7b, 1, 0x54, s3, a2, t6
+    .insn r 0x7b, 1, 0x54, s7, a3, t6
+    /* requantize the eight sums and store them */
+    lw   ra, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    REQ_CHANNEL 0, s0, s4
+    REQ_CHANNEL 1, s1, s5
+    REQ_CHANNEL 2, s2, s6
+    REQ_CHANNEL 3, s3, s7
+    /* next pair */
+    add  a1, a1, s9
+    add  a1, a1, s9
+    add  a6, a6, s10
+    add  a6, a6, s10
+    addi s11, s11, -2
+    bgtz s11, .Lpair
+    lw   ra, 48(sp)
+    lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+    addi sp, sp, 56
+    ret
+    .size etmcu_xpulp_pointwise_4ch, . - etmcu_xpulp_pointwise_4ch
+    .option pop
