@@ -1,14 +1,168 @@
-// Depthwise micro-kernel for the CV32E40P with its PULP extensions: util/depthwise_blocks.h with
-// each tap one cv.mac.
+// Depthwise micro-kernels for the CV32E40P with its PULP extensions.
+//
+// Windows up to four taps wide (3x3, KWS's 10x4 first layer, ...): per input channel, a plane of
+// the rows a strip of output rows needs is gathered into a stack buffer, padded with the input's
+// zero point (-input_offset, whose taps then add nothing: (zp + input_offset) * w = 0), so every
+// window is inside the plane and needs no border case. A window row is then one word of the
+// plane, and an output is v = full + sum over rows of cv.sdotsp.b(plane word, weight word) with
+// full = bias + input_offset * sum(w), requantized in the 2v form (cmsis_math.h) by the row
+// kernels of depthwise_rows.S (one output channel along one output row). The plane is shared by
+// the channel multiplier's output channels (KWS's first layer: 1 -> 64).
+// Other layers: util/depthwise_blocks.h with each tap one cv.mac.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "kernels/cortex_m/util/depthwise_blocks.h"
 #include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
+#include "kernels/cortex_m/util/depthwise_blocks.h"
 
 namespace etmcu {
 namespace kernels {
 namespace int8 {
+
+// The row kernels' argument block (depthwise_rows.S reads it at these offsets).
+struct DwRowArgs {
+  const int8_t* window;  // the first output's window in the plane
+  int32_t line_stride;   // bytes between plane rows
+  int32_t x_step;        // bytes between consecutive windows (the horizontal stride)
+  int32_t outputs;       // >= 1
+  int8_t* y;             // the first output
+  int32_t y_step;        // bytes between consecutive outputs
+  int32_t full, mult, offset_high, right, amin, amax;
+  int32_t rows;          // window rows (kh), 1 .. kDwMaxRows
+  int32_t out_rows;      // output rows, >= 1
+  int32_t row_jump;      // bytes from the window after a row's last output to the next row's first
+  uint32_t w[16];        // one weight word per window row (taps past kw zero)
+};
+constexpr int32_t kDwMaxRows = 16;
+// Stack bytes for the plane (the firmware's stack reserve is 3 KiB; the rest of a KWS run peaks
+// under 2 KiB). Layers whose strip of one output row does not fit take depthwise_blocks.
+constexpr int32_t kDwPlaneBytes = 768;
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu
+
+#if defined(__riscv)
+extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
+extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
+#endif
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+static_assert(sizeof(void*) != 4 || (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60),
+              "DwRowArgs layout differs from the one depthwise_rows.S reads");
+
+inline void dw_row(const DwRowArgs& a) {
+#if defined(__riscv)
+  if (a.rows == 3)
+    etmcu_xpulp_dw_row_k3(&a);
+  else
+    etmcu_xpulp_dw_row(&a);
+#else  // the same arithmetic in C (the host tests of this variant)
+  const cmsis::Requant2v q{a.mult, a.offset_high, a.right};
+  const int8_t* window = a.window;
+  int8_t* y = a.y;
+  for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump) {
+    for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
+      int32_t v = a.full;
+      for (int32_t r = 0; r < a.rows; ++r) {
+        uint32_t x;
+        memcpy(&x, window + r * a.line_stride, 4);
+        v = xpulp::sdotsp_b(v, x, a.w[r]);
+      }
+      *y = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
+    }
+  }
+#endif
+}
+
+// Whether the plane path computes this layer: windows up to four taps wide and up to kDwMaxRows
+// tall, a zero point that fits int8, every channel's requantization in the 2v form and its sums
+// below 2^30, and a strip of at least one output row fitting kDwPlaneBytes. *line_stride and
+// *strip_rows get the plane's geometry.
+inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* strip_rows) {
+  if (j.kw > 4 || j.kh > kDwMaxRows || j.ioff < -127 || j.ioff > 128) return false;
+  const int32_t ls = ((j.out.w - 1) * j.stride.w + 4 + 3) / 4 * 4;
+  // rows for R output rows: (R - 1) * stride + kh, plus one spare line (dw_row reads one row past
+  // the window's last)
+  const int32_t lines = kDwPlaneBytes / ls - j.kh - 1;
+  if (lines < 0) return false;
+  int32_t r = lines / j.stride.h + 1;
+  if (r > j.out.h) r = j.out.h;
+  for (int32_t c = 0; c < j.out.c; ++c) {
+    if (!cmsis::requant_2v_ok(j.mult[c], j.shift[c])) return false;
+    int32_t sw = 0;
+    for (int32_t t = 0; t < j.kh * j.kw; ++t) sw += j.w[static_cast<size_t>(t) * j.out.c + c];
+    const int64_t full = static_cast<int64_t>(j.bias ? j.bias[c] : 0) + int64_t(j.ioff) * sw;
+    if (full <= -(int64_t(1) << 29) || full >= (int64_t(1) << 29)) return false;
+  }
+  *line_stride = ls;
+  *strip_rows = r;
+  return true;
+}
+
+// The plane path (dw_plane_applies is true).
+__attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t ls, int32_t strip) {
+  alignas(4) int8_t plane[kDwPlaneBytes];
+  const int8_t zp = static_cast<int8_t>(-j.ioff);
+  const int32_t cin = j.in.c, cout = j.out.c, sy = j.stride.h;
+  const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;  // plane columns a window can touch
+  DwRowArgs a;
+  a.line_stride = ls;
+  a.x_step = j.stride.w;
+  a.outputs = j.out.w;
+  a.y_step = cout;
+  a.amin = j.amin;
+  a.amax = j.amax;
+  a.rows = j.kh;
+  a.row_jump = sy * ls - j.out.w * j.stride.w;
+  for (int32_t oy0 = 0; oy0 < j.out.h; oy0 += strip) {
+    const int32_t n_out = j.out.h - oy0 < strip ? j.out.h - oy0 : strip;
+    const int32_t n_lines = (n_out - 1) * sy + j.kh;
+    const int32_t iy_first = oy0 * sy - j.pad.h;
+    for (int32_t ci = 0; ci < cin; ++ci) {
+      // Gather the strip's plane: input rows iy_first .. + n_lines, columns -pad.w .. + cols,
+      // the zero point outside the input (and in the spare line and the word tail).
+      memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
+      const int32_t ix_first = -j.pad.w;
+      const int32_t c0 = ix_first < 0 ? -ix_first : 0;
+      const int32_t c1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
+      for (int32_t l = 0; l < n_lines; ++l) {
+        const int32_t iy = iy_first + l;
+        if (iy < 0 || iy >= j.in.h || c1 <= c0) continue;
+        const int8_t* src = j.x + (static_cast<size_t>(iy) * j.in.w + (ix_first + c0)) * cin + ci;
+        int8_t* dst = plane + static_cast<size_t>(l) * ls + c0;
+        for (int32_t c = c0; c < c1; ++c, src += cin) *dst++ = *src;
+      }
+      for (int32_t m = 0; m < j.cm; ++m) {
+        const int32_t oc = ci * j.cm + m;
+        int32_t sw = 0;
+        for (int32_t r = 0; r < j.kh; ++r) {
+          uint32_t word = 0;
+          for (int32_t t = 0; t < j.kw; ++t) {
+            const int8_t wv = j.w[static_cast<size_t>(r * j.kw + t) * cout + oc];
+            sw += wv;
+            word |= static_cast<uint32_t>(static_cast<uint8_t>(wv)) << (8 * t);
+          }
+          a.w[r] = word;
+        }
+        a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
+        const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
+        a.mult = q.multiplier;
+        a.offset_high = q.offset_high;
+        a.right = q.right;
+        a.window = plane;
+        a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * cout + oc;
+        a.out_rows = n_out;
+        dw_row(a);
+      }
+    }
+  }
+}
 
 // One cv.mac.
 struct DepthwiseMac {
@@ -18,6 +172,11 @@ struct DepthwiseMac {
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
 inline bool depthwise_fast(const DwJob& j) {
+  int32_t ls = 0, strip = 0;
+  if (dw_plane_applies(j, &ls, &strip)) {
+    depthwise_planes(j, ls, strip);
+    return true;
+  }
   if (j.cm == 1) {
     depthwise_blocks<false, DepthwiseMac>(j);
     return true;

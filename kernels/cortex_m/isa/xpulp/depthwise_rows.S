@@ -1,0 +1,171 @@
+/* Depthwise row kernels for the CV32E40P with its PULP extensions: one output channel along one
+   output row, from a zero-point-padded plane of its input channel (isa/xpulp/depthwise.h builds
+   the plane and the argument block, and documents the contract).
+
+   void etmcu_xpulp_dw_row_k3(const DwRowArgs* a);   three window rows
+   void etmcu_xpulp_dw_row(const DwRowArgs* a);      a->rows window rows (1 .. 16)
+
+   Output row q < a->out_rows, output o < a->outputs: its window starts at
+   window + q * (outputs * x_step + row_jump) + o * x_step in the plane, and its output at
+   y + (q * outputs + o) * y_step; window row r is line_stride bytes below row r - 1; each row is
+   one word (kw <= 4 taps, the weight word zero past kw), so
+     v = full + sum_r cv.sdotsp.b(plane word, w[r])
+     y[o * y_step] = clamp(requantize(v) + offset, amin, amax)
+   with the 2v requantization of cmsis_math.h (requantize_offset_2v). The plane words are
+   misaligned loads (two cycles each); a hardware loop runs over the outputs (k3: nine
+   multiply-accumulates in 3 loads + 3 cv.sdotsp.b) or, in the general kernel, the rows inside it.
+   Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
+   cv.setup L, rs1, end (opcode 0x2b, funct3 4, rd field 14 + L), cv.lw.pr (0x2b, funct3 3,
+   funct7 0x02: rd = M[rs1], rs1 += rs2), cv.lw post-increment immediate (0x0b, funct3 2),
+   cv.sb.pr (0x2b, funct3 3, funct7 0x10, rs3 in the rd field: M[rs1] = rs2, rs1 += rs3),
+   cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.addRNr (0x2b, funct3 3, funct7 0x42),
+   cv.max / cv.min (funct7 0x2d / 0x2b). */
+#define A_WINDOW 0
+#define A_LSTRIDE 4
+#define A_XSTEP 8
+#define A_OUTPUTS 12
+#define A_Y 16
+#define A_YSTEP 20
+#define A_FULL 24
+#define A_MULT 28
+#define A_KOFF 32
+#define A_RIGHT 36
+#define A_AMIN 40
+#define A_AMAX 44
+#define A_ROWS 48
+#define A_OUTROWS 52
+#define A_ROWJUMP 56
+#define A_W 60
+
+/* cv.setup L, a0 (x10), label: the loop count in a0 */
+.macro SETUP_A0 L, lab
+    .4byte (((\lab - .) >> 2) << 20) | (10 << 15) | (4 << 12) | ((14 + \L) << 7) | 0x2b
+.endm
+
+/* Registers: a1 window start, a2 y (cv.sb.pr), a3 x_step, a4 y_step, a5 the sum, a6/a7 plane
+   words, t0 the row pointer, t1 line_stride, t2/t3 requantization temporaries, t4 multiplier,
+   t5 offset << r, t6 r, ra amin, s0 amax, s1 full; k3: s2..s4 the weight words. */
+.macro PROLOGUE
+    addi sp, sp, -40
+    sw   ra, 36(sp)
+    sw   s0, 32(sp)
+    sw   s1, 28(sp)
+    sw   s2, 24(sp)
+    sw   s3, 20(sp)
+    sw   s4, 16(sp)
+    sw   s5, 12(sp)
+    lw   a1, A_WINDOW(a0)
+    lw   t1, A_LSTRIDE(a0)
+    lw   a3, A_XSTEP(a0)
+    lw   a2, A_Y(a0)
+    lw   a4, A_YSTEP(a0)
+    lw   s1, A_FULL(a0)
+    lw   t4, A_MULT(a0)
+    lw   t5, A_KOFF(a0)
+    lw   t6, A_RIGHT(a0)
+    lw   ra, A_AMIN(a0)
+    lw   s0, A_AMAX(a0)
+.endm
+.macro EPILOGUE
+    lw   ra, 36(sp)
+    lw   s0, 32(sp)
+    lw   s1, 28(sp)
+    lw   s2, 24(sp)
+    lw   s3, 20(sp)
+    lw   s4, 16(sp)
+    lw   s5, 12(sp)
+    addi sp, sp, 40
+    ret
+.endm
+/* a5 -> requantized, clamped, stored at a2; a2 += y_step */
+.macro REQUANT_STORE
+    add  t2, a5, a5
+    mul  t3, t2, t4
+    mulh t2, t2, t4
+    srli t3, t3, 31
+    add  t2, t2, t3
+    srai t3, a5, 31
+    add  t2, t2, t3
+    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
+.endm
+
+    .text
+    .option push
+    .option norvc
+    .option norelax
+
+    .globl etmcu_xpulp_dw_row_k3
+    .type etmcu_xpulp_dw_row_k3, @function
+    .p2align 2
+etmcu_xpulp_dw_row_k3:
+    PROLOGUE
+    lw   s2, (A_W + 0)(a0)
+    lw   s3, (A_W + 4)(a0)
+    lw   s4, (A_W + 8)(a0)
+    lw   s5, A_OUTROWS(a0)
+    lw   t0, A_ROWJUMP(a0)
+    sw   t0, 0(sp)
+    lw   t0, A_OUTPUTS(a0)
+    sw   t0, 4(sp)
+3:  lw   a0, 4(sp)
+    SETUP_A0 0, 1f
+    mv   t0, a1
+    mv   a5, s1
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 0 */
+    .insn r 0x2b, 3, 0x02, a7, t0, t1      /* row 1 */
+    .insn r 0x7b, 1, 0x54, a5, a6, s2
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 2 */
+    .insn r 0x7b, 1, 0x54, a5, a7, s3
+    add  a1, a1, a3                        /* next window (also keeps row 2's load off its use) */
+    .insn r 0x7b, 1, 0x54, a5, a6, s4
+    REQUANT_STORE
+1:  lw   t0, 0(sp)
+    add  a1, a1, t0
+    addi s5, s5, -1
+    bnez s5, 3b
+    EPILOGUE
+    .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
+
+    .globl etmcu_xpulp_dw_row
+    .type etmcu_xpulp_dw_row, @function
+    .p2align 2
+etmcu_xpulp_dw_row:
+    PROLOGUE
+    lw   s2, A_ROWS(a0)
+    addi s3, a0, A_W                       /* the weight words */
+    lw   t0, A_ROWJUMP(a0)
+    sw   t0, 0(sp)
+    lw   t0, A_OUTPUTS(a0)
+    sw   t0, 4(sp)
+    lw   t0, A_OUTROWS(a0)
+    sw   t0, 8(sp)                         /* output rows left (s5 is the weight pointer) */
+4:  lw   s4, 4(sp)
+    mv   a0, s2
+2:  mv   t0, a1
+    mv   s5, s3
+    mv   a5, s1
+    .insn i 0x0b, 2, a7, s5, 4             /* w[0] */
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 0 */
+    /* rows: the sum of this row, then the next row's words (one row past the last is read, not
+       used: the plane has a spare line) */
+    SETUP_A0 0, 1f
+    .insn r 0x7b, 1, 0x54, a5, a6, a7
+    .insn i 0x0b, 2, a7, s5, 4
+    .insn r 0x2b, 3, 0x02, a6, t0, t1
+1:  add  a1, a1, a3
+    REQUANT_STORE
+    mv   a0, s2
+    addi s4, s4, -1
+    bnez s4, 2b
+    lw   t0, 0(sp)
+    add  a1, a1, t0
+    lw   t0, 8(sp)
+    addi t0, t0, -1
+    sw   t0, 8(sp)
+    bnez t0, 4b
+    EPILOGUE
+    .size etmcu_xpulp_dw_row, . - etmcu_xpulp_dw_row
+    .option pop
