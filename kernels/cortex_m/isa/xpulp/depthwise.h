@@ -131,13 +131,13 @@ __attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t l
       const int32_t ix_first = -j.pad.w;
       const int32_t c0 = ix_first < 0 ? -ix_first : 0;
       const int32_t c1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
-      for (int32_t l = 0; l < n_lines; ++l) {
-        const int32_t iy = iy_first + l;
-        if (iy < 0 || iy >= j.in.h || c1 <= c0) continue;
-        const int8_t* src = j.x + (static_cast<size_t>(iy) * j.in.w + (ix_first + c0)) * cin + ci;
-        int8_t* dst = plane + static_cast<size_t>(l) * ls + c0;
-        for (int32_t c = c0; c < c1; ++c, src += cin) *dst++ = *src;
-      }
+      // the input rows the strip's lines cover
+      const int32_t l0 = iy_first < 0 ? -iy_first : 0;
+      const int32_t l1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
+      if (l1 > l0 && c1 > c0)
+        xpulp::gather_rows(plane + static_cast<size_t>(l0) * ls + c0, ls,
+                           j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
+                           j.in.w * cin, cin, c1 - c0, l1 - l0);
       for (int32_t m = 0; m < j.cm; ++m) {
         const int32_t oc = ci * j.cm + m;
         int32_t sw = 0;
