@@ -1,0 +1,136 @@
+"""Randomly shaped int8 models on the CV32E40P, with and without Xpulp: each kernel variant runs on
+the simulator itself (the scalar kernels on the plain core, the xpulp micro-kernels, assembly
+included, on the PULP core) and must print the host reference kernels' output bits.
+
+Each model is a chain of convolutions (kernels 1-7, strides 1-2, padding), depthwise layers
+(multipliers 1, 2 and 4, windows up to 10x4), pointwise layers to odd and multiple-of-4 channel
+counts and a final linear layer, drawn from a fixed seed (so the firmware builds are cached), then
+quantized by the exporter (`--quantize int8`: cortex_m::* ops) and run with a random input."""
+import json
+import os
+import pathlib
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+CLI = ROOT / "build" / "host" / "tools" / "etmcu-cli"
+SIM = ROOT / "build" / "host" / "sim" / "etmcu-sim"
+FW = ROOT / "tools" / "firmware" / "etmcu_fw.py"
+sys.path.insert(0, str(ROOT / "tools" / "firmware"))
+import corpus_table  # noqa: E402  (compare())
+
+pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
+
+SEEDS = [1, 2, 3, 4]
+BOARDS = {"cv32e40p": "scalar", "cv32e40p-pulp": "xpulp"}
+
+
+def out_size(n, k, s, p):
+    return (n + 2 * p - k) // s + 1
+
+
+def draw_model(seed):
+    """(input shape, python source of nn.Sequential layers) for one seed."""
+    rng = random.Random(seed)
+    c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
+    shape = (1, c, h, w)
+    layers = []
+    for _ in range(rng.randint(5, 8)):
+        kind = rng.choice(["conv", "dw", "dw", "pw", "pw"])
+        s = rng.choice([1, 1, 2])
+        if kind == "pw":
+            co = rng.choice([3, 4, 5, 8, 12, 16, 7, 20])
+            layers.append(f"nn.Conv2d({c}, {co}, 1, stride={s})")
+            c, h, w = co, out_size(h, 1, s, 0), out_size(w, 1, s, 0)
+        else:
+            kh, kw = rng.choice([(3, 3), (3, 3), (5, 5), (10, 4), (3, 1), (1, 3), (2, 2), (7, 7), (4, 4)])
+            if kind == "conv":
+                kh = kw = rng.choice([1, 2, 3, 5, 7])
+            if kh > h + 2 * (kh // 2) or kw > w + 2 * (kw // 2):
+                kh = kw = 1
+            ph, pw_ = rng.randint(0, kh // 2), rng.randint(0, kw // 2)
+            if out_size(h, kh, s, ph) < 1 or out_size(w, kw, s, pw_) < 1:
+                s, ph, pw_ = 1, kh // 2, kw // 2
+            if kind == "conv":
+                co = rng.choice([3, 4, 5, 8, 12, 16])
+                layers.append(f"nn.Conv2d({c}, {co}, ({kh}, {kw}), stride={s}, padding=({ph}, {pw_}))")
+            else:
+                co = c * rng.choice([1, 1, 2, 4])
+                layers.append(f"nn.Conv2d({c}, {co}, ({kh}, {kw}), stride={s}, padding=({ph}, {pw_}), "
+                              f"groups={c})")
+            c, h, w = co, out_size(h, kh, s, ph), out_size(w, kw, s, pw_)
+        if rng.random() < 0.7:
+            layers.append("nn.ReLU()")
+        if h * w * c > 6000:  # keep the activations small: a 2x2 average pool
+            layers.append("nn.AvgPool2d(2)")
+            h, w = h // 2, w // 2
+    layers += ["nn.Flatten()", f"nn.Linear({c * h * w}, {rng.randint(3, 20)})"]
+    return shape, layers
+
+
+MODEL_TEMPLATE = """import torch
+from torch import nn
+
+INPUT_SHAPES = [{shape}]
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed({seed})
+        self.net = nn.Sequential(
+            {layers})
+
+    def forward(self, x):
+        return self.net(x)
+"""
+
+
+@pytest.fixture(scope="module")
+def random_models(tmp_path_factory):
+    out = tmp_path_factory.mktemp("random_int8")
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
+    models = {}
+    for seed in SEEDS:
+        shape, layers = draw_model(seed)
+        src = out / f"random_{seed}.py"
+        src.write_text(MODEL_TEMPLATE.format(shape=shape, seed=seed, layers=",\n            ".join(layers)))
+        pte = out / f"random_{seed}.pte"
+        p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
+                            "--quantize", "int8", "--calibration", "8"],
+                           cwd=ROOT, env=env, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr + "\n" + src.read_text()
+        x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+        inp = out / f"random_{seed}_in.npy"
+        np.save(inp, x)
+        models[seed] = (pte, inp, layers)
+    return models
+
+
+def test_the_models_cover_the_kernel_shapes():
+    """The drawn set has depthwise multipliers > 1, 10x4 windows, strides 2 and pointwise layers
+    from multiple-of-4 channel counts (the Xpulp micro-kernels' shape classes) and others."""
+    text = "\n".join("\n".join(draw_model(s)[1]) for s in SEEDS)
+    assert "groups=" in text and "stride=2" in text and "(10, 4)" in text
+    assert any("nn.Conv2d(8, " in l or "nn.Conv2d(12, " in l or "nn.Conv2d(16, " in l
+               for s in SEEDS for l in draw_model(s)[1] if ", 1, stride" in l)
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+@pytest.mark.parametrize("seed", SEEDS)
+def test_random_int8_model_on_cv32e40p_matches_host(seed, board, random_models):
+    pte, inp, layers = random_models[seed]
+    host = subprocess.run([str(CLI), "run", str(pte), "--input", str(inp), "--json"], capture_output=True,
+                          text=True)
+    assert host.returncode == 0, host.stderr
+    host = json.loads(host.stdout.strip().splitlines()[-1])
+    p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cv32e40p", "--board", board,
+                        "--input", str(inp), "--json", "--quiet"], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    result = json.loads(p.stdout.strip().splitlines()[-1])
+    assert result["int8_kernels"] == BOARDS[board]
+    assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
