@@ -46,7 +46,7 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t oc_begi
     for (int k = 0; k < kOc; ++k) {
       f[k] = j.w + static_cast<size_t>(ch[k]) * filter;
       // bias + ioff * sum(w) for pixels whose receptive field is entirely inside the input
-      full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, byte_sum(f[k], filter)));
+      full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, int8::row_sum(f[k], filter)));
     }
     const int stored = j.out.c - oc < kOc ? j.out.c - oc : kOc;
     // Pixel pairs (kPixelPairs ISAs): a whole block of four channels, word-aligned rows.
@@ -141,7 +141,7 @@ int32_t pointwise_blocks(const int8::ConvJob& j) {
       const int32_t ch = oc + k;
       const int32_t full =
           wrap_add(j.bias ? j.bias[ch] : 0,
-                   wrap_mul(j.ioff, byte_sum(j.w + static_cast<size_t>(ch) * c, c)));
+                   wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * c, c)));
       ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
            full < int8::kPointwiseMaxFull;
       const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);

@@ -20,7 +20,7 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j) {
   for (size_t b = 0; b < j.batches; ++b) {
     const int8_t* x = j.x + b * static_cast<size_t>(k);
     // foff * sum(x), and K * ioff * foff, once per input row
-    const int32_t xterm = wrap_mul(j.foff, int8::byte_sum(x, k));
+    const int32_t xterm = wrap_mul(j.foff, int8::row_sum(x, k));
     const int32_t kterm = wrap_mul(wrap_mul(k, j.ioff), j.foff);
     int8_t* y = j.y + b * static_cast<size_t>(j.nout);
     for (int32_t o = 0; o < j.nout; o += kOc) {
@@ -38,7 +38,7 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j) {
           acc = wrap_add(wrap_add(j.ksum[ch[i]], d[i]), xterm);
         } else {
           acc = wrap_add(j.bias ? j.bias[ch[i]] : 0, d[i]);
-          acc = wrap_add(acc, wrap_mul(j.ioff, int8::byte_sum(w[i], k)));
+          acc = wrap_add(acc, wrap_mul(j.ioff, int8::row_sum(w[i], k)));
           acc = wrap_add(wrap_add(acc, xterm), kterm);
         }
         acc = wrap_add(cmsis::requantize(acc, j.mult, j.shift), j.ooff);

@@ -39,6 +39,9 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
   for (int k = 0; k < kOc; ++k) d[k] = a[k];
 }
 
+// The sum of n weight bytes (the offset folding's sum(w)).
+inline int32_t row_sum(const int8_t* w, int32_t n) { return byte_sum(w, n); }
+
 // No two-pixel micro-kernel here (the conv op then takes one pixel at a time); dot_4x2 is only
 // declared so that the op's code for it compiles.
 constexpr bool kPixelPairs = false;

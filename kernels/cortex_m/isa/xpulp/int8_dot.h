@@ -79,6 +79,21 @@ __attribute__((noinline)) inline void dot(const int8_t* x, const int8_t* const* 
   for (int k = 0; k < kOc; ++k) d[k] = a[k];
 }
 
+// The sum of n weight bytes (the offset folding's sum(w)): four per cv.sdotsp.b against 0x01010101
+// where the row is word-aligned.
+inline int32_t row_sum(const int8_t* w, int32_t n) {
+  int32_t s = 0, i = 0;
+  if ((reinterpret_cast<uintptr_t>(w) & 3u) == 0) {
+    for (; i + 4 <= n; i += 4) {
+      uint32_t v;
+      memcpy(&v, __builtin_assume_aligned(w + i, 4), 4);
+      s = xpulp::sdotsp_b(s, v, 0x01010101u);
+    }
+  }
+  for (; i < n; ++i) s += w[i];
+  return s;
+}
+
 #if defined(__riscv)
 // isa/xpulp/dot_4x2.S (a hardware loop: more registers than an asm statement may name).
 extern "C" void etmcu_xpulp_dot_4x2(const int8_t* x0, const int8_t* x1, const int8_t* w,
