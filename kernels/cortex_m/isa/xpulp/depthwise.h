@@ -33,12 +33,24 @@ struct DwRowArgs {
   int32_t rows;          // window rows (kh), 1 .. kDwMaxRows
   int32_t out_rows;      // output rows, >= 1
   int32_t row_jump;      // bytes from the window after a row's last output to the next row's first
-  uint32_t w[16];        // one weight word per window row (taps past kw zero)
+  uint32_t w[12];        // one weight word per window row (taps past kw zero)
 };
-constexpr int32_t kDwMaxRows = 16;
-// Stack bytes for the plane (the firmware's stack reserve is 3 KiB; the rest of a KWS run peaks
-// under 2 KiB). Layers whose strip of one output row does not fit take depthwise_blocks.
-constexpr int32_t kDwPlaneBytes = 768;
+constexpr int32_t kDwMaxRows = 12;
+
+// The four-channel row kernel's argument block (a channel multiplier that is a multiple of 4).
+struct DwRow4Args {
+  const int8_t* window;
+  int32_t line_stride, x_step, outputs;
+  int8_t* y;  // the first output of the first of the four channels (the four are consecutive)
+  int32_t y_step;
+  int32_t full[4], mult[4], offset_high[4], right[4];
+  int32_t amin, amax;
+  int32_t rows, out_rows, row_jump;
+  uint32_t w[4 * 12];  // w[4 * r + k]: window row r of channel k
+};
+// Stack bytes for the plane (the firmware's stack reserve is 3 KiB; with the argument blocks this
+// kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one output row does not fit take depthwise_blocks.
+constexpr int32_t kDwPlaneBytes = 640;
 
 }  // namespace int8
 }  // namespace kernels
@@ -47,6 +59,7 @@ constexpr int32_t kDwPlaneBytes = 768;
 #if defined(__riscv)
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
+extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
 #endif
 
 namespace etmcu {
@@ -55,6 +68,33 @@ namespace int8 {
 
 static_assert(sizeof(void*) != 4 || (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
+
+static_assert(sizeof(void*) != 4 || (offsetof(DwRow4Args, amin) == 88 &&
+                                      offsetof(DwRow4Args, rows) == 96 && offsetof(DwRow4Args, w) == 108),
+              "DwRow4Args layout differs from the one depthwise_rows.S reads");
+
+inline void dw_row4(const DwRow4Args& a) {
+#if defined(__riscv)
+  etmcu_xpulp_dw_row4(&a);
+#else  // the same arithmetic in C (the host tests of this variant)
+  const int8_t* window = a.window;
+  int8_t* y = a.y;
+  for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump) {
+    for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
+      for (int k = 0; k < 4; ++k) {
+        int32_t v = a.full[k];
+        for (int32_t r = 0; r < a.rows; ++r) {
+          uint32_t x;
+          memcpy(&x, window + r * a.line_stride, 4);
+          v = xpulp::sdotsp_b(v, x, a.w[4 * r + k]);
+        }
+        const cmsis::Requant2v q{a.mult[k], a.offset_high[k], a.right[k]};
+        y[k] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
+      }
+    }
+  }
+#endif
+}
 
 inline void dw_row(const DwRowArgs& a) {
 #if defined(__riscv)
@@ -105,6 +145,17 @@ inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* stri
   return true;
 }
 
+// Window row r of output channel oc as one word (taps past kw zero); *sum += its taps.
+inline uint32_t pack_row(const DwJob& j, int32_t r, int32_t oc, int32_t* sum) {
+  uint32_t word = 0;
+  for (int32_t t = 0; t < j.kw; ++t) {
+    const int8_t wv = j.w[static_cast<size_t>(r * j.kw + t) * j.out.c + oc];
+    *sum += wv;
+    word |= static_cast<uint32_t>(static_cast<uint8_t>(wv)) << (8 * t);
+  }
+  return word;
+}
+
 // The plane path (dw_plane_applies is true).
 __attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t ls, int32_t strip) {
   alignas(4) int8_t plane[kDwPlaneBytes];
@@ -112,6 +163,15 @@ __attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t l
   const int32_t cin = j.in.c, cout = j.out.c, sy = j.stride.h;
   const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;  // plane columns a window can touch
   DwRowArgs a;
+  DwRow4Args a4;
+  a4.line_stride = ls;
+  a4.x_step = j.stride.w;
+  a4.outputs = j.out.w;
+  a4.y_step = cout;
+  a4.amin = j.amin;
+  a4.amax = j.amax;
+  a4.rows = j.kh;
+  a4.row_jump = sy * ls - j.out.w * j.stride.w;
   a.line_stride = ls;
   a.x_step = j.stride.w;
   a.outputs = j.out.w;
@@ -138,18 +198,30 @@ __attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t l
         xpulp::gather_rows(plane + static_cast<size_t>(l0) * ls + c0, ls,
                            j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
                            j.in.w * cin, cin, c1 - c0, l1 - l0);
-      for (int32_t m = 0; m < j.cm; ++m) {
+      int32_t m = 0;
+      if (j.cm % 4 == 0) {  // four output channels per pass over the plane
+        DwRow4Args& b = a4;
+        b.window = plane;
+        b.out_rows = n_out;
+        for (; m < j.cm; m += 4) {
+          const int32_t oc = ci * j.cm + m;
+          for (int k = 0; k < 4; ++k) {
+            int32_t sw = 0;
+            for (int32_t r = 0; r < j.kh; ++r) b.w[4 * r + k] = pack_row(j, r, oc + k, &sw);
+            b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sw));
+            const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc + k], j.shift[oc + k], j.ooff);
+            b.mult[k] = q.multiplier;
+            b.offset_high[k] = q.offset_high;
+            b.right[k] = q.right;
+          }
+          b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * cout + oc;
+          dw_row4(b);
+        }
+      }
+      for (; m < j.cm; ++m) {
         const int32_t oc = ci * j.cm + m;
         int32_t sw = 0;
-        for (int32_t r = 0; r < j.kh; ++r) {
-          uint32_t word = 0;
-          for (int32_t t = 0; t < j.kw; ++t) {
-            const int8_t wv = j.w[static_cast<size_t>(r * j.kw + t) * cout + oc];
-            sw += wv;
-            word |= static_cast<uint32_t>(static_cast<uint8_t>(wv)) << (8 * t);
-          }
-          a.w[r] = word;
-        }
+        for (int32_t r = 0; r < j.kh; ++r) a.w[r] = pack_row(j, r, oc, &sw);
         a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
         const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
         a.mult = q.multiplier;

@@ -3,7 +3,7 @@
    the plane and the argument block, and documents the contract).
 
    void etmcu_xpulp_dw_row_k3(const DwRowArgs* a);   three window rows
-   void etmcu_xpulp_dw_row(const DwRowArgs* a);      a->rows window rows (1 .. 16)
+   void etmcu_xpulp_dw_row(const DwRowArgs* a);      a->rows window rows (1 .. 12)
 
    Output row q < a->out_rows, output o < a->outputs: its window starts at
    window + q * (outputs * x_step + row_jump) + o * x_step in the plane, and its output at
@@ -168,4 +168,123 @@ etmcu_xpulp_dw_row:
     bnez t0, 4b
     EPILOGUE
     .size etmcu_xpulp_dw_row, . - etmcu_xpulp_dw_row
+
+/* void etmcu_xpulp_dw_row4(const DwRow4Args* a): four output channels that read the same plane
+   (a channel multiplier that is a multiple of 4: KWS's first layer), so each plane word loaded
+   feeds four cv.sdotsp.b. Output o of row q: its four sums start at full[0..3]; window row r adds
+   cv.sdotsp.b(plane word, w[4r + k]); the four outputs are stored at y + ... + k. A hardware loop
+   over the window rows: 10 cycles per row for 16 multiply-accumulates. */
+#define B_WINDOW 0
+#define B_LSTRIDE 4
+#define B_XSTEP 8
+#define B_OUTPUTS 12
+#define B_Y 16
+#define B_YSTEP 20
+#define B_FULL 24
+#define B_MULT 40
+#define B_KOFF 56
+#define B_RIGHT 72
+#define B_AMIN 88
+#define B_AMAX 92
+#define B_ROWS 96
+#define B_OUTROWS 100
+#define B_ROWJUMP 104
+#define B_W 108
+
+/* channel k: requantize acc, store at k(a2); t2, t3 temporaries, t4/t5/t6 the parameters */
+.macro REQUANT4 k, acc
+    lw   t4, (B_MULT + 4 * \k)(s1)
+    lw   t5, (B_KOFF + 4 * \k)(s1)
+    lw   t6, (B_RIGHT + 4 * \k)(s1)
+    add  t2, \acc, \acc
+    mul  t3, t2, t4
+    mulh t2, t2, t4
+    srli t3, t3, 31
+    add  t2, t2, t3
+    srai t3, \acc, 31
+    add  t2, t2, t3
+    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    sb   t2, \k(a2)
+.endm
+
+    .globl etmcu_xpulp_dw_row4
+    .type etmcu_xpulp_dw_row4, @function
+    .p2align 2
+etmcu_xpulp_dw_row4:
+    addi sp, sp, -64
+    sw   ra, 60(sp)
+    sw   s0, 56(sp)
+    sw   s1, 52(sp)
+    sw   s2, 48(sp)
+    sw   s3, 44(sp)
+    sw   s4, 40(sp)
+    sw   s5, 36(sp)
+    sw   s6, 32(sp)
+    sw   s7, 28(sp)
+    sw   s8, 24(sp)
+    sw   s9, 20(sp)
+    sw   s10, 16(sp)
+    sw   s11, 12(sp)
+    mv   s1, a0
+    lw   a1, B_WINDOW(s1)
+    lw   t1, B_LSTRIDE(s1)
+    lw   a3, B_XSTEP(s1)
+    lw   a2, B_Y(s1)
+    lw   a4, B_YSTEP(s1)
+    lw   ra, B_AMIN(s1)
+    lw   s0, B_AMAX(s1)
+    lw   s2, B_ROWS(s1)
+    addi s3, s1, B_W
+    lw   t0, B_OUTROWS(s1)
+    sw   t0, 8(sp)                         /* output rows left */
+5:  lw   s4, B_OUTPUTS(s1)                 /* outputs left in this row */
+6:  mv   t0, a1
+    mv   s5, s3
+    lw   s7, (B_FULL + 0)(s1)
+    lw   s8, (B_FULL + 4)(s1)
+    lw   s9, (B_FULL + 8)(s1)
+    lw   s10, (B_FULL + 12)(s1)
+    mv   a0, s2
+    SETUP_A0 0, 1f
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* plane word of this window row */
+    .insn i 0x0b, 2, a7, s5, 4             /* w[4r + 0..3] */
+    .insn i 0x0b, 2, t2, s5, 4
+    .insn r 0x7b, 1, 0x54, s7, a6, a7
+    .insn i 0x0b, 2, t3, s5, 4
+    .insn r 0x7b, 1, 0x54, s8, a6, t2
+    .insn i 0x0b, 2, s11, s5, 4
+    .insn r 0x7b, 1, 0x54, s9, a6, t3
+    .insn r 0x7b, 1, 0x54, s10, a6, s11
+1:  add  a1, a1, a3
+    REQUANT4 0, s7
+    REQUANT4 1, s8
+    REQUANT4 2, s9
+    REQUANT4 3, s10
+    add  a2, a2, a4
+    addi s4, s4, -1
+    bnez s4, 6b
+    lw   t0, B_ROWJUMP(s1)
+    add  a1, a1, t0
+    lw   t0, 8(sp)
+    addi t0, t0, -1
+    sw   t0, 8(sp)
+    bnez t0, 5b
+    lw   ra, 60(sp)
+    lw   s0, 56(sp)
+    lw   s1, 52(sp)
+    lw   s2, 48(sp)
+    lw   s3, 44(sp)
+    lw   s4, 40(sp)
+    lw   s5, 36(sp)
+    lw   s6, 32(sp)
+    lw   s7, 28(sp)
+    lw   s8, 24(sp)
+    lw   s9, 20(sp)
+    lw   s10, 16(sp)
+    lw   s11, 12(sp)
+    addi sp, sp, 64
+    ret
+    .size etmcu_xpulp_dw_row4, . - etmcu_xpulp_dw_row4
     .option pop
