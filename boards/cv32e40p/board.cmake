@@ -6,4 +6,4 @@ set(ETMCU_BOARD_FLASH_BYTES 0)            # one RAM holds code and data
 set(ETMCU_BOARD_RAM_BYTES 4194304)        # 4 MiB at 0x0
 set(ETMCU_BOARD_TICK_HZ 400000000)        # ticks = cycles
 set(ETMCU_BOARD_STACK_BYTES 3072)
-set(ETMCU_BOARD_CORTEX_M_VARIANT scalar)        # kernels/cortex_m/isa/scalar (opt/ op files)
+set(ETMCU_BOARD_CORTEX_M_VARIANT rv32)          # kernels/cortex_m/isa/rv32 (opt/ op files)

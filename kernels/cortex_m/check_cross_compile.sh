@@ -14,7 +14,7 @@ status=0
 # picolibc.specs provides the C headers (math.h, string.h) for the RISC-V toolchain.
 # Each line: the ISA variants whose micro-kernels (kernels/cortex_m/isa/<isa>) the opt/ op files
 # are compiled with, then the compiler and its flags.
-for line in "scalar,xpulp riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs" \
+for line in "scalar,rv32,xpulp riscv64-unknown-elf-g++ -march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs" \
           "scalar,dsp arm-none-eabi-g++ -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16" \
           "mve arm-none-eabi-g++ -mcpu=cortex-m55 -mthumb -mfloat-abi=hard"; do
   isas=${line%% *}

@@ -539,7 +539,7 @@ def main(argv=None):
                     help="cv32e40p: the -march of the link, which picks the libgcc/picolibc multilib "
                          "(default rv32imac: compressed, smaller; rv32imc: the rv32im libraries, faster "
                          "soft-float, ~1.1 KiB more)")
-    ap.add_argument("--int8-kernels", default="", choices=["", "ref", "scalar", "xpulp", "dsp", "mve"],
+    ap.add_argument("--int8-kernels", default="", choices=["", "ref", "scalar", "rv32", "xpulp", "dsp", "mve"],
                     help="cortex_m kernel variant (default: the board's preference, docs/int8.md)")
     ap.add_argument("--device-verification", action="store_true",
                     help="verify the program's flatbuffer in full on the device at every start (default: "

@@ -27,9 +27,10 @@ if [[ -d tests/python ]]; then
   step "pytest"
   /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 
-  step "int8 op tests on the ASan + UBSan builds of the ref, scalar and xpulp kernels"
+  step "int8 op tests on the ASan + UBSan builds of the ref, scalar, rv32 and xpulp kernels"
   asan_int8=build/host-asan/tests/kernels/int8
   ETMCU_INT8_RUN_OP=$asan_int8/int8_run_op ETMCU_INT8_RUN_OP_SCALAR=$asan_int8/int8_run_op_scalar \
+    ETMCU_INT8_RUN_OP_RV32=$asan_int8/int8_run_op_rv32 \
     ETMCU_INT8_RUN_OP_XPULP=$asan_int8/int8_run_op_xpulp \
     /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python/int8/test_int8_ops.py
 fi

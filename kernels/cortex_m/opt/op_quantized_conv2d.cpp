@@ -149,6 +149,7 @@ int32_t pointwise_blocks(const int8::ConvJob& j) {
       b.mult[k] = q.multiplier;
       b.offset_high[k] = q.offset_high;
       b.right[k] = q.right;
+      b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
     }
     if (!ok) break;
     b.w = j.w + static_cast<size_t>(oc) * c;

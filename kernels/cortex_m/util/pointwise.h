@@ -1,7 +1,8 @@
 // The pointwise micro-kernel's contract (isa/<isa>/pointwise.h implements pointwise_4ch): one
 // block of four output channels over a run of pixels whose receptive field is one contiguous row
 // each (1x1 convolutions), dot products and requantization together. The layout is fixed: the
-// Xpulp assembly (isa/xpulp/pointwise_4ch.S) reads it at these offsets.
+// Xpulp assembly (isa/xpulp/pointwise_4ch.S) and isa/rv32/pointwise_4ch.S read it at
+// these offsets.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -25,11 +26,13 @@ struct PointwiseBlock {
   int32_t mult[4];      // cmsis::Requant2v per channel (requant_2v_ok)
   int32_t offset_high[4];
   int32_t right[4];
+  int32_t round_high[4];  // offset_high + 2^(right - 1) (kernels without cv.addRNr)
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
                    offsetof(PointwiseBlock, offset_high) == 68 &&
-                   offsetof(PointwiseBlock, right) == 84),
+                   offsetof(PointwiseBlock, right) == 84 &&
+                   offsetof(PointwiseBlock, round_high) == 100),
               "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the row is

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import int8_harness  # noqa: E402
 
 
-@pytest.fixture(params=["ref", "scalar", "xpulp"])
+@pytest.fixture(params=["ref", "scalar", "rv32", "xpulp"])
 def call(request, tmp_path):
     """Every int8 op test runs against each cortex_m variant (xpulp's cv.sdotsp.b is C on the
     host; the CV32E40P firmware tests run the instruction itself)."""

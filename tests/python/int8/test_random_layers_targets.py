@@ -1,5 +1,5 @@
 """Randomly shaped int8 models on the CV32E40P, with and without Xpulp: each kernel variant runs on
-the simulator itself (the scalar kernels on the plain core, the xpulp micro-kernels, assembly
+the simulator itself (the rv32 kernels on the plain core, the xpulp micro-kernels, assembly
 included, on the PULP core) and must print the host reference kernels' output bits.
 
 Each model is a chain of convolutions (kernels 1-7, strides 1-2, padding), depthwise layers
@@ -26,7 +26,7 @@ import corpus_table  # noqa: E402  (compare())
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
 SEEDS = [1, 2, 3, 4]
-BOARDS = {"cv32e40p": "scalar", "cv32e40p-pulp": "xpulp"}
+BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
 def out_size(n, k, s, p):

@@ -1,0 +1,31 @@
+// The pointwise micro-kernel for a plain RV32IMC core (the CV32E40P without Xpulp):
+// isa/rv32/pointwise_4ch.S (two pixels by four channels, 22 instructions per 8 multiply-
+// accumulates, the requantization in the same routine). On the host the same arithmetic in C.
+#pragma once
+#include <stdint.h>
+
+#include "kernels/cortex_m/util/pointwise.h"
+
+#if defined(__riscv)
+extern "C" void etmcu_rv32_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b);
+#endif
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+constexpr bool kPointwise4ch = true;
+
+inline void pointwise_4ch(const PointwiseBlock& b) {
+#if defined(__riscv)
+  etmcu_rv32_pointwise_4ch(&b);
+#else
+  pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
+    return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
+  });
+#endif
+}
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu
