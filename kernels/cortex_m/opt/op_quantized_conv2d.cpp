@@ -10,6 +10,8 @@
 // input load.
 // The dot products are the ISA's (isa/<isa>/int8_dot.h, picked by the variant's include path).
 // Other layers (groups, dilation) use the reference loop.
+#include <string.h>
+
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
 #include "kernels/cortex_m/util/output_q.h"
@@ -32,13 +34,17 @@ using int8::finish;
 using int8::OutputQ;
 
 // Ungrouped, undilated: see the file comment. Channels oc .. oc + kOc - 1 per pass; past the
-// last channel the block repeats it (computed, not stored).
-__attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t oc_begin) {
+// last channel the block repeats it (computed, not stored). Channels below all_done are done;
+// below interior_done only their border pixels are left.
+__attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interior_done,
+                                         int32_t all_done) {
   const int32_t c = j.in.c, kw = j.kw, kh = j.kh, row = kw * c, filter = kh * row;
   const int32_t out_pixels = j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};
-  for (int32_t oc = oc_begin; oc < j.out.c; oc += kOc) {
+  for (int32_t oc = all_done; oc < j.out.c; oc += kOc) {
     int32_t ch[kOc], full[kOc];
+    // blocks the micro-kernel computed inside: only their border pixels are left
+    const bool border_only = oc + kOc <= interior_done;
     const int8_t* f[kOc];
     for (int k = 0; k < kOc; ++k) ch[k] = oc + k < j.out.c ? oc + k : j.out.c - 1;
     int8::BlockRequant<kOc> rq;  // prepared once per block, not per output
@@ -62,6 +68,7 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t oc_begi
         const bool rows_inside = ky0 == 0 && ky1 == kh;
         for (int32_t ox = 0; ox < j.out.w; ++ox) {
           const int32_t ix0 = ox * j.stride.w - j.pad.w;
+          if (border_only && rows_inside && ix0 >= 0 && ix0 + kw <= j.in.w) continue;
           if (int8::kPixelPairs && pairs && rows_inside && ix0 >= 0 && ox + 1 < j.out.w &&
               ix0 + j.stride.w + kw <= j.in.w) {
             // Two interior pixels (ox, ox + 1) by the block's four channels at once.
@@ -121,19 +128,41 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t oc_begi
   }
 }
 
-// 1x1 layers (no padding) on an ISA with a pointwise micro-kernel: blocks of four output channels
-// from the first on, while each block's requantization and sums fit the micro-kernel's contract
-// (pointwise.h). Returns the first channel not computed (the row path does the rest).
-int32_t pointwise_blocks(const int8::ConvJob& j) {
-  const int32_t c = j.in.c;
-  if (c % 4 != 0 || c >= int8::kPointwiseMaxRow ||
+// The output pixels whose receptive field lies inside the input, along one axis: [first, end).
+struct Inside {
+  int32_t first, end;
+};
+Inside inside(int32_t in, int32_t out, int32_t k, int32_t stride, int32_t pad) {
+  const int32_t first = (pad + stride - 1) / stride;
+  const int32_t last = in - k + pad;  // the largest o * stride that still fits
+  int32_t end = last < 0 ? 0 : last / stride + 1;
+  if (end > out) end = out;
+  return Inside{first, end > first ? end : first};
+}
+
+// Ungrouped, undilated layers on an ISA with a pointwise micro-kernel (pointwise.h): the pixels
+// whose receptive field is inside the input, blocks of four output channels from the first on,
+// while each block's requantization and sums fit the micro-kernel's contract. Returns the first
+// channel not computed; the row path does the rest and the border pixels.
+int32_t interior_blocks(const int8::ConvJob& j) {
+  const int32_t c = j.in.c, filter = j.kh * j.kw * c;
+  if (c % 4 != 0 || filter >= int8::kPointwiseMaxRow ||
       ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
     return 0;
+  const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
+  const Inside xs = inside(j.in.w, j.out.w, j.kw, j.stride.w, j.pad.w);
+  if (ys.end <= ys.first || xs.end <= xs.first) return 0;
   int8::PointwiseBlock b;
-  b.words = c / 4;
+  b.words = j.kw * c / 4;
+  b.rows = j.kh;
+  b.row_skip = (j.in.w - j.kw) * c;
+  b.w_stride = filter;
   b.y_step = j.out.c;
   b.amin = j.amin;
   b.amax = j.amax;
+  // 1x1, stride 1, no padding: every pixel's receptive field follows the previous one
+  const bool one_run = j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
+                       j.pad.h == 0 && j.pad.w == 0;
   int32_t oc = 0;
   for (; oc + 4 <= j.out.c; oc += 4) {
     bool ok = true;
@@ -141,7 +170,7 @@ int32_t pointwise_blocks(const int8::ConvJob& j) {
       const int32_t ch = oc + k;
       const int32_t full =
           wrap_add(j.bias ? j.bias[ch] : 0,
-                   wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * c, c)));
+                   wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * filter, filter)));
       ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
            full < int8::kPointwiseMaxFull;
       const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
@@ -152,8 +181,8 @@ int32_t pointwise_blocks(const int8::ConvJob& j) {
       b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
     }
     if (!ok) break;
-    b.w = j.w + static_cast<size_t>(oc) * c;
-    if (j.stride.h == 1 && j.stride.w == 1) {  // every pixel's row follows the previous one
+    b.w = j.w + static_cast<size_t>(oc) * filter;
+    if (one_run) {
       b.x = j.x;
       b.x_step = c;
       b.pixels = j.out.n * j.out.h * j.out.w;
@@ -162,14 +191,137 @@ int32_t pointwise_blocks(const int8::ConvJob& j) {
       continue;
     }
     b.x_step = c * j.stride.w;
-    b.pixels = j.out.w;
+    b.pixels = xs.end - xs.first;
     for (int32_t n = 0; n < j.out.n; ++n)
-      for (int32_t oy = 0; oy < j.out.h; ++oy) {
-        b.x = j.x + ((static_cast<size_t>(n) * j.in.h + static_cast<size_t>(oy) * j.stride.h) *
-                     j.in.w) * c;
-        b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w) * j.out.c + oc;
+      for (int32_t oy = ys.first; oy < ys.end; ++oy) {
+        const int32_t iy = oy * j.stride.h - j.pad.h, ix = xs.first * j.stride.w - j.pad.w;
+        b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c;
+        b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + xs.first) * j.out.c + oc;
         int8::pointwise_4ch(b);
       }
+  }
+  return oc;
+}
+
+// The receptive field of output pixel (n, oy, ox) as one contiguous column of kp bytes: the
+// input's bytes where it is inside, the input's zero point (-ioff, whose taps add nothing) where
+// it is in the padding, zeros past the filter (their weights are zero too).
+void gather_column(const int8::ConvJob& j, int32_t n, int32_t oy, int32_t ox, int32_t kp,
+                   int8_t* col) {
+  const int32_t c = j.in.c;
+  const int8_t zp = static_cast<int8_t>(-j.ioff);
+  const uint32_t zp4 = 0x01010101u * static_cast<uint8_t>(zp);
+  // whole words when every tap is (C a multiple of 4; the input and the column are aligned)
+  const bool words = c % 4 == 0 && (reinterpret_cast<uintptr_t>(j.x) & 3u) == 0;
+  const int32_t iy0 = oy * j.stride.h - j.pad.h, ix0 = ox * j.stride.w - j.pad.w;
+  int8_t* dst = col;
+  for (int32_t ky = 0; ky < j.kh; ++ky) {
+    const int32_t iy = iy0 + ky;
+    const bool row_in = iy >= 0 && iy < j.in.h;
+    const int8_t* src_row = j.x + (static_cast<size_t>(n) * j.in.h + iy) * j.in.w * c;
+    for (int32_t kx = 0; kx < j.kw; ++kx, dst += c) {
+      const int32_t ix = ix0 + kx;
+      const bool in = row_in && ix >= 0 && ix < j.in.w;
+      const int8_t* src = src_row + static_cast<size_t>(ix) * c;
+      if (words) {
+        uint32_t* d4 = reinterpret_cast<uint32_t*>(dst);
+        const uint32_t* s4 = reinterpret_cast<const uint32_t*>(src);
+        if (in)
+          for (int32_t i = 0; i < c / 4; ++i) d4[i] = s4[i];
+        else
+          for (int32_t i = 0; i < c / 4; ++i) d4[i] = zp4;
+      } else if (in) {
+        for (int32_t i = 0; i < c; ++i) dst[i] = src[i];
+      } else {
+        for (int32_t i = 0; i < c; ++i) dst[i] = zp;
+      }
+    }
+  }
+  for (; dst < col + kp; ++dst) *dst = 0;
+}
+
+// Stack bytes for the columns (and repacked weights) of the im2col path.
+constexpr int32_t kIm2colBytes = 640;
+
+// Ungrouped, undilated layers through the pointwise micro-kernel on gathered columns (above): the
+// border pixels of the blocks below `limit` (border_only), or every pixel (layers whose rows are
+// not word-aligned, e.g. a 3-channel first layer: the weights then repacked with a zero tail).
+// Returns the first channel not computed.
+int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
+  const int32_t c = j.in.c, filter = j.kh * j.kw * c, kp = (filter + 3) / 4 * 4;
+  if (j.ioff < -127 || j.ioff > 128 || kp >= int8::kPointwiseMaxRow) return 0;
+  const bool repack =
+      filter % 4 != 0 || (reinterpret_cast<uintptr_t>(j.w) & 3u) != 0;
+  const int32_t wbytes = repack ? 4 * kp : 0;
+  const int32_t cols = 2 * kp + wbytes <= kIm2colBytes ? 2 : (kp + wbytes <= kIm2colBytes ? 1 : 0);
+  if (cols == 0) return 0;
+  alignas(4) int8_t buf[kIm2colBytes];
+  int8_t* col = buf + wbytes;
+  const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
+  const Inside xs = inside(j.in.w, j.out.w, j.kw, j.stride.w, j.pad.w);
+  int8::PointwiseBlock b;
+  b.words = kp / 4;
+  b.rows = 1;
+  b.row_skip = 0;
+  b.w_stride = repack ? kp : filter;
+  b.x = col;
+  b.x_step = kp;
+  b.amin = j.amin;
+  b.amax = j.amax;
+  int32_t oc = 0;
+  for (; oc + 4 <= limit; oc += 4) {
+    bool ok = true;
+    for (int k = 0; k < 4 && ok; ++k) {
+      const int32_t ch = oc + k;
+      const int32_t full =
+          wrap_add(j.bias ? j.bias[ch] : 0,
+                   wrap_mul(j.ioff, repack ? byte_sum(j.w + static_cast<size_t>(ch) * filter, filter)
+                                           : int8::row_sum(j.w + static_cast<size_t>(ch) * filter, filter)));
+      ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
+           full < int8::kPointwiseMaxFull;
+      const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
+      b.full[k] = full;
+      b.mult[k] = q.multiplier;
+      b.offset_high[k] = q.offset_high;
+      b.right[k] = q.right;
+      b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+      if (repack) {
+        memcpy(buf + k * kp, j.w + static_cast<size_t>(ch) * filter, filter);
+        memset(buf + k * kp + filter, 0, kp - filter);
+      }
+    }
+    if (!ok) break;
+    b.w = repack ? buf : j.w + static_cast<size_t>(oc) * filter;
+    int32_t held = 0;
+    int8_t* y0 = nullptr;
+    auto take = [&](int32_t n, int32_t oy, int32_t ox) {
+      int8_t* y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + ox) * j.out.c + oc;
+      gather_column(j, n, oy, ox, kp, col + held * kp);
+      if (held == 0) y0 = y;
+      if (++held == cols) {
+        b.y = y0;
+        b.y_step = static_cast<int32_t>(y - y0);
+        b.pixels = held;
+        int8::pointwise_4ch(b);
+        held = 0;
+      }
+    };
+    for (int32_t n = 0; n < j.out.n; ++n)
+      for (int32_t oy = 0; oy < j.out.h; ++oy) {
+        const bool all_x = !border_only || oy < ys.first || oy >= ys.end;
+        if (all_x) {
+          for (int32_t ox = 0; ox < j.out.w; ++ox) take(n, oy, ox);
+        } else {  // only the left and right borders of this row
+          for (int32_t ox = 0; ox < xs.first; ++ox) take(n, oy, ox);
+          for (int32_t ox = xs.end; ox < j.out.w; ++ox) take(n, oy, ox);
+        }
+      }
+    if (held) {
+      b.y = y0;
+      b.y_step = 0;
+      b.pixels = held;
+      int8::pointwise_4ch(b);
+    }
   }
   return oc;
 }
@@ -186,9 +338,17 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
     int8::conv_nhwc_ref(job);
     return Error::Ok;
   }
-  const bool pointwise = job.kh == 1 && job.kw == 1 && job.pad.h == 0 && job.pad.w == 0;
-  const int32_t oc_done = int8::kPointwise4ch && pointwise ? pointwise_blocks(job) : 0;
-  if (oc_done < job.out.c) conv_rows(job, oc_done);
+  int32_t interior = 0, all = 0;
+  if (int8::kPointwise4ch) {
+    interior = interior_blocks(job);
+    if (interior > 0) {
+      // border pixels exist only with padding (without it every receptive field is inside)
+      all = job.pad.h == 0 && job.pad.w == 0 ? interior : im2col_blocks(job, true, interior);
+    } else {
+      all = im2col_blocks(job, false, job.out.c);
+    }
+  }
+  if (all < job.out.c || interior > all) conv_rows(job, interior > all ? interior : 0, all);
   return Error::Ok;
 }
 

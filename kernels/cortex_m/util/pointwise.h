@@ -1,6 +1,7 @@
 // The pointwise micro-kernel's contract (isa/<isa>/pointwise.h implements pointwise_4ch): one
-// block of four output channels over a run of pixels whose receptive field is one contiguous row
-// each (1x1 convolutions), dot products and requantization together. The layout is fixed: the
+// block of four output channels over a run of pixels whose receptive field is inside the input
+// (1x1 convolutions, and the interior pixels of kh x kw ones: kh runs of kw * C contiguous bytes),
+// dot products and requantization together. The layout is fixed: the
 // Xpulp assembly (isa/xpulp/pointwise_4ch.S) and isa/rv32/pointwise_4ch.S read it at
 // these offsets.
 #pragma once
@@ -14,11 +15,11 @@ namespace kernels {
 namespace int8 {
 
 struct PointwiseBlock {
-  const int8_t* x;      // the first pixel's row (4-byte aligned)
+  const int8_t* x;      // the first pixel's receptive field (4-byte aligned)
   int32_t x_step;       // bytes from one pixel's row to the next (a multiple of 4)
   int32_t pixels;       // >= 1
   int32_t words;        // row length / 4 (>= 1)
-  const int8_t* w;      // four weight rows of 4 * words bytes, one after the other (aligned)
+  const int8_t* w;      // the block's first channel's weights (aligned); the next w_stride further
   int8_t* y;            // output of the first pixel, first channel of the block
   int32_t y_step;       // bytes from one pixel's outputs to the next
   int32_t amin, amax;   // activation range
@@ -27,15 +28,19 @@ struct PointwiseBlock {
   int32_t offset_high[4];
   int32_t right[4];
   int32_t round_high[4];  // offset_high + 2^(right - 1) (kernels without cv.addRNr)
+  int32_t rows;           // kernel rows: a pixel's receptive field is `rows` runs of 4 * words bytes
+  int32_t row_skip;       // bytes from the end of one run to the start of the next, in the input
+  int32_t w_stride;       // bytes from one channel's weights to the next (rows * 4 * words)
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
                    offsetof(PointwiseBlock, offset_high) == 68 &&
                    offsetof(PointwiseBlock, right) == 84 &&
-                   offsetof(PointwiseBlock, round_high) == 100),
+                   offsetof(PointwiseBlock, round_high) == 100 &&
+                   offsetof(PointwiseBlock, rows) == 116 && offsetof(PointwiseBlock, w_stride) == 124),
               "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
-// The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the row is
+// The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the filter is
 // shorter than 2^15 bytes (|sum(x * w)| <= 2^14 per byte).
 constexpr int32_t kPointwiseMaxRow = 1 << 15;
 constexpr int32_t kPointwiseMaxFull = 1 << 29;
@@ -48,9 +53,11 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
     const int8_t* x = b.x + static_cast<ptrdiff_t>(p) * b.x_step;
     int8_t* y = b.y + static_cast<ptrdiff_t>(p) * b.y_step;
     for (int k = 0; k < 4; ++k) {
-      const int8_t* w = b.w + static_cast<ptrdiff_t>(k) * 4 * b.words;
+      const int8_t* w = b.w + static_cast<ptrdiff_t>(k) * b.w_stride;
+      const int8_t* xr = x;
       int32_t v = b.full[k];
-      for (int32_t i = 0; i < b.words; ++i) v = dot4(v, x + 4 * i, w + 4 * i);
+      for (int32_t r = 0; r < b.rows; ++r, xr += 4 * b.words + b.row_skip)
+        for (int32_t i = 0; i < b.words; ++i, w += 4) v = dot4(v, xr + 4 * i, w);
       const cmsis::Requant2v q{b.mult[k], b.offset_high[k], b.right[k]};
       y[k] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), b.amin, b.amax));
     }

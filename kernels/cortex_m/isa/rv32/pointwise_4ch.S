@@ -3,7 +3,8 @@
    requantization together. The contract and argument block are kernels/cortex_m/util/pointwise.h
    (the same as the Xpulp kernel's); isa/rv32/pointwise.h calls it.
 
-   Two pixels by four channels per pass: for each byte of the row, two input loads and four weight
+   Two pixels by four channels per pass (receptive fields of `rows` runs, as the Xpulp kernel's):
+   for each byte of a run, two input loads and four weight
    loads feed eight mul + add, 22 instructions for 8 multiply-accumulates, four bytes per loop
    iteration (immediate offsets), every load at least one instruction ahead of its use. Then each
    of the eight sums is requantized in the 2v form of cmsis_math.h (requantize_offset_2v):
@@ -22,6 +23,9 @@
 #define A_MULT 52
 #define A_RIGHT 84
 #define A_ROUND 100
+#define A_ROWS 116
+#define A_ROWSKIP 120
+#define A_WSTRIDE 124
 
 /* frame: row bytes, pixels left, this pair's outputs, this pair's first row; saved registers */
 #define F_ROW 0
@@ -115,7 +119,7 @@ etmcu_rv32_pointwise_4ch:
     bne  t0, t1, 3f
     mv   a2, a1                   /* the last, odd pixel: a pair with itself */
 3:  lw   t2, A_W(a0)              /* the four weight rows */
-    lw   t1, F_ROW(sp)
+    lw   t1, A_WSTRIDE(a0)
     add  t3, t2, t1
     add  t4, t3, t1
     add  t5, t4, t1
@@ -127,7 +131,9 @@ etmcu_rv32_pointwise_4ch:
     mv   s5, s1
     mv   s6, s2
     mv   s7, s3
-    add  t6, a1, t1               /* the end of the first row */
+    lw   t0, A_ROWS(a0)           /* kernel rows left */
+7:  lw   t1, F_ROW(sp)
+    add  t6, a1, t1               /* the end of this run */
 4:  BYTE 0
     BYTE 1
     BYTE 2
@@ -139,6 +145,11 @@ etmcu_rv32_pointwise_4ch:
     addi t4, t4, 4
     addi t5, t5, 4
     bne  a1, t6, 4b
+    lw   t1, A_ROWSKIP(a0)        /* the next kernel row of both receptive fields */
+    add  a1, a1, t1
+    add  a2, a2, t1
+    addi t0, t0, -1
+    bnez t0, 7b
     /* outputs: the first pixel's at F_Y, the second's y_step further (the same when odd) */
     lw   a1, F_Y(sp)
     lw   t0, F_LEFT(sp)

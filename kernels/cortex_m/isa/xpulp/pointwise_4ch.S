@@ -5,8 +5,9 @@
 
    void etmcu_xpulp_pointwise_4ch(const XpulpPointwiseArgs* a);
 
-   For pixel p < a->pixels (rows x + p * x_step, outputs y + p * y_step) and channel k < 4:
-     v = full[k] + sum over 4 * words bytes of x_p[i] * (w + k * 4 * words)[i]
+   For pixel p < a->pixels (receptive field at x + p * x_step: `rows` runs of 4 * words bytes,
+   row_skip apart; outputs at y + p * y_step) and channel k < 4 (weights at w + k * w_stride):
+     v = full[k] + sum over the receptive field of x_p[i] * w_k[i]
      y_p[k] = clamp(requantize(v) + output offset, amin, amax)
    with the requantization in the form of cmsis_math.h's requantize_offset_2v (|v| < 2^30,
    multiplier > 0, right shift r in [1, 20]):
@@ -32,6 +33,9 @@
 #define A_MULT 52
 #define A_KOFF 68
 #define A_RIGHT 84
+#define A_ROWS 116
+#define A_ROWSKIP 120
+#define A_WSTRIDE 124
 
 /* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << r,
    a4 = r, ra = amin, t6 = amax */
@@ -86,7 +90,7 @@ etmcu_xpulp_pointwise_4ch:
     lw   s8, A_W(a0)
     lw   a6, A_Y(a0)          /* a6: this pair's first output */
     lw   s10, A_YSTEP(a0)
-    slli a5, a7, 2            /* a5: row bytes (weight row stride) */
+    lw   a5, A_WSTRIDE(a0)    /* bytes between the channels' weights */
     sw   a5, 52(sp)
 .Lpair:
     /* the second pixel of the pair: the next one, or the first again when it is the last */
@@ -112,7 +116,8 @@ etmcu_xpulp_pointwise_4ch:
     mv   s7, s3
     /* dot products: t0, t1 the x rows, t2, t3, t4, a5 the weight rows; a2, a3 the x words and
        a4, t6 the weight words */
-    .insn i 0x2b, 4, x14, a7, 15
+    lw   ra, A_ROWS(a0)       /* kernel rows left (ra is free until the requantization) */
+6:  .insn i 0x2b, 4, x14, a7, 15
     .insn i 0x0b, 2, a2, t0, 4
     .insn i 0x0b, 2, a3, t1, 4
     .insn i 0x0b, 2, a4, t2, 4
@@ -127,6 +132,11 @@ etmcu_xpulp_pointwise_4ch:
     .insn r 0x7b, 1, 0x54, s6, a3, a4
     .insn r 0x7b, 1, 0x54, s3, a2, t6
     .insn r 0x7b, 1, 0x54, s7, a3, t6
+    lw   a4, A_ROWSKIP(a0)    /* the next kernel row of both receptive fields */
+    add  t0, t0, a4
+    add  t1, t1, a4
+    addi ra, ra, -1
+    bnez ra, 6b
     /* requantize the eight sums and store them */
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
