@@ -37,47 +37,49 @@ inline QuantizeBits quantize_bits_params(float inv_scale, int32_t zp, int32_t qm
 }
 
 // clamp(zp + nearbyintf(float32(inv_scale * x)), qmin, qmax), with the float loop's guards: a
-// rounded value >= 2^30 gives qmax, <= -2^30 qmin, NaN the zero point.
-inline int32_t quantize_bits(uint32_t xb, const QuantizeBits& q) {
+// rounded value >= 2^30 gives qmax, <= -2^30 qmin, NaN the zero point. 32-bit arithmetic only:
+// the 48-bit mantissa product comes from one mulhu/mul pair of the mantissas shifted left by 8,
+// and both roundings to nearest even are one add and shift each (the sticky bits folded into
+// the lowest bit).
+__attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const QuantizeBits& q) {
   const uint32_t ax = xb & 0x7fffffffu;
   const bool neg = (xb >> 31) != 0;
   int32_t v;
-  if (ax >= 0x7f800000u) {  // infinity, NaN
-    v = ax > 0x7f800000u ? q.zp : (neg ? q.qmin : q.qmax);
-  } else if (ax < 0x00800000u) {  // zero, subnormal: |x * inv_scale| < 0.5
-    v = q.zp;
+  if (ax - 0x00800000u >= 0x7f000000u) {  // zero, subnormal, infinity, NaN
+    if (ax < 0x00800000u)  // |x * inv_scale| < 0.5
+      v = q.zp;
+    else
+      v = ax > 0x7f800000u ? q.zp : (neg ? q.qmin : q.qmax);
   } else {
-    // x * inv = p * 2^(e - 46), p = mx * mant in [2^46, 2^48): round p to 24 bits (nearest even),
-    // the float32 product m * 2^(e - 23)
-    const uint64_t p = static_cast<uint64_t>((ax & 0x7fffffu) | 0x800000u) * q.mant;
-    int32_t e = static_cast<int32_t>(ax >> 23) - 127 + q.exp;
-    const int sh = (p >> 47) != 0 ? 24 : 23;
-    e += sh - 23;
-    uint32_t m = static_cast<uint32_t>(p >> sh);
-    const uint32_t rem = static_cast<uint32_t>(p) & ((1u << sh) - 1u), half = 1u << (sh - 1);
-    if (rem > half || (rem == half && (m & 1u))) ++m;
+    // p = mx * mant in [2^46, 2^48): hi = p >> 16, and lo's top 16 bits are p's low 16 bits
+    const uint32_t a = (ax << 8) | 0x80000000u, b = q.mant << 8;
+    const uint32_t hi = static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+    const uint32_t lo = a * b;
+    int32_t e = static_cast<int32_t>(ax >> 23) - 127 + q.exp;  // x * inv = p * 2^(e - 46)
+    // the float32 product m * 2^(e - 23): p rounded to 24 bits, i.e. hi by 7 (p < 2^47) or 8 bits
+    uint32_t t = hi | (lo != 0 ? 1u : 0u);
+    if (hi >> 31) {
+      t = (t >> 1) | (t & 1u);
+      ++e;
+    }
+    uint32_t m = (t + 0x3fu + ((t >> 7) & 1u)) >> 7;
     if (m == (1u << 24)) {
       m >>= 1;
       ++e;
     }
-    // nearbyint(m * 2^(e - 23)): k fraction bits
+    // nearbyint(m * 2^(e - 23)), k = 23 - e fraction bits
     int32_t r;
     if (e >= 30) {  // >= 2^30 (also a float32 overflow to infinity)
-      r = 0;
       v = neg ? q.qmin : q.qmax;
       return v < q.qmin ? q.qmin : (v > q.qmax ? q.qmax : v);
     }
     const int32_t k = 23 - e;
-    if (k <= 0) {
+    if (k <= 0)
       r = static_cast<int32_t>(m << -k);
-    } else if (k > 24) {  // below 0.5 (also a float32 underflow)
+    else if (k > 24)  // below 0.5 (also a float32 underflow)
       r = 0;
-    } else {
-      uint32_t t = m >> k;
-      const uint32_t rk = m & ((1u << k) - 1u), hk = 1u << (k - 1);
-      if (rk > hk || (rk == hk && (t & 1u))) ++t;
-      r = static_cast<int32_t>(t);
-    }
+    else
+      r = static_cast<int32_t>((m + (1u << (k - 1)) - 1u + ((m >> k) & 1u)) >> k);
     v = q.zp + (neg ? -r : r);
   }
   return v < q.qmin ? q.qmin : (v > q.qmax ? q.qmax : v);

@@ -184,10 +184,11 @@ __attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t l
     const int32_t n_out = j.out.h - oy0 < strip ? j.out.h - oy0 : strip;
     const int32_t n_lines = (n_out - 1) * sy + j.kh;
     const int32_t iy_first = oy0 * sy - j.pad.h;
+    // The zero point outside the input (and in the spare line and the word tail): the same bytes
+    // for every channel, which each gather below leaves alone.
+    memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
     for (int32_t ci = 0; ci < cin; ++ci) {
-      // Gather the strip's plane: input rows iy_first .. + n_lines, columns -pad.w .. + cols,
-      // the zero point outside the input (and in the spare line and the word tail).
-      memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
+      // Gather the strip's plane: input rows iy_first .. + n_lines, columns -pad.w .. + cols.
       const int32_t ix_first = -j.pad.w;
       const int32_t c0 = ix_first < 0 ? -ix_first : 0;
       const int32_t c1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
