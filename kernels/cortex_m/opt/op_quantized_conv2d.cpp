@@ -250,11 +250,12 @@ constexpr int32_t kIm2colBytes = 640;
 int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
   const int32_t c = j.in.c, filter = j.kh * j.kw * c, kp = (filter + 3) / 4 * 4;
   if (j.ioff < -127 || j.ioff > 128 || kp >= int8::kPointwiseMaxRow) return 0;
-  const bool repack =
-      filter % 4 != 0 || (reinterpret_cast<uintptr_t>(j.w) & 3u) != 0;
+  const bool repack = filter % 4 != 0 || (reinterpret_cast<uintptr_t>(j.w) & 3u) != 0;
   const int32_t wbytes = repack ? 4 * kp : 0;
-  const int32_t cols = 2 * kp + wbytes <= kIm2colBytes ? 2 : (kp + wbytes <= kIm2colBytes ? 1 : 0);
-  if (cols == 0) return 0;
+  constexpr int32_t kMaxCols = 32;
+  int32_t cols = (kIm2colBytes - wbytes) / kp;  // columns that fit beside the weights
+  if (cols < 1) return 0;
+  if (cols > kMaxCols) cols = kMaxCols;
   alignas(4) int8_t buf[kIm2colBytes];
   int8_t* col = buf + wbytes;
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
@@ -264,21 +265,19 @@ int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
   b.rows = 1;
   b.row_skip = 0;
   b.w_stride = repack ? kp : filter;
-  b.x = col;
   b.x_step = kp;
   b.amin = j.amin;
   b.amax = j.amax;
-  int32_t oc = 0;
-  for (; oc + 4 <= limit; oc += 4) {
-    bool ok = true;
-    for (int k = 0; k < 4 && ok; ++k) {
+  // Block oc's parameters (and repacked weights) into b; false when it is outside the contract.
+  auto prepare = [&](int32_t oc) {
+    for (int k = 0; k < 4; ++k) {
       const int32_t ch = oc + k;
-      const int32_t full =
-          wrap_add(j.bias ? j.bias[ch] : 0,
-                   wrap_mul(j.ioff, repack ? byte_sum(j.w + static_cast<size_t>(ch) * filter, filter)
-                                           : int8::row_sum(j.w + static_cast<size_t>(ch) * filter, filter)));
-      ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
-           full < int8::kPointwiseMaxFull;
+      const int8_t* w = j.w + static_cast<size_t>(ch) * filter;
+      const int32_t full = wrap_add(j.bias ? j.bias[ch] : 0,
+                                    wrap_mul(j.ioff, repack ? byte_sum(w, filter) : int8::row_sum(w, filter)));
+      if (!cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) || full <= -int8::kPointwiseMaxFull ||
+          full >= int8::kPointwiseMaxFull)
+        return false;
       const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
       b.full[k] = full;
       b.mult[k] = q.multiplier;
@@ -286,44 +285,69 @@ int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
       b.right[k] = q.right;
       b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
       if (repack) {
-        memcpy(buf + k * kp, j.w + static_cast<size_t>(ch) * filter, filter);
+        memcpy(buf + k * kp, w, filter);
         memset(buf + k * kp + filter, 0, kp - filter);
       }
     }
-    if (!ok) break;
     b.w = repack ? buf : j.w + static_cast<size_t>(oc) * filter;
-    int32_t held = 0;
-    int8_t* y0 = nullptr;
-    auto take = [&](int32_t n, int32_t oy, int32_t ox) {
-      int8_t* y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + ox) * j.out.c + oc;
-      gather_column(j, n, oy, ox, kp, col + held * kp);
-      if (held == 0) y0 = y;
-      if (++held == cols) {
-        b.y = y0;
-        b.y_step = static_cast<int32_t>(y - y0);
-        b.pixels = held;
-        int8::pointwise_4ch(b);
-        held = 0;
-      }
-    };
+    return true;
+  };
+  // The blocks that fit the contract, from the first.
+  int32_t done = 0;
+  while (done + 4 <= limit && prepare(done)) done += 4;
+  if (done == 0) return 0;
+  // The pixels to compute, in order: f(n, oy, ox, index of the first output byte).
+  auto for_pixels = [&](auto&& f) {
     for (int32_t n = 0; n < j.out.n; ++n)
       for (int32_t oy = 0; oy < j.out.h; ++oy) {
-        const bool all_x = !border_only || oy < ys.first || oy >= ys.end;
-        if (all_x) {
-          for (int32_t ox = 0; ox < j.out.w; ++ox) take(n, oy, ox);
+        const size_t row = (static_cast<size_t>(n) * j.out.h + oy) * j.out.w;
+        if (!border_only || oy < ys.first || oy >= ys.end) {
+          for (int32_t ox = 0; ox < j.out.w; ++ox) f(n, oy, ox, (row + ox) * j.out.c);
         } else {  // only the left and right borders of this row
-          for (int32_t ox = 0; ox < xs.first; ++ox) take(n, oy, ox);
-          for (int32_t ox = xs.end; ox < j.out.w; ++ox) take(n, oy, ox);
+          for (int32_t ox = 0; ox < xs.first; ++ox) f(n, oy, ox, (row + ox) * j.out.c);
+          for (int32_t ox = xs.end; ox < j.out.w; ++ox) f(n, oy, ox, (row + ox) * j.out.c);
         }
       }
-    if (held) {
-      b.y = y0;
-      b.y_step = 0;
-      b.pixels = held;
-      int8::pointwise_4ch(b);
+  };
+  // Run blocks [oc_first, oc_end) over the held columns, two pixels per call (each block's
+  // parameters prepared first unless `prepared`).
+  size_t yoff[kMaxCols];
+  int32_t held = 0;
+  auto flush = [&](int32_t oc_first, int32_t oc_end, bool prepared) {
+    for (int32_t oc = oc_first; oc < oc_end; oc += 4) {
+      if (!prepared) prepare(oc);
+      for (int32_t i = 0; i < held; i += 2) {
+        b.x = col + i * kp;
+        b.y = j.y + yoff[i] + oc;
+        b.pixels = i + 1 < held ? 2 : 1;
+        b.y_step = i + 1 < held ? static_cast<int32_t>(yoff[i + 1] - yoff[i]) : 0;
+        int8::pointwise_4ch(b);
+      }
+    }
+    held = 0;
+  };
+  if (cols >= 4) {
+    // Batches of pixels gathered once for every block (the block's parameters are prepared again
+    // per batch: cheaper than gathering each pixel once per block).
+    for_pixels([&](int32_t n, int32_t oy, int32_t ox, size_t y) {
+      gather_column(j, n, oy, ox, kp, col + held * kp);
+      yoff[held++] = y;
+      if (held == cols) flush(0, done, false);
+    });
+    if (held) flush(0, done, false);
+  } else {
+    // Few columns fit: blocks outermost, each pixel gathered once per block.
+    for (int32_t oc = 0; oc < done; oc += 4) {
+      prepare(oc);
+      for_pixels([&](int32_t n, int32_t oy, int32_t ox, size_t y) {
+        gather_column(j, n, oy, ox, kp, col + held * kp);
+        yoff[held++] = y;
+        if (held == cols) flush(oc, oc + 4, true);
+      });
+      if (held) flush(oc, oc + 4, true);
     }
   }
-  return oc;
+  return done;
 }
 
 }  // namespace
