@@ -143,6 +143,26 @@ __attribute__((noinline)) void depthwise_blocks(const DwJob& j) {
   }
 }
 
+// A multiply and an add (cores without a multiply-accumulate instruction).
+struct WrapMac {
+  static int32_t mac(int32_t acc, int32_t a, int32_t b) { return wrap_add(acc, wrap_mul(a, b)); }
+};
+
+// The layers depthwise_blocks computes (dilation 1 is checked by the op): multiplier 1 or a
+// multiple of 4 (e.g. KWS's first layer, 1 -> 64 channels). False: not computed.
+template <class Mac>
+inline bool depthwise_blocks_any(const DwJob& j) {
+  if (j.cm == 1) {
+    depthwise_blocks<false, Mac>(j);
+    return true;
+  }
+  if (j.cm % 4 == 0) {
+    depthwise_blocks<true, Mac>(j);
+    return true;
+  }
+  return false;
+}
+
 }  // namespace int8
 }  // namespace kernels
 }  // namespace etmcu

@@ -1,60 +1,14 @@
-// Depthwise micro-kernels for the CV32E40P with its PULP extensions.
-//
-// Windows up to four taps wide (3x3, KWS's 10x4 first layer, ...): per input channel, a plane of
-// the rows a strip of output rows needs is gathered into a stack buffer, padded with the input's
-// zero point (-input_offset, whose taps then add nothing: (zp + input_offset) * w = 0), so every
-// window is inside the plane and needs no border case. A window row is then one word of the
-// plane, and an output is v = full + sum over rows of cv.sdotsp.b(plane word, weight word) with
-// full = bias + input_offset * sum(w), requantized in the 2v form (cmsis_math.h) by the row
-// kernels of depthwise_rows.S (one output channel along one output row). The plane is shared by
-// the channel multiplier's output channels (KWS's first layer: 1 -> 64).
-// Other layers: util/depthwise_blocks.h with each tap one cv.mac.
+// Depthwise micro-kernels for the CV32E40P with its PULP extensions: the plane path of
+// util/depthwise_planes.h with the row kernels of depthwise_rows.S (a window row is one misaligned
+// word and one cv.sdotsp.b) and the plane gathered by nested hardware loops; other layers
+// util/depthwise_blocks.h with each tap one cv.mac.
 #pragma once
-#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
 #include "kernels/cortex_m/util/depthwise_blocks.h"
-
-namespace etmcu {
-namespace kernels {
-namespace int8 {
-
-// The row kernels' argument block (depthwise_rows.S reads it at these offsets).
-struct DwRowArgs {
-  const int8_t* window;  // the first output's window in the plane
-  int32_t line_stride;   // bytes between plane rows
-  int32_t x_step;        // bytes between consecutive windows (the horizontal stride)
-  int32_t outputs;       // >= 1
-  int8_t* y;             // the first output
-  int32_t y_step;        // bytes between consecutive outputs
-  int32_t full, mult, offset_high, right, amin, amax;
-  int32_t rows;          // window rows (kh), 1 .. kDwMaxRows
-  int32_t out_rows;      // output rows, >= 1
-  int32_t row_jump;      // bytes from the window after a row's last output to the next row's first
-  uint32_t w[12];        // one weight word per window row (taps past kw zero)
-};
-constexpr int32_t kDwMaxRows = 12;
-
-// The four-channel row kernel's argument block (a channel multiplier that is a multiple of 4).
-struct DwRow4Args {
-  const int8_t* window;
-  int32_t line_stride, x_step, outputs;
-  int8_t* y;  // the first output of the first of the four channels (the four are consecutive)
-  int32_t y_step;
-  int32_t full[4], mult[4], offset_high[4], right[4];
-  int32_t amin, amax;
-  int32_t rows, out_rows, row_jump;
-  uint32_t w[4 * 12];  // w[4 * r + k]: window row r of channel k
-};
-// Stack bytes for the plane (the firmware's stack reserve is 3 KiB; with the argument blocks this
-// kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one output row does not fit take depthwise_blocks.
-constexpr int32_t kDwPlaneBytes = 640;
-
-}  // namespace int8
-}  // namespace kernels
-}  // namespace etmcu
+#include "kernels/cortex_m/util/depthwise_planes.h"
 
 #if defined(__riscv)
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
@@ -66,176 +20,35 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-static_assert(sizeof(void*) != 4 || (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60),
-              "DwRowArgs layout differs from the one depthwise_rows.S reads");
-
-static_assert(sizeof(void*) != 4 || (offsetof(DwRow4Args, amin) == 88 &&
-                                      offsetof(DwRow4Args, rows) == 96 && offsetof(DwRow4Args, w) == 108),
-              "DwRow4Args layout differs from the one depthwise_rows.S reads");
-
-inline void dw_row4(const DwRow4Args& a) {
+struct XpulpPlanes {
+  static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
+                          int32_t stride, int32_t n, int32_t lines) {
+    xpulp::gather_rows(dst, dst_row, src, src_row, stride, n, lines);
+  }
+  static void row(const DwRowArgs& a) {
 #if defined(__riscv)
-  etmcu_xpulp_dw_row4(&a);
-#else  // the same arithmetic in C (the host tests of this variant)
-  const int8_t* window = a.window;
-  int8_t* y = a.y;
-  for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump) {
-    for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
-      for (int k = 0; k < 4; ++k) {
-        int32_t v = a.full[k];
-        for (int32_t r = 0; r < a.rows; ++r) {
-          uint32_t x;
-          memcpy(&x, window + r * a.line_stride, 4);
-          v = xpulp::sdotsp_b(v, x, a.w[4 * r + k]);
-        }
-        const cmsis::Requant2v q{a.mult[k], a.offset_high[k], a.right[k]};
-        y[k] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
-      }
-    }
-  }
+    if (a.rows == 3)
+      etmcu_xpulp_dw_row_k3(&a);
+    else
+      etmcu_xpulp_dw_row(&a);
+#else
+    dw_row_c(a, sdot);
 #endif
-}
-
-inline void dw_row(const DwRowArgs& a) {
+  }
+  static void row4(const DwRow4Args& a) {
 #if defined(__riscv)
-  if (a.rows == 3)
-    etmcu_xpulp_dw_row_k3(&a);
-  else
-    etmcu_xpulp_dw_row(&a);
-#else  // the same arithmetic in C (the host tests of this variant)
-  const cmsis::Requant2v q{a.mult, a.offset_high, a.right};
-  const int8_t* window = a.window;
-  int8_t* y = a.y;
-  for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump) {
-    for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
-      int32_t v = a.full;
-      for (int32_t r = 0; r < a.rows; ++r) {
-        uint32_t x;
-        memcpy(&x, window + r * a.line_stride, 4);
-        v = xpulp::sdotsp_b(v, x, a.w[r]);
-      }
-      *y = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
-    }
-  }
+    etmcu_xpulp_dw_row4(&a);
+#else
+    dw_row4_c(a, sdot);
 #endif
-}
-
-// Whether the plane path computes this layer: windows up to four taps wide and up to kDwMaxRows
-// tall, a zero point that fits int8, every channel's requantization in the 2v form and its sums
-// below 2^30, and a strip of at least one output row fitting kDwPlaneBytes. *line_stride and
-// *strip_rows get the plane's geometry.
-inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* strip_rows) {
-  if (j.kw > 4 || j.kh > kDwMaxRows || j.ioff < -127 || j.ioff > 128) return false;
-  const int32_t ls = ((j.out.w - 1) * j.stride.w + 4 + 3) / 4 * 4;
-  // rows for R output rows: (R - 1) * stride + kh, plus one spare line (dw_row reads one row past
-  // the window's last)
-  const int32_t lines = kDwPlaneBytes / ls - j.kh - 1;
-  if (lines < 0) return false;
-  int32_t r = lines / j.stride.h + 1;
-  if (r > j.out.h) r = j.out.h;
-  for (int32_t c = 0; c < j.out.c; ++c) {
-    if (!cmsis::requant_2v_ok(j.mult[c], j.shift[c])) return false;
-    int32_t sw = 0;
-    for (int32_t t = 0; t < j.kh * j.kw; ++t) sw += j.w[static_cast<size_t>(t) * j.out.c + c];
-    const int64_t full = static_cast<int64_t>(j.bias ? j.bias[c] : 0) + int64_t(j.ioff) * sw;
-    if (full <= -(int64_t(1) << 29) || full >= (int64_t(1) << 29)) return false;
   }
-  *line_stride = ls;
-  *strip_rows = r;
-  return true;
-}
-
-// Window row r of output channel oc as one word (taps past kw zero); *sum += its taps.
-inline uint32_t pack_row(const DwJob& j, int32_t r, int32_t oc, int32_t* sum) {
-  uint32_t word = 0;
-  for (int32_t t = 0; t < j.kw; ++t) {
-    const int8_t wv = j.w[static_cast<size_t>(r * j.kw + t) * j.out.c + oc];
-    *sum += wv;
-    word |= static_cast<uint32_t>(static_cast<uint8_t>(wv)) << (8 * t);
+  // cv.sdotsp.b of a (possibly misaligned) plane word and a weight word
+  static int32_t sdot(int32_t acc, const int8_t* x, uint32_t w) {
+    uint32_t v;
+    memcpy(&v, x, 4);
+    return xpulp::sdotsp_b(acc, v, w);
   }
-  return word;
-}
-
-// The plane path (dw_plane_applies is true).
-__attribute__((noinline)) inline void depthwise_planes(const DwJob& j, int32_t ls, int32_t strip) {
-  alignas(4) int8_t plane[kDwPlaneBytes];
-  const int8_t zp = static_cast<int8_t>(-j.ioff);
-  const int32_t cin = j.in.c, cout = j.out.c, sy = j.stride.h;
-  const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;  // plane columns a window can touch
-  DwRowArgs a;
-  DwRow4Args a4;
-  a4.line_stride = ls;
-  a4.x_step = j.stride.w;
-  a4.outputs = j.out.w;
-  a4.y_step = cout;
-  a4.amin = j.amin;
-  a4.amax = j.amax;
-  a4.rows = j.kh;
-  a4.row_jump = sy * ls - j.out.w * j.stride.w;
-  a.line_stride = ls;
-  a.x_step = j.stride.w;
-  a.outputs = j.out.w;
-  a.y_step = cout;
-  a.amin = j.amin;
-  a.amax = j.amax;
-  a.rows = j.kh;
-  a.row_jump = sy * ls - j.out.w * j.stride.w;
-  for (int32_t oy0 = 0; oy0 < j.out.h; oy0 += strip) {
-    const int32_t n_out = j.out.h - oy0 < strip ? j.out.h - oy0 : strip;
-    const int32_t n_lines = (n_out - 1) * sy + j.kh;
-    const int32_t iy_first = oy0 * sy - j.pad.h;
-    // The zero point outside the input (and in the spare line and the word tail): the same bytes
-    // for every channel, which each gather below leaves alone.
-    memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
-    for (int32_t ci = 0; ci < cin; ++ci) {
-      // Gather the strip's plane: input rows iy_first .. + n_lines, columns -pad.w .. + cols.
-      const int32_t ix_first = -j.pad.w;
-      const int32_t c0 = ix_first < 0 ? -ix_first : 0;
-      const int32_t c1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
-      // the input rows the strip's lines cover
-      const int32_t l0 = iy_first < 0 ? -iy_first : 0;
-      const int32_t l1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
-      if (l1 > l0 && c1 > c0)
-        xpulp::gather_rows(plane + static_cast<size_t>(l0) * ls + c0, ls,
-                           j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
-                           j.in.w * cin, cin, c1 - c0, l1 - l0);
-      int32_t m = 0;
-      if (j.cm % 4 == 0) {  // four output channels per pass over the plane
-        DwRow4Args& b = a4;
-        b.window = plane;
-        b.out_rows = n_out;
-        for (; m < j.cm; m += 4) {
-          const int32_t oc = ci * j.cm + m;
-          for (int k = 0; k < 4; ++k) {
-            int32_t sw = 0;
-            for (int32_t r = 0; r < j.kh; ++r) b.w[4 * r + k] = pack_row(j, r, oc + k, &sw);
-            b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sw));
-            const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc + k], j.shift[oc + k], j.ooff);
-            b.mult[k] = q.multiplier;
-            b.offset_high[k] = q.offset_high;
-            b.right[k] = q.right;
-          }
-          b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * cout + oc;
-          dw_row4(b);
-        }
-      }
-      for (; m < j.cm; ++m) {
-        const int32_t oc = ci * j.cm + m;
-        int32_t sw = 0;
-        for (int32_t r = 0; r < j.kh; ++r) a.w[r] = pack_row(j, r, oc, &sw);
-        a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
-        const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
-        a.mult = q.multiplier;
-        a.offset_high = q.offset_high;
-        a.right = q.right;
-        a.window = plane;
-        a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * cout + oc;
-        a.out_rows = n_out;
-        dw_row(a);
-      }
-    }
-  }
-}
+};
 
 // One cv.mac.
 struct DepthwiseMac {
@@ -247,18 +60,10 @@ struct DepthwiseMac {
 inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
   if (dw_plane_applies(j, &ls, &strip)) {
-    depthwise_planes(j, ls, strip);
+    depthwise_planes<XpulpPlanes>(j, ls, strip);
     return true;
   }
-  if (j.cm == 1) {
-    depthwise_blocks<false, DepthwiseMac>(j);
-    return true;
-  }
-  if (j.cm % 4 == 0) {  // e.g. KWS's first layer: 1 -> 64 channels
-    depthwise_blocks<true, DepthwiseMac>(j);
-    return true;
-  }
-  return false;
+  return depthwise_blocks_any<DepthwiseMac>(j);
 }
 
 }  // namespace int8
