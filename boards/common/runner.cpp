@@ -13,6 +13,7 @@
 #include "board_io.h"
 #include "boards/common/board.h"
 #include "fw_config.h"
+#include "runtime/executor/profiler.h"
 #include "runtime/executor/program.h"
 
 using namespace etmcu;
@@ -262,6 +263,15 @@ int main() {
     if (e != Error::Ok) fail('d', method->diagnostic(), e);
   }
   const uint64_t t_inputs = board_ticks();
+#if defined(FW_PROFILE) && FW_PROFILE
+#ifndef FW_PROFILE_EVENTS
+#define FW_PROFILE_EVENTS 256
+#endif
+  // One event per instruction executed (cycles between the executor's hooks).
+  static ProfileEvent events[FW_PROFILE_EVENTS];
+  Profiler profiler(events, FW_PROFILE_EVENTS);
+  if (method->set_profiler(&profiler) != Error::Ok) fail('e', method->diagnostic(), Error::Internal);
+#endif
   Error e = method->execute();
   if (e != Error::Ok) fail('e', method->diagnostic(), e);
   const uint64_t t_exec = board_ticks();
@@ -278,6 +288,19 @@ int main() {
   put_field(t_print);
   end_line();
   report_stack_overflow();
+#if defined(FW_PROFILE) && FW_PROFILE
+  // P <instruction> <start - execute start> <cycles>, one line per event; Q <events dropped>
+  board_putc('Q');
+  put_field(profiler.dropped());
+  end_line();
+  for (size_t i = 0; i < profiler.size(); ++i) {
+    board_putc('P');
+    put_field(profiler[i].instruction);
+    put_field(profiler[i].start - t_inputs);
+    put_field(profiler[i].end - profiler[i].start);
+    end_line();
+  }
+#endif
   board_putc('M');
   put_field(method_alloc.used());
   put_field(temp_alloc.peak());

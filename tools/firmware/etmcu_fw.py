@@ -146,15 +146,15 @@ def host_run(model, method, input_files, data=None):
 
 class Build:
     def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet, int8_variant="",
-                 libs_march=""):
+                 libs_march="", profile=False):
         self.target, self.board, self.quiet = target, board, quiet
         self.toolchain = os.path.join(ROOT, "cmake", f"toolchain-{TARGETS[target][0]}.cmake")
         suffix = ""
-        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant or libs_march:
+        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant or libs_march or profile:
             key = f"{runtime_opt}|{kernel_opt}|{lto}" + (f"|{int8_variant}" if int8_variant else "") + \
-                (f"|libs={libs_march}" if libs_march else "")
+                (f"|libs={libs_march}" if libs_march else "") + ("|profile" if profile else "")
             suffix = "-" + hashlib.sha256(key.encode()).hexdigest()[:8]
-        self.int8_variant, self.libs_march = int8_variant, libs_march
+        self.int8_variant, self.libs_march, self.profile = int8_variant, libs_march, profile
         self.dir = os.path.join(build_root, f"{board}{suffix}")
         self.models = os.path.join(self.dir, "models")
         self.runtime_opt, self.kernel_opt, self.lto = runtime_opt, kernel_opt, lto
@@ -176,6 +176,8 @@ class Build:
                f"-DETMCU_FW_CORTEX_M_VARIANT={self.int8_variant}"]
         if self.libs_march:
             cmd.append(f"-DETMCU_LIBS_MARCH={self.libs_march}")
+        if self.profile:
+            cmd.append("-DETMCU_FW_PROFILE=ON")
         log(f"configuring {self.dir}", self.quiet)
         run_cmd(cmd, "cmake configure")
         with open(os.path.join(self.dir, "board.json")) as f:
@@ -403,7 +405,7 @@ def symbol_address(elf, name):
 
 
 def parse_output(text):
-    res = {"outputs": [], "T": None, "M": None, "E": None, "Z": None, "X": None, "S": False}
+    res = {"outputs": [], "T": None, "M": None, "E": None, "Z": None, "X": None, "S": False, "P": [], "Q": None}
     for line in text.splitlines():
         if not line:
             continue
@@ -417,8 +419,10 @@ def parse_output(text):
                 entry.update(dtype=dtype, sizes=[int(x, 16) for x in f[4:4 + dim]],
                              dim_order=[int(x, 16) for x in f[4 + dim:4 + 2 * dim]])
             res["outputs"].append(entry)
-        elif line[0] in "TMZ":
+        elif line[0] in "TMZQ":
             res[line[0]] = [int(x, 16) for x in line[1:].split()]
+        elif line[0] == "P":
+            res["P"].append([int(x, 16) for x in line[1:].split()])
         elif line[0] == "E":
             f = line.split(" ", 6)
             res["E"] = {"phase": f[1], "error": int(f[2], 16), "index": int(f[3], 16), "got": int(f[4], 16),
@@ -539,6 +543,9 @@ def main(argv=None):
                     help="cv32e40p: the -march of the link, which picks the libgcc/picolibc multilib "
                          "(default rv32imac: compressed, smaller; rv32imc: the rv32im libraries, faster "
                          "soft-float, ~1.1 KiB more)")
+    ap.add_argument("--profile", action="store_true",
+                    help="time every instruction of the execution on the device (a build with the runtime's "
+                         "instruction hooks; JSON 'profile': instruction, operator, cycles or ticks)")
     ap.add_argument("--int8-kernels", default="", choices=["", "ref", "scalar", "rv32", "xpulp", "dsp", "mve"],
                     help="cortex_m kernel variant (default: the board's preference, docs/int8.md)")
     ap.add_argument("--device-verification", action="store_true",
@@ -608,7 +615,7 @@ def run(args):
     name = h.hexdigest()[:16]
 
     with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
-               args.int8_kernels, args.libs_march) as b:
+               args.int8_kernels, args.libs_march, args.profile) as b:
         d = os.path.join(b.models, name)
         fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
         stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
@@ -723,6 +730,15 @@ def run(args):
                 "stack_reserved": secs.get(".stack", 0), "stack_peak": stack_peak,
                 "total": data + secs.get(".bss", 0) + secs.get(".noinit", 0) + secs.get(".stack", 0)},
     }
+    if args.profile:
+        ops = {}
+        p = run_cmd([CLI, "run", model, "--method", args.method, "--profile", "--json"] +
+                    (["--data", ptd] if ptd else []), "host run", check=False)
+        if p.returncode == 0:
+            ops = {e["instruction"]: e["op"] for e in json.loads(p.stdout.strip().splitlines()[-1]).get("profile", [])}
+        result["profile"] = [{"instruction": i, "op": ops.get(i, ""), "start": start, "ticks": ticks}
+                             for i, start, ticks in res["P"]]
+        result["profile_dropped"] = (res["Q"] or [0])[0]
     if b.info["family"] == "cv32e40p":
         result["flash"]["note"] = "the testbench has one RAM: code and constants are loaded into it"
         total = counts["cycles"]
