@@ -102,7 +102,16 @@ inline uint32_t dequantize_bits(int32_t d, uint32_t scale_mant, int32_t scale_ex
   // leading bit position L of p: the value is p * 2^(scale_exp - 23) = (p / 2^L) * 2^(E), E =
   // scale_exp - 23 + L
   int32_t L = 23;
-  while ((p >> (L + 1)) != 0) ++L;
+  const uint32_t high = static_cast<uint32_t>(p >> 32);
+  if (high != 0) {  // int16 products reach 2^41
+    L = 32;
+    while ((high >> (L - 31)) != 0) ++L;
+  } else {  // p = |d| * scale_mant < 2^32: find the top bit by halving (no 64-bit shifts)
+    const uint32_t p32 = static_cast<uint32_t>(p);  // >= 2^23
+    if (p32 >> 27) L = 27;
+    if (p32 >> (L + 2)) L += 2;                    // L + 2 <= 29
+    while (L < 31 && (p32 >> (L + 1)) != 0) ++L;
+  }
   int32_t e = scale_exp - 23 + L;
   uint32_t m;
   if (L <= 23) {
