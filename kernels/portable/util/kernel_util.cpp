@@ -227,13 +227,39 @@ StridedIter::StridedIter(const Tensor& drive, const int64_t (*strides)[kTensorMa
 }
 
 namespace {
+// out's elements in memory order from src at base + sum(index[d] * st[0][d]): the innermost
+// (memory-order) dimension as a tight strided loop, the others by an odometer once per row (a
+// layout change such as NCHW -> NHWC costs a load and a store per element, not the general
+// iterator's per-element bookkeeping).
 template <typename T>
 void gather_typed(const Tensor& out, const T* src, const int64_t (*st)[kTensorMaxDim],
                   int64_t base) {
-  StridedIter it(out, st, 1, &base);
   T* dst = static_cast<T*>(out.data);
   const size_t n = out.numel();
-  for (size_t i = 0; i < n; ++i, it.next()) dst[i] = src[it.offset(0)];
+  if (n == 0) return;
+  const int nd = out.dim;
+  if (nd == 0) {
+    dst[0] = src[base];
+    return;
+  }
+  ptrdiff_t size[kTensorMaxDim], stride[kTensorMaxDim], idx[kTensorMaxDim];
+  for (int k = 0; k < nd; ++k) {
+    size[k] = static_cast<ptrdiff_t>(out.sizes[out.dim_order[k]]);
+    stride[k] = static_cast<ptrdiff_t>(st[0][out.dim_order[k]]);
+    idx[k] = 0;
+  }
+  const ptrdiff_t n0 = size[nd - 1], s0 = stride[nd - 1];
+  ptrdiff_t off = static_cast<ptrdiff_t>(base);
+  for (size_t done = 0; done < n; done += static_cast<size_t>(n0)) {
+    const T* s = src + off;
+    for (ptrdiff_t i = 0; i < n0; ++i, s += s0) *dst++ = *s;
+    for (int k = nd - 2; k >= 0; --k) {  // the next row
+      off += stride[k];
+      if (++idx[k] < size[k]) break;
+      off -= stride[k] * size[k];
+      idx[k] = 0;
+    }
+  }
 }
 }  // namespace
 
