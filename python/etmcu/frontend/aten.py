@@ -192,6 +192,16 @@ def _upsample(fe, a, res):
     return fe.emit1("aten::upsample_nearest2d.vec_out", [x, size, scales], res)
 
 
+def _upsample_size(fe, a, res):
+    """upsample_nearest2d(input, output_size, scales_h, scales_w): the same vec_out call the fx
+    front end writes (scale factors when they were given, else the output size)."""
+    x = fe.tensor(a[0])
+    if a[2] is not None and a[3] is not None:
+        return fe.emit1("aten::upsample_nearest2d.vec_out", [x, None, [float(a[2]), float(a[3])]],
+                        res)
+    return fe.emit1("aten::upsample_nearest2d.vec_out", [x, list(a[1]), None], res)
+
+
 def _clamp(fe, a, res):
     x = fe.tensor(a[0])
     cv = lambda v: None if v is None else float(v)  # noqa: E731
@@ -234,7 +244,7 @@ ATEN_HANDLERS = {
     "expand.default": _expand, "expand_copy.default": _expand,
     "clone.default": lambda fe, a, res: fe.emit1("aten::clone.out", [fe.tensor(a[0]), None], res),
     "_to_copy.default": _to_copy,
-    "upsample_nearest2d.vec": _upsample,
+    "upsample_nearest2d.vec": _upsample, "upsample_nearest2d.default": _upsample_size,
     "constant_pad_nd.default": lambda fe, a, res: fe.emit1(
         "aten::constant_pad_nd.out", [fe.tensor(a[0]), list(a[1]), float(a[2])], res),
     "native_layer_norm.default": _layer_norm,
@@ -249,6 +259,19 @@ for _v in _VIEWS:
     ATEN_HANDLERS[_v] = _alias
 
 
+def _from_dropout(n):
+    """torch.export (2.x) writes eval-mode nn.Dropout / F.dropout as aten.clone; its node records
+    the source function. A clone the user wrote stays a clone.out."""
+    stack = n.meta.get("source_fn_stack") or []
+    if not stack:
+        return False
+    fn = stack[-1][1]
+    if isinstance(fn, type):
+        return issubclass(fn, torch.nn.modules.dropout._DropoutNd)
+    return fn in (torch.nn.functional.dropout, torch.nn.functional.dropout2d,
+                  torch.nn.functional.dropout1d, torch.dropout) or fn == "dropout"
+
+
 class AtenFrontend(FxFrontend):
     """FxFrontend driver with handlers keyed by ATen OpOverload instead of module/function."""
 
@@ -260,6 +283,8 @@ class AtenFrontend(FxFrontend):
         if not isinstance(n.target, torch._ops.OpOverload):
             return None
         key = f"{n.target._schema.name.split('::')[-1]}.{n.target._overloadname}"
+        if key == "clone.default" and _from_dropout(n):
+            key = "dropout.default"      # eval-mode dropout: a view, as the fx front end makes it
         h = ATEN_HANDLERS.get(key)
         if h is None:
             return None
@@ -267,14 +292,45 @@ class AtenFrontend(FxFrontend):
         return lambda fe, args, kwargs, res: h(fe, _fill(target, list(args), kwargs), res)
 
 
+# Ops kept whole by run_decompositions(): the core ATen table would lower them to ops the runtime
+# has no kernel for (nearest upsampling becomes aten.index.Tensor with computed index tensors),
+# while etmcu and upstream's portable library implement them directly.
+_KEEP = ("upsample_nearest2d.vec", "upsample_nearest2d.default")
+
+
+def _decomp_table():
+    table = torch.export.default_decompositions()
+    for name in _KEEP:
+        packet, overload = name.split(".")
+        op = getattr(getattr(aten, packet), overload)
+        if op in table:
+            del table[op]
+    return table
+
+
+def export_graph(module, example_inputs):
+    """torch.export.export(module, inputs).run_decompositions(...) as a GraphModule with the
+    parameters bound (`ExportedProgram.module()`); tracing failures become one ExportError."""
+    from .fx import trace_error
+    try:
+        ep = torch.export.export(module, tuple(example_inputs), strict=True)
+        ep = ep.run_decompositions(_decomp_table()) if hasattr(torch.export, "default_decompositions") \
+            else ep.run_decompositions()
+    except Exception as e:  # noqa: BLE001 - dynamo/export errors: one message, no traceback
+        raise trace_error(e, module, "torch.export") from None
+    return ep.module()
+
+
 def trace_aten(module, example_inputs):
     """ATen graph of `module`: torch.export when available (torch >= 2.1), else make_fx."""
     if hasattr(torch, "export") and hasattr(torch.export, "export"):
-        # torch >= 2.1. Parameters/buffers become lifted placeholders: bind them as constants.
-        ep = torch.export.export(module, tuple(example_inputs)).run_decompositions()
-        gm = ep.module()
+        gm = export_graph(module, example_inputs)
         return AtenFrontend(gm, example_inputs, eager=module).run()
     from torch.fx.experimental.proxy_tensor import make_fx
-    with torch.no_grad():
-        gm = make_fx(module)(*example_inputs)
+    from .fx import trace_error
+    try:
+        with torch.no_grad():
+            gm = make_fx(module)(*example_inputs)
+    except Exception as e:  # noqa: BLE001
+        raise trace_error(e, module, "make_fx") from None
     return AtenFrontend(gm, example_inputs, eager=module).run()

@@ -923,6 +923,32 @@ METHOD_HANDLERS = {
 }
 
 
+_DATA_DEPENDENT = ("control flow", "data-dependent", "data dependent", "GuardOnDataDependent",
+                   "Could not guard on", "Proxy object cannot be iterated", "cannot be used as inputs",
+                   "dynamic control flow", "Dynamic control flow", "could not extract specialized")
+
+
+def trace_error(e, module, tracer_name):
+    """One ExportError for an exception raised while tracing: where (layer and source line), why,
+    and what to do, instead of the tracer's traceback."""
+    from .probe import locate
+    layer, where = locate(e, module)
+    text = " ".join(str(e).split("\n")[0].split())[:300] or type(e).__name__
+    hint = None
+    if any(k in str(e) for k in _DATA_DEPENDENT):
+        msg = ("data-dependent control flow: Python `if`/`for`/`while` (or bool(), int(), "
+               "iteration) on a tensor's value decides what the model computes, so there is no "
+               "single static graph to export")
+        hint = ("compute every branch and select with torch.where, or move the decision out of "
+                "the model. Dynamic shapes are out of scope too: a program has the example "
+                "inputs' static shapes")
+    else:
+        msg = f"{tracer_name} could not trace the model: {type(e).__name__}: {text}"
+    if layer:
+        msg = f"{layer}: {msg}"
+    return ExportError(msg, op="trace", source=where, hint=hint, show_op=False)
+
+
 def trace(module, example_inputs):
     """Trace `module` with torch.fx (recording user stack traces) and translate it to IR."""
     tracer = torch.fx.Tracer()
@@ -930,7 +956,7 @@ def trace(module, example_inputs):
     try:
         graph = tracer.trace(module)
     except Exception as e:  # fx's own errors (control flow on tensors, etc.)
-        raise ExportError(f"torch.fx could not trace the model: {e}", op="trace") from e
+        raise trace_error(e, module, "torch.fx") from None
     gm = torch.fx.GraphModule(tracer.root, graph)
     gm.eval()
     return FxFrontend(gm, example_inputs, eager=module).run()
