@@ -65,6 +65,7 @@ create() {
     say "creating $CHROOT: debootstrap $SUITE from $mirror with $PACKAGES (about 1.3 GB; log: $log)"
     if ! debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$CHROOT" "$mirror" >"$log" 2>&1; then
       tail -n 5 "$log" >&2
+      remove_tree
       cannot "create the torch 2.x chroot" "debootstrap failed (no network to $mirror?); full log: $log"
     fi
     rm -rf "$CHROOT/var/cache/apt/archives/"*.deb
