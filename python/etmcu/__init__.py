@@ -140,8 +140,8 @@ def _verify(module, example_inputs, prog, tolerance=1e-4):
     was_training = module.training
     module.eval()
     try:
-        with torch.no_grad():
-            ref = module(*example_inputs)
+        with torch.no_grad():   # on copies: the model may write into its inputs
+            ref = module(*[x.clone() for x in example_inputs])
     finally:
         module.train(was_training)
     refs, stack = [], [ref]

@@ -60,6 +60,23 @@ MODELS = {
             def forward(self, x):
                 return self.gate(x) * 2
         """,
+    "chunk": """
+        class Model(nn.Module):
+            def forward(self, x):
+                a, b = x.chunk(2, dim=1)
+                return a * torch.sigmoid(b)
+        """,
+    "shape_branch": """
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+
+            def forward(self, x):
+                if x.shape[-1] == 8:
+                    x = self.fc(x)
+                return x
+        """,
     "lstm": """
         class Model(nn.Module):
             def __init__(self):
@@ -129,3 +146,48 @@ def test_lstm_is_named_with_its_layer(tmp_path, frontend):
     err = run_export(tmp_path, "lstm", "--input-shape", "1,5,8", "--frontend", frontend)
     assert "layer 'rnn' (LSTM)" in err and "not supported" in err
     assert "lstm.py:8: self.rnn = nn.LSTM(8, 16, batch_first=True)" in err
+
+
+def test_fx_unpacking_a_traced_value(tmp_path):
+    import torch
+    err = run_export(tmp_path, "chunk", "--input-shape", "2,4", "--frontend", "fx")
+    assert "chunk.py:7: a, b = x.chunk(2, dim=1)" in err
+    if torch.__version__ < "2":     # torch.fx 1.13 cannot unpack a Proxy
+        assert "cannot unpack a traced value" in err
+    else:                           # 2.x unpacks it; then chunk itself is not supported
+        assert "unsupported operation 'Tensor.chunk'" in err
+
+
+def test_fx_control_flow_on_a_shape_points_to_the_export_front_end(tmp_path):
+    err = run_export(tmp_path, "shape_branch", "--input-shape", "1,8", "--frontend", "fx")
+    assert "or its shape" in err and "--frontend export" in err
+    assert "shape_branch.py:11: if x.shape[-1] == 8:" in err
+
+
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_forward_default_arguments(frontend):
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, x, scale=2.0):
+            return x * scale
+
+    prog = etmcu.export(M(), (torch.ones(2, 3),), frontend=frontend)
+    assert prog.ops == {"aten::mul.Scalar_out": 1}
+
+
+@pytest.mark.parametrize("frontend", FRONTENDS)
+def test_example_inputs_are_not_modified_by_a_model_that_writes_into_them(frontend):
+    import torch
+
+    class M(torch.nn.Module):
+        def forward(self, x):
+            x.add_(1)
+            return x * 2
+
+    x = torch.zeros(2, 3)
+    try:
+        etmcu.export(M(), (x,), frontend=frontend)
+    except etmcu.ExportError:
+        pass                    # in-place updates of inputs are refused; the point is x
+    assert torch.equal(x, torch.zeros(2, 3))

@@ -330,7 +330,7 @@ def trace_aten(module, example_inputs):
     from .fx import trace_error
     try:
         with torch.no_grad():
-            gm = make_fx(module)(*example_inputs)
+            gm = make_fx(module)(*[x.clone() for x in example_inputs])   # it runs the model
     except Exception as e:  # noqa: BLE001
         raise trace_error(e, module, "make_fx") from None
     return AtenFrontend(gm, example_inputs, eager=module).run()

@@ -105,8 +105,8 @@ def check_inputs(module, example_inputs):
         handles.append(m.register_forward_pre_hook(pre))
         handles.append(m.register_forward_hook(post))
     try:
-        with torch.no_grad():
-            module(*example_inputs)
+        with torch.no_grad():   # on copies: a model that writes into its input must not
+            module(*[x.clone() if isinstance(x, torch.Tensor) else x for x in example_inputs])
     except Exception as e:  # noqa: BLE001 - anything torch raises becomes one message
         failing, inputs = stack[-1] if stack else (module, tuple(example_inputs))
         path = names.get(failing, "")
@@ -162,7 +162,7 @@ def _module_at(root, filename, lineno):
         except (OSError, TypeError):
             continue
         if src == os.path.abspath(filename) and start <= lineno < start + len(lines):
-            hits.append(path or "(the model)")
+            hits.append(path)
     return hits
 
 
@@ -187,6 +187,6 @@ def locate(e, root):
     paths = _module_at(root, f.filename, f.lineno)
     layer = ""
     if paths:
-        layer = f"layer '{paths[0]}'" + (f" (and {len(paths) - 1} more of that class)"
-                                         if len(paths) > 1 else "")
+        layer = (f"layer '{paths[0]}'" if paths[0] else "the model's forward()") + (
+            f" (and {len(paths) - 1} more of that class)" if len(paths) > 1 else "")
     return layer, frame_text(f)
