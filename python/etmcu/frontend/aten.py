@@ -272,6 +272,23 @@ def _from_dropout(n):
                   torch.nn.functional.dropout1d, torch.dropout) or fn == "dropout"
 
 
+def _from_adaptive_pool(n):
+    stack = n.meta.get("source_fn_stack") or []
+    return bool(stack) and stack[-1][1] in (torch.nn.AdaptiveAvgPool2d,
+                                            torch.nn.functional.adaptive_avg_pool2d)
+
+
+def _mean_sorted(fe, a, res):
+    """Global average pooling's mean: dims in ascending order, as the fx front end emits it (the
+    same reduction; the program is then byte-identical)."""
+    x = fe.tensor(a[0])
+    dims = sorted(_norm_dim(d, len(x.shape)) for d in a[1])
+    return fe.emit1("aten::mean.out", [x, dims, bool(a[2]), None], res)
+
+
+ATEN_HANDLERS["mean.dim_sorted"] = _mean_sorted
+
+
 class AtenFrontend(FxFrontend):
     """FxFrontend driver with handlers keyed by ATen OpOverload instead of module/function."""
 
@@ -285,6 +302,8 @@ class AtenFrontend(FxFrontend):
         key = f"{n.target._schema.name.split('::')[-1]}.{n.target._overloadname}"
         if key == "clone.default" and _from_dropout(n):
             key = "dropout.default"      # eval-mode dropout: a view, as the fx front end makes it
+        if key == "mean.dim" and _from_adaptive_pool(n):
+            key = "mean.dim_sorted"      # its decomposition reduces over [-1, -2]; fx writes [2, 3]
         h = ATEN_HANDLERS.get(key)
         if h is None:
             return None

@@ -1,8 +1,8 @@
 """torch.export front end on torch >= 2.1 (run in the Debian 13 chroot: tools/torch2/env.sh).
 
 Every zoo model, fp32 and int8, through `torch.export.export(...).run_decompositions()` must give
-the same program as the torch.fx front end on the same torch: the same instruction sequence, and
-on etmcu's C++ host runtime the same outputs (fp32 within rounding, int8 bit-identical). On torch
+the same program as the torch.fx front end on the same torch: the same instruction sequence and
+the same .pte bytes, and on etmcu's C++ host runtime the same outputs (fp32 within rounding, int8 bit-identical). On torch
 1.13 (Debian 12's, no torch.export) the module is skipped with one line; tools/scripts/test.sh runs
 it in the chroot.
 """
@@ -62,6 +62,7 @@ def test_export_front_end_matches_fx(name, quantize, tmp_path):
     assert op_sequence(ex) == op_sequence(fx)
     assert ex.plan.region_sizes == fx.plan.region_sizes
     assert ex.constant_bytes == fx.constant_bytes
+    assert ex.buffer == fx.buffer       # the same program, byte for byte
     fx_pte = fx.save(tmp_path / "fx.pte")
     ex_pte = ex.save(tmp_path / "export.pte")
     for seed in SEEDS:
@@ -96,4 +97,4 @@ def test_cli_prints_and_uses_the_export_front_end(tmp_path):
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "front end: fx" in proc.stdout
-    assert out.stat().st_size == fx_out.stat().st_size
+    assert out.read_bytes() == fx_out.read_bytes()
