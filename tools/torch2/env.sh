@@ -95,6 +95,7 @@ run() {
 # Run a command in the chroot, in a private mount namespace (the mounts vanish with the command):
 # the repository at /etmcu, ../shared at /shared (read-only, when present), /proc, /dev, a tmpfs /tmp.
 enter() {
+  [[ $(id -u) -eq 0 ]] || cannot "enter the torch 2.x chroot" "chroot and its mounts need root"
   local shared
   shared=$(cd "$ROOT/.." && pwd)/shared
   unshare --mount --propagation private bash -c '
