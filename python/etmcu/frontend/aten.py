@@ -20,7 +20,8 @@ import numpy as np
 import torch
 
 from ..ir import Tensor
-from .fx import FxFrontend, _norm_dim, np_dtype
+from .fx import FxFrontend, _adaptive_avg_common, _norm_dim, np_dtype
+from .fx import _binary as _fx_binary
 
 aten = torch.ops.aten
 
@@ -65,14 +66,93 @@ def _as_strided(fe, a, res):
 
 
 def _binary(kind):
+    """The fx front end's handler: tensor (op) tensor, tensor (op) scalar and scalar (op) tensor
+    (`1.0 - x` arrives here as sub.Tensor(1.0, x)) give the same calls in both front ends."""
+    inner = _fx_binary(kind)
+
     def h(fe, a, res):
-        x, y = a[0], a[1]
-        tail = [a[2]] if kind in ("add", "sub") else []
-        if isinstance(y, Tensor):
-            return fe.emit1(f"aten::{kind}.out", [fe.tensor(x), y] + tail, res)
-        y = float(y) if np.issubdtype(x.dtype, np.floating) else y
-        return fe.emit1(f"aten::{kind}.Scalar_out", [fe.tensor(x), y] + tail, res)
+        kwargs = {"alpha": a[2]} if kind in ("add", "sub") else {}
+        return inner(fe, [a[0], a[1]], kwargs, res)
     return h
+
+
+# `c / x` arrives decomposed as mul(reciprocal(x), c). A reciprocal whose only user is such a mul
+# emits nothing (its value stands for x) and the mul emits the fx front end's scalar-first
+# div.out(c, x): the same program, and the single division is the more exact one in general.
+def _reciprocal(fe, a, res, fusable):
+    x = fe.tensor(a[0])
+    if fusable:
+        return x
+    return _fx_binary("div")(fe, [1.0, x], {}, res)
+
+
+def _div_by_reciprocal(n):
+    """Handler for a mul whose tensor operand is a fusable reciprocal (the fx node says which)."""
+    recip_first = isinstance(n.args[0], torch.fx.Node) and _is_fused_reciprocal(n.args[0])
+
+    def h(fe, args, kwargs, res):
+        x, c = (args[0], args[1]) if recip_first else (args[1], args[0])
+        return _fx_binary("div")(fe, [c, x], {}, res)
+    return h
+
+
+def _is_fused_reciprocal(node):
+    return (node.op == "call_function" and node.target is aten.reciprocal.default
+            and _fusable_reciprocal(node))
+
+
+def _fusable_reciprocal(n):
+    users = list(n.users)
+    if len(users) != 1:
+        return False
+    u = users[0]
+    if not isinstance(u.target, torch._ops.OpOverload) or u.target not in (
+            aten.mul.Tensor, aten.mul.Scalar):
+        return False
+    other = u.args[1] if u.args[0] is n else u.args[0]
+    return isinstance(other, (int, float)) and not isinstance(other, bool)
+
+
+_VIEW_TARGETS = ("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default")
+
+
+def _key(node):
+    t = node.target
+    if node.op != "call_function" or not isinstance(t, torch._ops.OpOverload):
+        return ""
+    return f"{t._schema.name.split('::')[-1]}.{t._overloadname}"
+
+
+def _nd_linear(n, key):
+    """nn.Linear on an N-D input arrives as view(x, [-1, in]) -> addmm/mm with t(W) -> view back.
+    Returns a handler emitting the fx front end's linear.out(x, W, b) on the N-D input (the views
+    then alias it and the folded W^T is unused), or None when `n` is not that pattern."""
+    stack = n.meta.get("source_fn_stack") or []
+    if not stack or stack[-1][1] not in (torch.nn.Linear, torch.nn.functional.linear):
+        return None
+    bias_first = key == "addmm.default"
+    inp, wt = (n.args[1], n.args[2]) if bias_first else (n.args[0], n.args[1])
+    users = list(n.users)
+    if not (isinstance(inp, torch.fx.Node) and _key(inp) in _VIEW_TARGETS
+            and isinstance(wt, torch.fx.Node) and _key(wt) in ("t.default", "permute.default")
+            and isinstance(wt.args[0], torch.fx.Node) and wt.args[0].op == "get_attr"
+            and len(users) == 1 and _key(users[0]) in _VIEW_TARGETS):
+        return None
+    src, out = inp.args[0], users[0]
+    if not isinstance(src, torch.fx.Node) or "val" not in src.meta or "val" not in out.meta \
+            or src.meta["val"].dim() <= 2:
+        return None
+
+    def h(fe, args, kwargs, res):
+        x, w = fe.tensor(fe.env[src]), fe.tensor(fe.env[wt.args[0]], "weight")
+        b = args[0] if bias_first else None
+        return fe.emit("aten::linear.out", [x, w, b], [tuple(out.meta["val"].shape)],
+                       [x.dtype])[0]
+    return h
+
+
+def _adaptive_avg(fe, a, res):
+    return _adaptive_avg_common(fe, a[0], a[1], res)
 
 
 def _simple(op, n_args):
@@ -239,6 +319,7 @@ ATEN_HANDLERS = {
     "transpose.int": _transpose, "t.default": _t,
     "max_pool2d_with_indices.default": _max_pool,
     "avg_pool2d.default": _avg_pool,
+    "_adaptive_avg_pool2d.default": _adaptive_avg, "adaptive_avg_pool2d.default": _adaptive_avg,
     "mean.dim": _reduce("aten::mean.out"), "sum.dim_IntList": _reduce("aten::sum.IntList_out"),
     "cat.default": _cat,
     "expand.default": _expand, "expand_copy.default": _expand,
@@ -304,6 +385,16 @@ class AtenFrontend(FxFrontend):
             key = "dropout.default"      # eval-mode dropout: a view, as the fx front end makes it
         if key == "mean.dim" and _from_adaptive_pool(n):
             key = "mean.dim_sorted"      # its decomposition reduces over [-1, -2]; fx writes [2, 3]
+        if key in ("mul.Tensor", "mul.Scalar") and any(
+                isinstance(x, torch.fx.Node) and _is_fused_reciprocal(x) for x in n.args[:2]):
+            return _div_by_reciprocal(n)
+        if key in ("addmm.default", "mm.default"):
+            h = _nd_linear(n, key)
+            if h is not None:
+                return h
+        if key == "reciprocal.default":
+            fusable = _fusable_reciprocal(n)
+            return lambda fe, args, kwargs, res: _reciprocal(fe, list(args), res, fusable)
         h = ATEN_HANDLERS.get(key)
         if h is None:
             return None

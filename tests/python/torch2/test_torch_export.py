@@ -1,6 +1,6 @@
 """torch.export front end on torch >= 2.1 (run in the Debian 13 chroot: tools/torch2/env.sh).
 
-Every zoo model, fp32 and int8, through `torch.export.export(...).run_decompositions()` must give
+Every zoo model and the op-coverage models (op_models.py), fp32 and int8, through `torch.export.export(...).run_decompositions()` must give
 the same program as the torch.fx front end on the same torch: the same instruction sequence and
 the same .pte bytes, and on etmcu's C++ host runtime the same outputs (fp32 within rounding, int8 bit-identical). On torch
 1.13 (Debian 12's, no torch.export) the module is skipped with one line; tools/scripts/test.sh runs
@@ -17,6 +17,7 @@ import pytest
 import torch
 
 import etmcu
+from op_models import OP_MODELS
 from zoo_util import ZOO, random_inputs, zoo_module
 
 if not (hasattr(torch, "export") and hasattr(torch.export, "export")):
@@ -51,12 +52,23 @@ def test_default_front_end_is_torch_export():
     assert etmcu.default_frontend() == "export"
 
 
+def model_and_inputs(name):
+    """A zoo model, or one of the op-coverage models of op_models.py, and an input maker."""
+    if name in OP_MODELS:
+        cls = OP_MODELS[name]
+
+        def make(seed):
+            g = torch.Generator().manual_seed(seed)
+            return tuple(torch.randn(s, generator=g) for s in cls.INPUT_SHAPES)
+        return cls().eval(), make
+    return zoo_module(name).Model().eval(), lambda seed: random_inputs(name, seed)
+
+
 @pytest.mark.parametrize("quantize", [None, "int8"])
-@pytest.mark.parametrize("name", ZOO)
+@pytest.mark.parametrize("name", ZOO + list(OP_MODELS))
 def test_export_front_end_matches_fx(name, quantize, tmp_path):
-    mod = zoo_module(name)
-    model = mod.Model().eval()
-    xs = random_inputs(name, 0)
+    model, make_inputs = model_and_inputs(name)
+    xs = make_inputs(0)
     fx = etmcu.export(model, xs, frontend="fx", quantize=quantize)
     ex = etmcu.export(model, xs, frontend="export", quantize=quantize)
     assert op_sequence(ex) == op_sequence(fx)
@@ -66,7 +78,7 @@ def test_export_front_end_matches_fx(name, quantize, tmp_path):
     fx_pte = fx.save(tmp_path / "fx.pte")
     ex_pte = ex.save(tmp_path / "export.pte")
     for seed in SEEDS:
-        inputs = [x.numpy() for x in random_inputs(name, seed)]
+        inputs = [x.numpy() for x in make_inputs(seed)]
         d_fx, d_ex = tmp_path / f"fx{seed}", tmp_path / f"ex{seed}"
         d_fx.mkdir(), d_ex.mkdir()
         outs_fx, outs_ex = run_cli(fx_pte, inputs, d_fx), run_cli(ex_pte, inputs, d_ex)
@@ -81,7 +93,7 @@ def test_export_front_end_matches_fx(name, quantize, tmp_path):
                 assert err <= 1e-6, f"{name} seed {seed}: max |fx - export| = {err:.2e} x scale"
         if quantize is None:
             with torch.no_grad():
-                ref = model(*random_inputs(name, seed)).numpy()
+                ref = model(*make_inputs(seed)).numpy()
             assert np.abs(outs_ex[0] - ref).max() <= 1e-4 * np.abs(ref).max()
 
 
