@@ -424,8 +424,10 @@ def export_graph(module, example_inputs):
     from .fx import trace_error
     try:
         ep = torch.export.export(module, tuple(example_inputs), strict=True)
-        ep = ep.run_decompositions(_decomp_table()) if hasattr(torch.export, "default_decompositions") \
-            else ep.run_decompositions()
+        if hasattr(torch.export, "default_decompositions"):     # torch 2.6 has it
+            ep = ep.run_decompositions(_decomp_table())
+        else:
+            ep = ep.run_decompositions()
     except Exception as e:  # noqa: BLE001 - dynamo/export errors: one message, no traceback
         raise trace_error(e, module, "torch.export") from None
     return ep.module()

@@ -1,10 +1,11 @@
 """torch.export front end on torch >= 2.1 (run in the Debian 13 chroot: tools/torch2/env.sh).
 
-Every zoo model and the op-coverage models (op_models.py), fp32 and int8, through `torch.export.export(...).run_decompositions()` must give
-the same program as the torch.fx front end on the same torch: the same instruction sequence and
-the same .pte bytes, and on etmcu's C++ host runtime the same outputs (fp32 within rounding, int8 bit-identical). On torch
-1.13 (Debian 12's, no torch.export) the module is skipped with one line; tools/scripts/test.sh runs
-it in the chroot.
+Every zoo model and the op-coverage models (op_models.py), fp32 and int8, through
+`torch.export.export(...).run_decompositions()` must give the same program as the torch.fx front
+end on the same torch: the same instruction sequence and the same .pte bytes, and on etmcu's C++
+host runtime the same outputs (fp32 within rounding, int8 bit-identical). On torch 1.13 (Debian
+12's, no torch.export) the module is skipped with one line; tools/scripts/test.sh runs it in the
+chroot.
 """
 
 import json
