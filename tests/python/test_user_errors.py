@@ -144,8 +144,9 @@ def test_data_dependent_control_flow(tmp_path, frontend):
 @pytest.mark.parametrize("frontend", FRONTENDS)
 def test_lstm_is_named_with_its_layer(tmp_path, frontend):
     err = run_export(tmp_path, "lstm", "--input-shape", "1,5,8", "--frontend", frontend)
-    assert "layer 'rnn' (LSTM)" in err and "not supported" in err
-    assert "lstm.py:8: self.rnn = nn.LSTM(8, 16, batch_first=True)" in err
+    assert "layer 'rnn' (LSTM) on input float32[1, 5, 8]" in err and "not supported" in err
+    assert "lstm.py:8: self.rnn = nn.LSTM(8, 16, batch_first=True)" in err      # defined
+    assert "lstm.py:12: y, _ = self.rnn(x)" in err                              # called
 
 
 def test_fx_unpacking_a_traced_value(tmp_path):

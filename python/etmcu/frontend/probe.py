@@ -82,19 +82,13 @@ def check_inputs(module, example_inputs):
     """Run `module` on `example_inputs` once; raise ExportError (never a torch traceback) when it
     fails or contains a layer that cannot be exported."""
     names = {m: n for n, m in module.named_modules()}
-    for m, path in names.items():
-        for cls, why in _UNSUPPORTED.items():
-            if isinstance(m, cls):
-                where = _definition(module, path)
-                raise ExportError(f"layer '{path or type(m).__name__}' ({type(m).__name__}): {why}",
-                                  op=f"{type(m).__module__}.{type(m).__name__}", source=where,
-                                  show_op=False)
-    stack, calls = [], {}
+    stack, calls, first_inputs = [], {}, {}
 
     def pre(m, inputs):
         stack.append((m, inputs))
         if m not in calls:
             calls[m] = _user_frame(traceback.extract_stack()[:-1])
+            first_inputs[m] = describe(tuple(inputs))[1:-1]
 
     def post(m, inputs, output):
         if stack and stack[-1][0] is m:
@@ -133,6 +127,17 @@ def check_inputs(module, example_inputs):
     finally:
         for h in handles:
             h.remove()
+    for m, path in names.items():
+        for cls, why in _UNSUPPORTED.items():
+            if isinstance(m, cls):
+                msg = f"layer '{path or type(m).__name__}' ({type(m).__name__})"
+                if m in first_inputs:
+                    msg += f" on input {first_inputs[m]}"
+                msg += f": {why}"
+                if calls.get(m) is not None:
+                    msg += f"\n  '{path}' is called at {frame_text(calls[m])}"
+                raise ExportError(msg, op=f"{type(m).__module__}.{type(m).__name__}",
+                                  source=_definition(module, path), show_op=False)
 
 
 def _definition(module, path):
