@@ -111,3 +111,29 @@ def test_cli_prints_and_uses_the_export_front_end(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "front end: fx" in proc.stdout
     assert out.read_bytes() == fx_out.read_bytes()
+
+
+class _ShapeBranch(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(3)
+        self.fc = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        for _ in range(x.shape[0]):     # Python on shapes: torch.export fixes them, fx cannot
+            x = x + 1.0
+        if x.shape[-1] == 8:
+            x = self.fc(x)
+        return torch.nn.functional.hardswish(x)     # no handler: torch.export decomposes it
+
+
+def test_what_only_torch_export_traces():
+    """docs/exporter.md's table: shape-dependent Python and a decomposed op export (and verify
+    against eager) with torch.export; fx refuses both, naming what to do."""
+    x = torch.randn(2, 8)
+    prog = etmcu.export(_ShapeBranch(), (x,), frontend="export")
+    assert prog.ops == {"aten::add.Scalar_out": 3, "aten::addmm.out": 1, "aten::clamp.out": 2,
+                        "aten::div.Scalar_out": 1, "aten::mul.out": 1}
+    assert prog.verified_error <= 1e-4
+    with pytest.raises(etmcu.ExportError, match="--frontend export"):
+        etmcu.export(_ShapeBranch(), (x,), frontend="fx")
