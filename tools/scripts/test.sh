@@ -36,7 +36,7 @@ fi
 
 # torch 2.x: the torch.export front end on Debian 13's torch, in a chroot (tools/torch2/env.sh).
 # CI (CI=true, as .ci/run sets) must have it: failing to create it fails the suite. A local run
-# creates it when it can (root, the Debian mirror reachable; ~1.5 GB under build/) and otherwise
+# creates it when it can (root, the Debian mirror reachable; 1.3 GB under build/) and otherwise
 # skips this step with one line; ETMCU_TORCH2=0 skips it on purpose.
 step "torch 2.x export tests (Debian 13 chroot)"
 if [[ "${ETMCU_TORCH2:-1}" == 0 && "${CI:-}" != true ]]; then
@@ -56,7 +56,7 @@ else
     echo "the torch 2.x chroot is required in CI (see the [torch2] message above)" >&2
     exit 1
   else
-    echo "skipped (CI fails here instead): $(printf '%s\n' "$torch2_log" | grep '^\[torch2\] cannot' | tail -n 1)"
+    echo "skipped (CI fails here instead): $(printf '%s\n' "$torch2_log" | grep '^\[torch2\]' | tail -n 1)"
   fi
 fi
 
