@@ -19,18 +19,35 @@ from .program import ExportedProgram
 from .serialize.ptd import ExternalConstants, build_ptd
 from .serialize.pte import build_pte
 
-__all__ = ["export", "ExportError", "ExportedProgram"]
+__all__ = ["export", "ExportError", "ExportedProgram", "default_frontend", "FRONTENDS"]
+
+FRONTENDS = ("fx", "export")
+
+
+def _torch_version():
+    parts = []
+    for p in torch.__version__.split("+")[0].split(".")[:2]:
+        digits = "".join(c for c in p if c.isdigit())
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+def default_frontend():
+    """"export" (torch.export) on torch >= 2.1, where it exists; "fx" (torch.fx) before."""
+    return "export" if _torch_version() >= (2, 1) and hasattr(torch, "export") else "fx"
 
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
-           inplace=True, fold_bn=True, frontend="fx", verify=True, quantize=None,
+           inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
            calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
            seed=0, external_constants=False):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
-    frontend: "fx" (module-level torch.fx tracing, the default) or "aten" (an ATen graph from
-    torch.export on torch >= 2.1, make_fx on 1.13); both feed the same lowering.
+    frontend: "fx" (module-level torch.fx tracing) or "export" (the ATen graph of
+    torch.export.export(...).run_decompositions(); on torch 1.13, which has no torch.export, the
+    same ATen front end fed by make_fx); None (default): default_frontend(), "export" on
+    torch >= 2.1 and "fx" before. "aten" is an old name of "export". Both feed the same lowering.
     verify: run the finished .pte with the reference interpreter (etmcu/reference.py: real arena
     bytes, so the memory plan is exercised) on the example inputs and require it to match eager
     (max |err| <= 1e-4 x output scale); a mismatch is an ExportError, never a silent file.
@@ -59,16 +76,23 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     example_inputs = tuple(example_inputs)
     if not isinstance(module, torch.nn.Module):
         raise ExportError(f"expected an nn.Module, got {type(module).__name__}", op="export")
+    if frontend is None:
+        frontend = default_frontend()
+    if frontend == "aten":
+        frontend = "export"
+    if frontend not in FRONTENDS:
+        raise ExportError(f"unknown front end '{frontend}' (choose one of: {', '.join(FRONTENDS)})",
+                          op="export")
+    from .frontend.probe import check_inputs
     was_training = module.training
     module.eval()
     try:
+        check_inputs(module, example_inputs)
         if frontend == "fx":
             graph = trace(module, example_inputs)
-        elif frontend == "aten":
+        else:
             from .frontend.aten import trace_aten
             graph = trace_aten(module, example_inputs)
-        else:
-            raise ExportError(f"unknown front end '{frontend}'", op="export")
     finally:
         module.train(was_training)
     run_default_passes(graph, fold_bn=fold_bn)
@@ -116,8 +140,8 @@ def _verify(module, example_inputs, prog, tolerance=1e-4):
     was_training = module.training
     module.eval()
     try:
-        with torch.no_grad():
-            ref = module(*example_inputs)
+        with torch.no_grad():   # on copies: the model may write into its inputs
+            ref = module(*[x.clone() for x in example_inputs])
     finally:
         module.train(was_training)
     refs, stack = [], [ref]

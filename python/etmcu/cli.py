@@ -7,13 +7,16 @@ the values only drive shape propagation). Prints what was exported.
 
 import argparse
 import importlib.util
+import inspect
 import sys
+import traceback
 from pathlib import Path
 
 import torch
 
-from . import export
+from . import FRONTENDS, default_frontend, export
 from .errors import ExportError
+from .frontend.probe import frame_text
 
 _DTYPES = {"float32": torch.float32, "float": torch.float32, "int32": torch.int32,
            "int64": torch.int64, "int8": torch.int8, "uint8": torch.uint8}
@@ -32,14 +35,55 @@ def _load(spec):
             sys.path.insert(0, str(p))
     mod_spec = importlib.util.spec_from_file_location(f"_etmcu_user_{path.stem}", path)
     mod = importlib.util.module_from_spec(mod_spec)
-    mod_spec.loader.exec_module(mod)
+    try:
+        mod_spec.loader.exec_module(mod)
+    except SyntaxError as e:
+        raise SystemExit(f"{file}:{e.lineno}: syntax error: {e.msg}\n  {(e.text or '').strip()}")
+    except Exception as e:  # noqa: BLE001 - the user's module failed at import time
+        where = _user_frame_in(e, path)
+        raise SystemExit(f"importing {file} failed: {type(e).__name__}: {e}"
+                         + (f"\n  at {where}" if where else ""))
     obj = getattr(mod, name, None)
     if obj is None:
         raise SystemExit(f"{file} has no attribute '{name}'")
-    model = obj()
+    if not callable(obj):
+        raise SystemExit(f"{spec}: '{name}' is a {type(obj).__name__}; expected an nn.Module "
+                         "class or a function returning a module")
+    needed = _required_params(obj)
+    if needed:
+        what = "class" if isinstance(obj, type) else "function"
+        raise SystemExit(
+            f"{spec}: the {what} '{name}' needs arguments ({', '.join(needed)}); the command line "
+            f"calls it with none. Add a function to {path.name} that returns the configured model, "
+            f"e.g.\n    def make_model():\n        return {name}(...)\n  and export "
+            f"{file}:make_model")
+    try:
+        model = obj()
+    except Exception as e:  # noqa: BLE001 - the user's constructor failed
+        where = _user_frame_in(e, path)
+        raise SystemExit(f"{spec}: calling {name}() failed: {type(e).__name__}: {e}"
+                         + (f"\n  at {where}" if where else ""))
     if not isinstance(model, torch.nn.Module):
         raise SystemExit(f"{spec} did not produce an nn.Module (got {type(model).__name__})")
     return model, mod
+
+
+def _required_params(obj):
+    """Names of the parameters `obj()` would be missing (empty when it can be called bare)."""
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in sig.parameters.values()
+            if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD,
+                                                   p.KEYWORD_ONLY)]
+
+
+def _user_frame_in(e, path):
+    """'file:line: code' of the innermost traceback frame in the user's model file."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__)
+              if Path(f.filename).resolve() == path]
+    return frame_text(frames[-1]) if frames else ""
 
 
 def _shape(text):
@@ -70,6 +114,10 @@ def main(argv=None):
     ex.add_argument("--external-constants", action="store_true",
                     help="write the constants to a .ptd beside the .pte (same stem), found by name at "
                          "method load; run with --data FILE.ptd")
+    ex.add_argument("--frontend", choices=FRONTENDS, default=None,
+                    help="fx (torch.fx tracing) or export (torch.export.export + "
+                         "run_decompositions, torch >= 2.1); default: export on torch >= 2.1, "
+                         "fx on older torch (docs/exporter.md)")
     ex.add_argument("--seed", type=int, default=0, help="seed for the tracing inputs")
     ex.add_argument("--quantize", choices=["int8"], default=None,
                     help="post-training static int8 quantization to upstream's cortex_m ops")
@@ -92,6 +140,9 @@ def main(argv=None):
         dtypes = dtypes * len(shapes)
     if len(dtypes) != len(shapes):
         raise SystemExit("--input-dtype must be given once or once per --input-shape")
+    frontend = args.frontend or default_frontend()
+    print(f"front end: {frontend} (torch {torch.__version__}"
+          + ("" if args.frontend else ", the default for this torch") + ")", flush=True)
     gen = torch.Generator().manual_seed(args.seed)
     inputs = []
     for shape, dt in zip(shapes, dtypes):
@@ -106,7 +157,7 @@ def main(argv=None):
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
                       inplace=not args.no_inplace, quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
-                      softmax=args.softmax,
+                      softmax=args.softmax, frontend=frontend,
                       seed=args.seed, external_constants=args.external_constants)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)

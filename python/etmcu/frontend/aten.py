@@ -20,7 +20,8 @@ import numpy as np
 import torch
 
 from ..ir import Tensor
-from .fx import FxFrontend, _norm_dim, np_dtype
+from .fx import FxFrontend, _adaptive_avg_common, _norm_dim, np_dtype
+from .fx import _binary as _fx_binary
 
 aten = torch.ops.aten
 
@@ -65,14 +66,93 @@ def _as_strided(fe, a, res):
 
 
 def _binary(kind):
+    """The fx front end's handler: tensor (op) tensor, tensor (op) scalar and scalar (op) tensor
+    (`1.0 - x` arrives here as sub.Tensor(1.0, x)) give the same calls in both front ends."""
+    inner = _fx_binary(kind)
+
     def h(fe, a, res):
-        x, y = a[0], a[1]
-        tail = [a[2]] if kind in ("add", "sub") else []
-        if isinstance(y, Tensor):
-            return fe.emit1(f"aten::{kind}.out", [fe.tensor(x), y] + tail, res)
-        y = float(y) if np.issubdtype(x.dtype, np.floating) else y
-        return fe.emit1(f"aten::{kind}.Scalar_out", [fe.tensor(x), y] + tail, res)
+        kwargs = {"alpha": a[2]} if kind in ("add", "sub") else {}
+        return inner(fe, [a[0], a[1]], kwargs, res)
     return h
+
+
+# `c / x` arrives decomposed as mul(reciprocal(x), c). A reciprocal whose only user is such a mul
+# emits nothing (its value stands for x) and the mul emits the fx front end's scalar-first
+# div.out(c, x): the same program, and the single division is the more exact one in general.
+def _reciprocal(fe, a, res, fusable):
+    x = fe.tensor(a[0])
+    if fusable:
+        return x
+    return _fx_binary("div")(fe, [1.0, x], {}, res)
+
+
+def _div_by_reciprocal(n):
+    """Handler for a mul whose tensor operand is a fusable reciprocal (the fx node says which)."""
+    recip_first = isinstance(n.args[0], torch.fx.Node) and _is_fused_reciprocal(n.args[0])
+
+    def h(fe, args, kwargs, res):
+        x, c = (args[0], args[1]) if recip_first else (args[1], args[0])
+        return _fx_binary("div")(fe, [c, x], {}, res)
+    return h
+
+
+def _is_fused_reciprocal(node):
+    return (node.op == "call_function" and node.target is aten.reciprocal.default
+            and _fusable_reciprocal(node))
+
+
+def _fusable_reciprocal(n):
+    users = list(n.users)
+    if len(users) != 1:
+        return False
+    u = users[0]
+    if not isinstance(u.target, torch._ops.OpOverload) or u.target not in (
+            aten.mul.Tensor, aten.mul.Scalar):
+        return False
+    other = u.args[1] if u.args[0] is n else u.args[0]
+    return isinstance(other, (int, float)) and not isinstance(other, bool)
+
+
+_VIEW_TARGETS = ("view.default", "_unsafe_view.default", "reshape.default", "view_copy.default")
+
+
+def _key(node):
+    t = node.target
+    if node.op != "call_function" or not isinstance(t, torch._ops.OpOverload):
+        return ""
+    return f"{t._schema.name.split('::')[-1]}.{t._overloadname}"
+
+
+def _nd_linear(n, key):
+    """nn.Linear on an N-D input arrives as view(x, [-1, in]) -> addmm/mm with t(W) -> view back.
+    Returns a handler emitting the fx front end's linear.out(x, W, b) on the N-D input (the views
+    then alias it and the folded W^T is unused), or None when `n` is not that pattern."""
+    stack = n.meta.get("source_fn_stack") or []
+    if not stack or stack[-1][1] not in (torch.nn.Linear, torch.nn.functional.linear):
+        return None
+    bias_first = key == "addmm.default"
+    inp, wt = (n.args[1], n.args[2]) if bias_first else (n.args[0], n.args[1])
+    users = list(n.users)
+    if not (isinstance(inp, torch.fx.Node) and _key(inp) in _VIEW_TARGETS
+            and isinstance(wt, torch.fx.Node) and _key(wt) in ("t.default", "permute.default")
+            and isinstance(wt.args[0], torch.fx.Node) and wt.args[0].op == "get_attr"
+            and len(users) == 1 and _key(users[0]) in _VIEW_TARGETS):
+        return None
+    src, out = inp.args[0], users[0]
+    if not isinstance(src, torch.fx.Node) or "val" not in src.meta or "val" not in out.meta \
+            or src.meta["val"].dim() <= 2:
+        return None
+
+    def h(fe, args, kwargs, res):
+        x, w = fe.tensor(fe.env[src]), fe.tensor(fe.env[wt.args[0]], "weight")
+        b = args[0] if bias_first else None
+        return fe.emit("aten::linear.out", [x, w, b], [tuple(out.meta["val"].shape)],
+                       [x.dtype])[0]
+    return h
+
+
+def _adaptive_avg(fe, a, res):
+    return _adaptive_avg_common(fe, a[0], a[1], res)
 
 
 def _simple(op, n_args):
@@ -192,6 +272,16 @@ def _upsample(fe, a, res):
     return fe.emit1("aten::upsample_nearest2d.vec_out", [x, size, scales], res)
 
 
+def _upsample_size(fe, a, res):
+    """upsample_nearest2d(input, output_size, scales_h, scales_w): the same vec_out call the fx
+    front end writes (scale factors when they were given, else the output size)."""
+    x = fe.tensor(a[0])
+    if a[2] is not None and a[3] is not None:
+        return fe.emit1("aten::upsample_nearest2d.vec_out", [x, None, [float(a[2]), float(a[3])]],
+                        res)
+    return fe.emit1("aten::upsample_nearest2d.vec_out", [x, list(a[1]), None], res)
+
+
 def _clamp(fe, a, res):
     x = fe.tensor(a[0])
     cv = lambda v: None if v is None else float(v)  # noqa: E731
@@ -229,12 +319,13 @@ ATEN_HANDLERS = {
     "transpose.int": _transpose, "t.default": _t,
     "max_pool2d_with_indices.default": _max_pool,
     "avg_pool2d.default": _avg_pool,
+    "_adaptive_avg_pool2d.default": _adaptive_avg, "adaptive_avg_pool2d.default": _adaptive_avg,
     "mean.dim": _reduce("aten::mean.out"), "sum.dim_IntList": _reduce("aten::sum.IntList_out"),
     "cat.default": _cat,
     "expand.default": _expand, "expand_copy.default": _expand,
     "clone.default": lambda fe, a, res: fe.emit1("aten::clone.out", [fe.tensor(a[0]), None], res),
     "_to_copy.default": _to_copy,
-    "upsample_nearest2d.vec": _upsample,
+    "upsample_nearest2d.vec": _upsample, "upsample_nearest2d.default": _upsample_size,
     "constant_pad_nd.default": lambda fe, a, res: fe.emit1(
         "aten::constant_pad_nd.out", [fe.tensor(a[0]), list(a[1]), float(a[2])], res),
     "native_layer_norm.default": _layer_norm,
@@ -249,6 +340,36 @@ for _v in _VIEWS:
     ATEN_HANDLERS[_v] = _alias
 
 
+def _from_dropout(n):
+    """torch.export (2.x) writes eval-mode nn.Dropout / F.dropout as aten.clone; its node records
+    the source function. A clone the user wrote stays a clone.out."""
+    stack = n.meta.get("source_fn_stack") or []
+    if not stack:
+        return False
+    fn = stack[-1][1]
+    if isinstance(fn, type):
+        return issubclass(fn, torch.nn.modules.dropout._DropoutNd)
+    return fn in (torch.nn.functional.dropout, torch.nn.functional.dropout2d,
+                  torch.nn.functional.dropout1d, torch.dropout) or fn == "dropout"
+
+
+def _from_adaptive_pool(n):
+    stack = n.meta.get("source_fn_stack") or []
+    return bool(stack) and stack[-1][1] in (torch.nn.AdaptiveAvgPool2d,
+                                            torch.nn.functional.adaptive_avg_pool2d)
+
+
+def _mean_sorted(fe, a, res):
+    """Global average pooling's mean: dims in ascending order, as the fx front end emits it (the
+    same reduction; the program is then byte-identical)."""
+    x = fe.tensor(a[0])
+    dims = sorted(_norm_dim(d, len(x.shape)) for d in a[1])
+    return fe.emit1("aten::mean.out", [x, dims, bool(a[2]), None], res)
+
+
+ATEN_HANDLERS["mean.dim_sorted"] = _mean_sorted
+
+
 class AtenFrontend(FxFrontend):
     """FxFrontend driver with handlers keyed by ATen OpOverload instead of module/function."""
 
@@ -260,6 +381,20 @@ class AtenFrontend(FxFrontend):
         if not isinstance(n.target, torch._ops.OpOverload):
             return None
         key = f"{n.target._schema.name.split('::')[-1]}.{n.target._overloadname}"
+        if key == "clone.default" and _from_dropout(n):
+            key = "dropout.default"      # eval-mode dropout: a view, as the fx front end makes it
+        if key == "mean.dim" and _from_adaptive_pool(n):
+            key = "mean.dim_sorted"      # its decomposition reduces over [-1, -2]; fx writes [2, 3]
+        if key in ("mul.Tensor", "mul.Scalar") and any(
+                isinstance(x, torch.fx.Node) and _is_fused_reciprocal(x) for x in n.args[:2]):
+            return _div_by_reciprocal(n)
+        if key in ("addmm.default", "mm.default"):
+            h = _nd_linear(n, key)
+            if h is not None:
+                return h
+        if key == "reciprocal.default":
+            fusable = _fusable_reciprocal(n)
+            return lambda fe, args, kwargs, res: _reciprocal(fe, list(args), res, fusable)
         h = ATEN_HANDLERS.get(key)
         if h is None:
             return None
@@ -267,14 +402,47 @@ class AtenFrontend(FxFrontend):
         return lambda fe, args, kwargs, res: h(fe, _fill(target, list(args), kwargs), res)
 
 
+# Ops kept whole by run_decompositions(): the core ATen table would lower them to ops the runtime
+# has no kernel for (nearest upsampling becomes aten.index.Tensor with computed index tensors),
+# while etmcu and upstream's portable library implement them directly.
+_KEEP = ("upsample_nearest2d.vec", "upsample_nearest2d.default")
+
+
+def _decomp_table():
+    table = torch.export.default_decompositions()
+    for name in _KEEP:
+        packet, overload = name.split(".")
+        op = getattr(getattr(aten, packet), overload)
+        if op in table:
+            del table[op]
+    return table
+
+
+def export_graph(module, example_inputs):
+    """torch.export.export(module, inputs).run_decompositions(...) as a GraphModule with the
+    parameters bound (`ExportedProgram.module()`); tracing failures become one ExportError."""
+    from .fx import trace_error
+    try:
+        ep = torch.export.export(module, tuple(example_inputs), strict=True)
+        if hasattr(torch.export, "default_decompositions"):     # torch 2.6 has it
+            ep = ep.run_decompositions(_decomp_table())
+        else:
+            ep = ep.run_decompositions()
+    except Exception as e:  # noqa: BLE001 - dynamo/export errors: one message, no traceback
+        raise trace_error(e, module, "torch.export") from None
+    return ep.module()
+
+
 def trace_aten(module, example_inputs):
     """ATen graph of `module`: torch.export when available (torch >= 2.1), else make_fx."""
     if hasattr(torch, "export") and hasattr(torch.export, "export"):
-        # torch >= 2.1. Parameters/buffers become lifted placeholders: bind them as constants.
-        ep = torch.export.export(module, tuple(example_inputs)).run_decompositions()
-        gm = ep.module()
+        gm = export_graph(module, example_inputs)
         return AtenFrontend(gm, example_inputs, eager=module).run()
     from torch.fx.experimental.proxy_tensor import make_fx
-    with torch.no_grad():
-        gm = make_fx(module)(*example_inputs)
+    from .fx import trace_error
+    try:
+        with torch.no_grad():
+            gm = make_fx(module)(*[x.clone() for x in example_inputs])   # it runs the model
+    except Exception as e:  # noqa: BLE001
+        raise trace_error(e, module, "make_fx") from None
     return AtenFrontend(gm, example_inputs, eager=module).run()

@@ -16,6 +16,7 @@ Nodes whose tensor inputs are all constants are constant-folded from the interpr
 import operator
 import os
 import re
+import traceback
 
 import numpy as np
 import torch
@@ -30,11 +31,22 @@ _TORCH_DIR = os.path.dirname(torch.__file__)
 _FRAME_RE = re.compile(r'File "([^"]+)", line (\d+), in [^\n]*\n([^\n]*)')
 
 
+_ETMCU_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# torch 1.13's fx records stack traces innermost frame first; torch 2.x (fx and torch.export) in
+# Python's usual order, innermost last.
+_INNERMOST_FIRST = int(torch.__version__.split(".")[0]) < 2
+
+
 def user_source(fx_node):
-    """The first stack frame outside torch's own files: 'file:line: code'."""
+    """The innermost stack frame of the user's code (not torch, etmcu or Python's own
+    '<frozen ...>' frames): 'file:line: code'."""
     trace = getattr(fx_node, "stack_trace", None) or ""
-    for fname, line, code in _FRAME_RE.findall(trace):
-        if not os.path.abspath(fname).startswith(_TORCH_DIR):
+    frames = _FRAME_RE.findall(trace)
+    if not _INNERMOST_FIRST:
+        frames.reverse()
+    for fname, line, code in frames:
+        path = os.path.abspath(fname)
+        if not (path.startswith(_TORCH_DIR) or path.startswith(_ETMCU_DIR) or fname.startswith("<")):
             return f"{fname}:{line}: {code.strip()}"
     return ""
 
@@ -167,8 +179,8 @@ class FxFrontend:
     # ---- driver -------------------------------------------------------------------------------
     def run(self):
         recorder = _Recorder(self.gm)
-        with torch.no_grad():
-            traced_out = recorder.run(*self.example_inputs)
+        with torch.no_grad():   # on copies: a graph may write into its inputs (x.add_(1))
+            traced_out = recorder.run(*_copies(self.example_inputs))
         results = recorder.results
         self._check_against_eager(traced_out)
         placeholders = iter(self.example_inputs)
@@ -177,7 +189,14 @@ class FxFrontend:
             self.source = user_source(n)
             res = results.get(n)
             if n.op == "placeholder":
-                ex = next(placeholders)
+                ex = next(placeholders, None)
+                if ex is None:          # forward(x, scale=2.0) called with x only: the default
+                    if n.args and not _has_tensor(n.args[0]):
+                        self.env[n] = n.args[0]
+                        continue
+                    raise self.error(f"forward() has more inputs than the {len(self.example_inputs)} "
+                                     f"given (next: '{n.target}'): give --input-shape for each",
+                                     op="forward")
                 t = self.g.new_tensor(tuple(ex.shape), np_dtype(ex.dtype), name=n.name)
                 self.g.inputs.append(t)
                 self.env[n] = t
@@ -217,7 +236,7 @@ class FxFrontend:
         if self.eager is None:
             return
         with torch.no_grad():
-            eager_out = self.eager(*self.example_inputs)
+            eager_out = self.eager(*_copies(self.example_inputs))
         flat_t, flat_e = [], []
         for src, dst in ((traced_out, flat_t), (eager_out, flat_e)):
             stack = [src]
@@ -290,6 +309,10 @@ class FxFrontend:
                 v = self.emit("aten::clone.out", [v, None], [v.shape], [v.dtype])[0]
             seen.add(v.id)
             self.g.outputs.append(v)
+
+
+def _copies(xs):
+    return [x.clone() if isinstance(x, torch.Tensor) else x for x in xs]
 
 
 def _node(op, args, outs, source):
@@ -923,6 +946,44 @@ METHOD_HANDLERS = {
 }
 
 
+_DATA_DEPENDENT = ("control flow", "data-dependent", "data dependent", "GuardOnDataDependent",
+                   "Could not guard on", "Proxy object cannot be iterated", "cannot be used as inputs",
+                   "dynamic control flow", "Dynamic control flow", "could not extract specialized")
+
+
+def trace_error(e, module, tracer_name):
+    """One ExportError for an exception raised while tracing: where (layer and source line), why,
+    and what to do, instead of the tracer's traceback."""
+    from .probe import locate
+    layer, where = locate(e, module)
+    text = " ".join(str(e).split("\n")[0].split())[:300] or type(e).__name__
+    hint = None
+    if any(k in str(e) for k in _DATA_DEPENDENT) or (
+            tracer_name == "torch.fx" and "Proxy" in str(e)):
+        what = "a tensor's value" if tracer_name != "torch.fx" else \
+            "a traced value (a tensor's value, or its shape: torch.fx does not know shapes)"
+        msg = (f"data-dependent control flow: Python `if`/`for`/`while`/range() (or bool(), "
+               f"int(), iteration) on {what} decides what the model computes, so there is no "
+               "single static graph to export")
+        hint = ("compute every branch and select with torch.where, or move the decision out of "
+                "the model")
+        if tracer_name == "torch.fx":
+            hint += ("; control flow on shapes exports with --frontend export (torch >= 2.1), "
+                     "which fixes the shapes")
+        hint += ". Dynamic shapes are out of scope: a program has the example inputs' static shapes"
+    elif any(f.name == "__iter__" and f.filename.endswith(os.path.join("fx", "proxy.py"))
+             for f in traceback.extract_tb(e.__traceback__)):
+        msg = ("torch.fx cannot unpack a traced value into several names (`a, b = t.chunk(2)`, "
+               "`out, state = layer(x)`): it does not know how many parts there are")
+        hint = ("index the result instead (`parts = t.chunk(2)`, then `parts[0]`), or use "
+                "--frontend export (torch >= 2.1)")
+    else:
+        msg = f"{tracer_name} could not trace the model: {type(e).__name__}: {text}"
+    if layer:
+        msg = f"{layer}: {msg}"
+    return ExportError(msg, op="trace", source=where, hint=hint, show_op=False)
+
+
 def trace(module, example_inputs):
     """Trace `module` with torch.fx (recording user stack traces) and translate it to IR."""
     tracer = torch.fx.Tracer()
@@ -930,7 +991,7 @@ def trace(module, example_inputs):
     try:
         graph = tracer.trace(module)
     except Exception as e:  # fx's own errors (control flow on tensors, etc.)
-        raise ExportError(f"torch.fx could not trace the model: {e}", op="trace") from e
+        raise trace_error(e, module, "torch.fx") from None
     gm = torch.fx.GraphModule(tracer.root, graph)
     gm.eval()
     return FxFrontend(gm, example_inputs, eager=module).run()
