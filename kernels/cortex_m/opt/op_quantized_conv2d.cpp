@@ -173,6 +173,7 @@ int32_t interior_blocks(const int8::ConvJob& j) {
                    wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * filter, filter)));
       ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
            full < int8::kPointwiseMaxFull;
+      if (!ok) break;
       const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
       b.full[k] = full;
       b.mult[k] = q.multiplier;

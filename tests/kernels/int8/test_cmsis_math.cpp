@@ -56,7 +56,7 @@ TEST(CmsisMath, FoldedRequantizationEqualsRequantizePlusOffset) {
       // Values whose products sit at the ties of the first and of the second rounding.
       for (int32_t q = -3; q <= 3; ++q)
         for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
-          const int64_t target = (static_cast<int64_t>(q) << (31 - shift)) + t;
+          const int64_t target = static_cast<int64_t>(q) * (int64_t(1) << (31 - shift)) + t;
           vs.push_back(static_cast<int32_t>(target / m));
           vs.push_back(static_cast<int32_t>(target / m + 1));
           vs.push_back(static_cast<int32_t>(-target / m));
@@ -94,7 +94,7 @@ TEST(CmsisMath, TwoVRequantizationEqualsRequantizePlusOffset) {
       std::vector<int32_t> vs = values;
       for (int32_t q = -3; q <= 3; ++q)
         for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
-          const int64_t target = (static_cast<int64_t>(q) << (31 - shift)) + t;
+          const int64_t target = static_cast<int64_t>(q) * (int64_t(1) << (31 - shift)) + t;
           for (int64_t v : {target / m, target / m + 1, -target / m})
             if (v > -(int64_t(1) << 30) && v < (int64_t(1) << 30)) vs.push_back(static_cast<int32_t>(v));
         }
