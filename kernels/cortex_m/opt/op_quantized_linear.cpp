@@ -5,7 +5,8 @@
 // foff sum(x)). The dot products are the ISA's (isa/<isa>/int8_dot.h).
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/linear.h"
-#include "int8_dot.h"  // isa/<isa>/int8_dot.h
+#include "int8_dot.h"   // isa/<isa>/int8_dot.h
+#include "pointwise.h"  // isa/<isa>/pointwise.h
 
 namespace etmcu {
 namespace kernels {
@@ -14,7 +15,7 @@ namespace {
 using cmsis::wrap_add;
 using cmsis::wrap_mul;
 
-__attribute__((noinline)) void linear_rows(const int8::LinearJob& j) {
+__attribute__((noinline)) void linear_rows(const int8::LinearJob& j, int32_t oc_begin) {
   constexpr int kOc = int8::kOc;
   const int32_t k = j.k;
   for (size_t b = 0; b < j.batches; ++b) {
@@ -23,7 +24,7 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j) {
     const int32_t xterm = wrap_mul(j.foff, int8::row_sum(x, k));
     const int32_t kterm = wrap_mul(wrap_mul(k, j.ioff), j.foff);
     int8_t* y = j.y + b * static_cast<size_t>(j.nout);
-    for (int32_t o = 0; o < j.nout; o += kOc) {
+    for (int32_t o = oc_begin; o < j.nout; o += kOc) {
       int32_t ch[kOc], d[kOc] = {};
       const int8_t* w[kOc];
       for (int i = 0; i < kOc; ++i) {
@@ -48,16 +49,89 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j) {
   }
 }
 
+// Blocks of four output features through the ISA's pointwise micro-kernel (pointwise.h), on
+// ISAs where a one-pixel run is cheap (kPointwiseSingle): each input row is a one-pixel run, the
+// offsets folded into the block's constants, full = bias + ioff * sum(w) + foff * sum(x) +
+// K * ioff * foff (or kernel_sum + foff * sum(x)). Returns the number of leading features done
+// for every row: 0 unless the contract holds for every block (one requantization for the layer:
+// multiplier > 0, shift in [-20, -1]; every constant below 2^29), checked before anything is
+// written.
+int32_t linear_blocks(const int8::LinearJob& j) {
+  const int32_t k = j.k;
+  if (k % 4 != 0 || k >= int8::kPointwiseMaxRow || !cmsis::requant_2v_ok(j.mult, j.shift) ||
+      ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
+    return 0;
+  const int32_t blocks = j.nout / 4 * 4;
+  const int32_t kterm = wrap_mul(wrap_mul(k, j.ioff), j.foff);
+  // sum(x) * foff bounded over the rows, sum(w) per feature: the constants' bound, once
+  int32_t xmax = 0;
+  for (size_t r = 0; r < j.batches; ++r) {
+    const int32_t xs = wrap_mul(j.foff, int8::row_sum(j.x + r * static_cast<size_t>(k), k));
+    xmax = xs < 0 ? (-xs > xmax ? -xs : xmax) : (xs > xmax ? xs : xmax);
+  }
+  auto constant = [&](int32_t o, int32_t xterm) {
+    if (j.ksum != nullptr) return wrap_add(j.ksum[o], xterm);
+    const int32_t ws = int8::row_sum(j.w + static_cast<size_t>(o) * k, k);
+    return wrap_add(wrap_add(wrap_add(j.bias ? j.bias[o] : 0, wrap_mul(j.ioff, ws)), xterm), kterm);
+  };
+  // |ioff * sum(w) + K * ioff * foff| <= K * (128 |ioff| + |ioff foff|): with the largest bias
+  // (or kernel_sum) that bound usually settles it without summing the weights; else sum them.
+  int64_t cmax = 0;
+  for (int32_t o = 0; o < blocks; ++o) {
+    const int64_t c = j.ksum != nullptr ? j.ksum[o] : (j.bias ? j.bias[o] : 0);
+    cmax = c < 0 ? (-c > cmax ? -c : cmax) : (c > cmax ? c : cmax);
+  }
+  const int64_t ioff = j.ioff < 0 ? -j.ioff : j.ioff, foff = j.foff < 0 ? -j.foff : j.foff;
+  const int64_t wterm = j.ksum != nullptr ? 0 : static_cast<int64_t>(k) * (128 * ioff + ioff * foff);
+  if (cmax + wterm + xmax >= int8::kPointwiseMaxFull) {
+    for (int32_t o = 0; o < blocks; ++o) {
+      const int64_t c0 = constant(o, 0);
+      if (c0 + xmax >= int8::kPointwiseMaxFull || c0 - xmax <= -int8::kPointwiseMaxFull) return 0;
+    }
+  }
+  const cmsis::Requant2v q = cmsis::requant_2v(j.mult, j.shift, j.ooff);
+  int8::PointwiseBlock b;
+  b.words = k / 4;
+  b.rows = 1;
+  b.row_skip = 0;
+  b.w_stride = k;
+  b.x_step = k;
+  b.pixels = 1;
+  b.y_step = 1;
+  b.amin = j.amin;
+  b.amax = j.amax;
+  for (int i = 0; i < 4; ++i) {
+    b.mult[i] = q.multiplier;
+    b.offset_high[i] = q.offset_high;
+    b.right[i] = q.right;
+    b.round_high[i] = q.offset_high + (int32_t(1) << (q.right - 1));
+  }
+  for (size_t r = 0; r < j.batches; ++r) {
+    const int8_t* x = j.x + r * static_cast<size_t>(k);
+    const int32_t xterm = wrap_mul(j.foff, int8::row_sum(x, k));
+    b.x = x;
+    for (int32_t o = 0; o < blocks; o += 4) {
+      for (int i = 0; i < 4; ++i) b.full[i] = constant(o + i, xterm);
+      b.w = j.w + static_cast<size_t>(o) * k;
+      b.y = j.y + r * static_cast<size_t>(j.nout) + o;
+      int8::pointwise_4ch(b);
+    }
+  }
+  return blocks;
+}
+
 }  // namespace
 
 Error cortex_m_quantized_linear_out(KernelContext& ctx, Span<EValue*> args) {
   int8::LinearJob job;
   const Error e = int8::parse_linear(ctx, args, &job);
   if (e != Error::Ok) return e;
-  if (job.k < int8::kMaxDotLength)
-    linear_rows(job);
-  else
+  if (job.k >= int8::kMaxDotLength) {
     int8::linear_ref(job);
+    return Error::Ok;
+  }
+  const int32_t done = int8::kPointwiseSingle ? linear_blocks(job) : 0;
+  if (done < job.nout) linear_rows(job, done);
   return Error::Ok;
 }
 

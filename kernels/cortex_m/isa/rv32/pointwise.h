@@ -14,6 +14,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+// A run of one pixel is computed as a pair with itself (linear layers keep their row path).
+constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = true;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {

@@ -9,6 +9,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+// A run of one pixel is computed as a pair with itself (linear layers keep their row path).
+constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = false;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {

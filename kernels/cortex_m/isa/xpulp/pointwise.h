@@ -16,6 +16,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+// A run of one pixel costs half of a pair (linear layers take this kernel then).
+constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
