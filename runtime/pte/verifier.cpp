@@ -371,6 +371,20 @@ const char* table_type_name(schema::TableType t) {
   return t < schema::kTableTypeCount ? name_of(t) : "?";
 }
 
+SchemaField schema_field(schema::TableType t, uint8_t id) {
+  if (t >= schema::kTableTypeCount || id >= kTables[t].count) return {Kind::kNone, 0};
+  return {kTables[t].fields[id].kind, kTables[t].fields[id].ref};
+}
+uint8_t schema_field_count(schema::TableType t) {
+  return t < schema::kTableTypeCount ? kTables[t].count : 0;
+}
+uint8_t schema_union_size(uint8_t u) { return u < schema::kUnionCount ? kUnions[u].count : 0; }
+schema::TableType schema_union_member(uint8_t u, uint8_t tag) {
+  if (u >= schema::kUnionCount || tag == 0 || tag > kUnions[u].count)
+    return schema::kTableTypeCount;
+  return static_cast<schema::TableType>(kUnions[u].members[tag - 1]);
+}
+
 Error verify_buffer(const uint8_t* buf, size_t size, schema::TableType root, Diagnostic* diag) {
   if (size < 8) return diag->fail(Error::InvalidProgram, ET_TEXT("buffer shorter than 8 bytes"));
   if (size > 0x7fffffffu)
