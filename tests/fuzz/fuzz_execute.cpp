@@ -42,7 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       volatile uint8_t sink = 0;
       for (size_t b = 0; b < t.nbytes; ++b) sink ^= static_cast<const uint8_t*>(t.data)[b];
     }
-    for (auto& in : inputs) std::memset(in.data(), 0x41, in.size());
+    for (auto& in : inputs)
+      if (!in.empty()) std::memset(in.data(), 0x41, in.size());
   }
   return 0;
 }
