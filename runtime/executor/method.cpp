@@ -19,11 +19,15 @@ namespace st = schema::tensor;
 namespace {
 constexpr size_t kMaxOperatorName = 160;
 
+// One block of `count` objects (rounded to 16 bytes), or nullptr when count is 0. `ok` turns
+// false when a non-empty block cannot be had (its size does not fit size_t, or the pool is out).
 template <typename T>
-T* allocate_block(MemoryAllocator* a, size_t count) {
-  size_t bytes = (sizeof(T) * count + 15) & ~static_cast<size_t>(15);
+T* allocate_block(MemoryAllocator* a, uint64_t count, bool& ok) {
+  uint64_t bytes = (sizeof(T) * count + 15) & ~static_cast<uint64_t>(15);
   if (bytes == 0) return nullptr;
-  return static_cast<T*>(a->allocate(bytes, 16));
+  void* p = bytes <= static_cast<size_t>(-1) ? a->allocate(static_cast<size_t>(bytes), 16) : nullptr;
+  ok = ok && p != nullptr;
+  return static_cast<T*>(p);
 }
 
 // Builds "name.overload" (or "name") into buf; returns its length, 0 if it does not fit.
@@ -56,28 +60,35 @@ class MethodLoader {
 
   Error load() {
     ET_CHECK_OR_RETURN(check_plan() == Error::Ok, diag_->error);
-    MethodLayout layout = compute_method_layout(plan_);
+    layout_ = compute_method_layout(plan_);
+    const MethodLayout& layout = layout_;
     MemoryAllocator* alloc = memory_->method_allocator();
     if (alloc == nullptr)
       return diag_->fail(Error::InvalidArgument, ET_TEXT("MemoryManager has no method allocator"));
-    size_t need = layout.bytes();
+    uint64_t need = layout.bytes();
     size_t free_bytes = alloc->size() - alloc->used();
     uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
     if (misalign) need += 16 - misalign;
     if (need > free_bytes)
       return diag_->fail_numbers(Error::MemoryAllocationFailed,
                                  ET_TEXT("method allocator too small (bytes)"),
-                                 static_cast<int64_t>(free_bytes), static_cast<int64_t>(need),
+                                 static_cast<int64_t>(free_bytes),
+                                 need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need),
                                  ET_TEXT("method allocator"));
-    m_.values_ = allocate_block<EValue>(alloc, layout.values);
-    tensors_ = allocate_block<Tensor>(alloc, layout.tensors);
-    list_ints_ = allocate_block<int64_t>(alloc, layout.list_ints);
-    list_tensors_ = allocate_block<Tensor*>(alloc, layout.list_tensors);
-    m_.instructions_ = allocate_block<LoadedInstruction>(alloc, layout.instructions);
-    m_.chain_starts_ = allocate_block<uint32_t>(alloc, layout.chains + 1);
-    call_args_ = allocate_block<EValue*>(alloc, layout.call_args);
-    m_.delegates_ = allocate_block<LoadedDelegate>(alloc, layout.delegates);
-    m_.input_set_ = allocate_block<uint8_t>(alloc, layout.inputs);
+    bool ok = true;
+    m_.values_ = allocate_block<EValue>(alloc, layout.values, ok);
+    tensors_ = allocate_block<Tensor>(alloc, layout.tensors, ok);
+    list_ints_ = allocate_block<int64_t>(alloc, layout.list_ints, ok);
+    list_tensors_ = allocate_block<Tensor*>(alloc, layout.list_tensors, ok);
+    m_.instructions_ = allocate_block<LoadedInstruction>(alloc, layout.instructions, ok);
+    m_.chain_starts_ = allocate_block<uint32_t>(alloc, uint64_t{layout.chains} + 1, ok);
+    call_args_ = allocate_block<EValue*>(alloc, layout.call_args, ok);
+    m_.delegates_ = allocate_block<LoadedDelegate>(alloc, layout.delegates, ok);
+    m_.input_set_ = allocate_block<uint8_t>(alloc, layout.inputs, ok);
+    if (!ok)
+      return diag_->fail(Error::MemoryAllocationFailed,
+                         ET_TEXT("method allocator failed a block its size check allowed"),
+                         ET_TEXT("method allocator"));
     m_.num_values_ = layout.values;
     for (uint32_t i = 0; i < layout.values; ++i) new (&m_.values_[i]) EValue();
     if (m_.input_set_ != nullptr) memset(m_.input_set_, 0, layout.inputs);
@@ -339,6 +350,10 @@ class MethodLoader {
           break;
         }
         case schema::kTagTensor: {
+          // The layout counted tensors whose table is present; only bytes that skipped
+          // verification can differ (a tag without its value).
+          if (!val.valid() || next_tensor >= layout_.tensors)
+            return fail_value(Error::InvalidProgram, ET_TEXT("Tensor value without its table"), i);
           Tensor* t = &tensors_[next_tensor++];
           new (t) Tensor();
           ET_CHECK_OR_RETURN(parse_tensor(val, i, t) == Error::Ok, diag_->error);
@@ -367,6 +382,10 @@ class MethodLoader {
       if (!is_list) continue;
       fb::Vector items = v.table(schema::evalue::kVal).vector(0);
       EValue& e = m_.values_[i];
+      // Writes stay inside the blocks the layout sized (a mismatch means unverified bytes).
+      if ((type == schema::kTagIntList && items.size > layout_.list_ints - next_int) ||
+          (type >= schema::kTagTensorList && items.size > layout_.list_tensors - next_tensor_item))
+        return fail_value(Error::InvalidProgram, ET_TEXT("list larger than the method layout"), i);
       switch (type) {
         case schema::kTagIntList: {
           int64_t* out = list_ints_ + next_int;
@@ -537,9 +556,16 @@ class MethodLoader {
     fb::Vector chains = plan_.vector(sp::kChains);
     fb::Vector ops = plan_.vector(sp::kOperators);
     uint32_t n = 0, next_arg = 0;
+    if (chains.size != layout_.chains)
+      return diag_->fail(Error::InvalidProgram, ET_TEXT("chains differ from the method layout"),
+                         ET_TEXT("instruction"));
     for (uint32_t c = 0; c < chains.size; ++c) {
       m_.chain_starts_[c] = n;
       fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+      if (instrs.size > layout_.instructions - n)
+        return diag_->fail(Error::InvalidProgram,
+                           ET_TEXT("instructions differ from the method layout"),
+                           ET_TEXT("instruction"), n);
       for (uint32_t k = 0; k < instrs.size; ++k, ++n) {
         fb::Table in(instrs.ref(k));
         uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
@@ -551,6 +577,10 @@ class MethodLoader {
           case schema::kInstrKernelCall:
           case schema::kInstrDelegateCall: {
             fb::Vector a = args.vector(schema::call::kArgs);
+            if (a.size > layout_.call_args - next_arg)
+              return diag_->fail(Error::InvalidProgram,
+                                 ET_TEXT("call arguments differ from the method layout"),
+                                 ET_TEXT("instruction"), n);
             li.args = call_args_ + next_arg;
             li.num_args = a.size;
             next_arg += a.size;
@@ -614,6 +644,7 @@ class MethodLoader {
     }
     return Error::Ok;
   }
+  MethodLayout layout_;
   uint32_t missing_ = 0;
   uint32_t first_missing_ = 0;
   char missing_name_[kMaxOperatorName] = {};
@@ -692,7 +723,15 @@ Error Method::set_input(const EValue& input, size_t index) {
       dst.data = src.data;  // unplanned input: share the caller's memory
     }
   } else if (slot.tag == input.tag) {
-    if (!slot.is_scalar() || slot.payload.as_int != input.payload.as_int)
+    // Compared through the member the tag names: a Bool's other payload bytes are unspecified,
+    // and -0.0 equals 0.0 (a NaN matches a NaN).
+    bool same = slot.is_int()    ? slot.to_int() == input.to_int()
+                : slot.is_bool() ? slot.to_bool() == input.to_bool()
+                : slot.is_double()
+                    ? (slot.to_double() == input.to_double() ||
+                       (slot.to_double() != slot.to_double() && input.to_double() != input.to_double()))
+                    : false;
+    if (!same)
       return diag_.fail(
           Error::InvalidArgument,
           ET_TEXT("non-tensor input must equal the value the program was exported with"),

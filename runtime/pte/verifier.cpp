@@ -350,8 +350,8 @@ class Verifier {
     }
     return false;
   }
-  bool fail_number(const char* what, const char* table_name, uint32_t pos, long got,
-                   long expected) {
+  bool fail_number(const char* what, const char* table_name, uint32_t pos, int64_t got,
+                   int64_t expected) {
     if (diag_->error == Error::Ok) {
       diag_->fail_numbers(Error::InvalidProgram, what, got, expected, table_name);
       diag_->offset = pos;
