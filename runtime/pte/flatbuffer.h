@@ -53,7 +53,10 @@ struct Vector {
 struct String {
   const char* data = nullptr;
   uint32_t size = 0;
-  bool equals(const char* s, size_t n) const { return size == n && memcmp(data, s, n) == 0; }
+  // An absent string (data == nullptr) equals nothing, not even "" (and memcmp never sees null).
+  bool equals(const char* s, size_t n) const {
+    return data != nullptr && size == n && memcmp(data, s, n) == 0;
+  }
   bool empty() const { return size == 0; }
 };
 
