@@ -797,6 +797,15 @@ Error Method::execute() {
     if (!input_set_[k])
       return diag_.fail(Error::InvalidState, ET_TEXT("input not set before execute"),
                         ET_TEXT("inputs"), k);
+  if (kFeatureControlFlow && freed_) {  // undo the last run's FreeCalls
+    for (uint32_t i = 0; i < num_instructions_; ++i) {
+      LoadedInstruction& li = instructions_[i];
+      if (li.kind != schema::kInstrFreeCall || li.freed == nullptr) continue;
+      values_[li.a].to_tensor().data = li.freed;
+      li.freed = nullptr;
+    }
+    freed_ = false;
+  }
   MemoryAllocator* temp = memory_->temp_allocator();
   MemoryAllocator no_temp;
   if (temp == nullptr) temp = &no_temp;
@@ -863,7 +872,14 @@ Error Method::execute() {
           break;
         }
         case schema::kInstrFreeCall:
-          if (kFeatureControlFlow) values_[in.a].to_tensor().data = nullptr;
+          if (kFeatureControlFlow) {
+            Tensor& t = values_[in.a].to_tensor();
+            if (t.data != nullptr) {
+              instructions_[pc].freed = t.data;
+              freed_ = true;
+            }
+            t.data = nullptr;
+          }
           break;
         default:
           break;

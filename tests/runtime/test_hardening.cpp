@@ -250,5 +250,91 @@ TEST(Hardening, BoolAndDoubleInputsCompareByValue) {
   EXPECT_EQ(method->execute(), Error::Ok);
 }
 
+
+// --- FreeCall and a second execute() ---------------------------------------------------------
+
+// forward(x: f32[2]) = (x + x) + (x + x) through an intermediate t, then FreeCall(t), as an
+// exporter emits it for a tensor whose lifetime has ended. All three tensors are planned.
+host::AlignedBytes free_call_program() {
+  namespace st = schema::tensor;
+  MiniProgram p(/*with_operators=*/true);
+  Obj ex = p.b.declare(), et = p.b.declare(), eo = p.b.declare(), ea = p.b.declare(),
+      chain = p.b.declare(), instrs = p.b.declare(), op = p.b.declare();
+  p.b.vec_refs({ex, et, eo, ea}, p.values);
+  p.b.vec(4, 1, 0, {0}, p.inputs);
+  p.b.vec(4, 1, 0, {2}, p.outputs);
+  p.b.vec_refs({chain}, p.chains);
+  p.b.vec_refs({op}, p.operators);
+  p.b.vec(8, 2, 0, {0, 48}, p.sizes);
+  Obj tensors[3];
+  for (int k = 0; k < 3; ++k) {
+    tensors[k] = p.b.declare();
+    evalue(p.b, schema::kTagTensor, tensors[k], k == 0 ? ex : (k == 1 ? et : eo));
+  }
+  Obj alpha = p.b.declare();
+  evalue(p.b, schema::kTagInt, alpha, ea);
+  for (int k = 0; k < 3; ++k) {
+    Obj sizes = p.b.declare(), order = p.b.declare(), alloc = p.b.declare();
+    p.b.table({FbBuilder::u8(st::kScalarType, 6), FbBuilder::ref(st::kSizes, sizes),
+               FbBuilder::ref(st::kDimOrder, order), FbBuilder::ref(st::kAllocationInfo, alloc)},
+              tensors[k]);
+    p.b.vec(4, 1, 0, {2}, sizes);
+    p.b.vec(1, 1, 0, {0}, order);
+    p.b.table({FbBuilder::u32(schema::alloc::kMemoryId, 1),
+               FbBuilder::u32(schema::alloc::kOffsetLow, 16u * k)},
+              alloc);
+  }
+  p.b.table({FbBuilder::u64(0, 1)}, alpha);
+  p.b.table({FbBuilder::ref(schema::chain::kInstructions, instrs)}, chain);
+  Obj i0 = p.b.declare(), i1 = p.b.declare(), i2 = p.b.declare();
+  p.b.vec_refs({i0, i1, i2}, instrs);
+  Obj call0 = p.b.declare(), call1 = p.b.declare(), freecall = p.b.declare();
+  p.b.table({FbBuilder::u8(schema::instr::kArgsType, schema::kInstrKernelCall),
+             FbBuilder::ref(schema::instr::kArgs, call0)},
+            i0);
+  p.b.table({FbBuilder::u8(schema::instr::kArgsType, schema::kInstrKernelCall),
+             FbBuilder::ref(schema::instr::kArgs, call1)},
+            i1);
+  p.b.table({FbBuilder::u8(schema::instr::kArgsType, schema::kInstrFreeCall),
+             FbBuilder::ref(schema::instr::kArgs, freecall)},
+            i2);
+  Obj args0 = p.b.declare(), args1 = p.b.declare();
+  p.b.table({FbBuilder::u32(schema::call::kIndex, 0), FbBuilder::ref(schema::call::kArgs, args0)},
+            call0);
+  p.b.table({FbBuilder::u32(schema::call::kIndex, 0), FbBuilder::ref(schema::call::kArgs, args1)},
+            call1);
+  p.b.table({FbBuilder::u32(0, 1)}, freecall);
+  p.b.vec(4, 5, 0, {0, 0, 3, 1, 1}, args0);  // t = x + 1 * x
+  p.b.vec(4, 5, 0, {1, 1, 3, 2, 2}, args1);  // out = t + 1 * t
+  Obj name = p.b.declare(), overload = p.b.declare();
+  p.b.table({FbBuilder::ref(schema::op::kName, name), FbBuilder::ref(schema::op::kOverload, overload)},
+            op);
+  p.b.string_as("aten::add", name);
+  p.b.string_as("out", overload);
+  return p.finish();
+}
+
+TEST(Hardening, SecondExecuteAfterFreeCall) {
+  host::AlignedBytes bytes = free_call_program();
+  Diagnostic diag;
+  auto program = Program::load(Span<const uint8_t>(bytes.data(), bytes.size()), &diag);
+  ASSERT_TRUE(program.ok()) << diag.what;
+  Pools pools(4096);
+  alignas(16) uint8_t arena[48] = {};
+  Span<uint8_t> buffers[1] = {Span<uint8_t>(arena, sizeof(arena))};
+  pools.planned = HierarchicalAllocator(Span<Span<uint8_t>>(buffers, 1));
+  auto method = program->load_method("forward", &pools.mm, &diag);
+  ASSERT_TRUE(method.ok()) << diag.what;
+  for (float v : {1.0f, 2.5f, -3.0f}) {
+    float x[2] = {v, 2 * v};
+    ASSERT_EQ(method->set_input_data(0, x, sizeof(x)), Error::Ok);
+    ASSERT_EQ(method->execute(), Error::Ok) << method->diagnostic().what;
+    const Tensor& out = method->get_output(0).to_tensor();
+    ASSERT_NE(out.data, nullptr);
+    EXPECT_EQ(out.const_data_ptr<float>()[0], 4 * v);
+    EXPECT_EQ(out.const_data_ptr<float>()[1], 8 * v);
+  }
+}
+
 }  // namespace
 }  // namespace etmcu
