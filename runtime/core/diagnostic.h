@@ -37,8 +37,8 @@ struct Diagnostic {
                                        long at = -1);
   // got/expected are 64-bit on every target (a program's sizes and offsets are int64).
   __attribute__((noinline)) Error fail_numbers(Error e, const char* what_text, int64_t got_value,
-                                               int64_t expected_value,
-                                               const char* where_text = "", long at = -1);
+                                               int64_t expected_value, const char* where_text = "",
+                                               long at = -1);
   // Sets the name once (the first failure's); `s` need not be NUL-terminated.
   void set_name(const char* s, size_t n) {
     if (name[0] != '\0' || s == nullptr) return;

@@ -22,7 +22,8 @@ class MemoryAllocator {
     uintptr_t start = reinterpret_cast<uintptr_t>(base_) + used_;
     uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t)(alignment - 1);
     size_t pad = static_cast<size_t>(aligned - start);
-    if (pad > size_ - used_ || size > size_ - used_ - pad) return fail(pad > kMax - size ? kMax : pad + size);
+    if (pad > size_ - used_ || size > size_ - used_ - pad)
+      return fail(pad > kMax - size ? kMax : pad + size);
     used_ += pad + size;
     needed_ = used_ > needed_ ? used_ : needed_;
     if (used_ > peak_) peak_ = used_;

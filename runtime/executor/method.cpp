@@ -25,7 +25,8 @@ template <typename T>
 T* allocate_block(MemoryAllocator* a, uint64_t count, bool& ok) {
   uint64_t bytes = (sizeof(T) * count + 15) & ~static_cast<uint64_t>(15);
   if (bytes == 0) return nullptr;
-  void* p = bytes <= static_cast<size_t>(-1) ? a->allocate(static_cast<size_t>(bytes), 16) : nullptr;
+  void* p =
+      bytes <= static_cast<size_t>(-1) ? a->allocate(static_cast<size_t>(bytes), 16) : nullptr;
   ok = ok && p != nullptr;
   return static_cast<T*>(p);
 }
@@ -70,11 +71,10 @@ class MethodLoader {
     uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
     if (misalign) need += 16 - misalign;
     if (need > free_bytes)
-      return diag_->fail_numbers(Error::MemoryAllocationFailed,
-                                 ET_TEXT("method allocator too small (bytes)"),
-                                 static_cast<int64_t>(free_bytes),
-                                 need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need),
-                                 ET_TEXT("method allocator"));
+      return diag_->fail_numbers(
+          Error::MemoryAllocationFailed, ET_TEXT("method allocator too small (bytes)"),
+          static_cast<int64_t>(free_bytes),
+          need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
     bool ok = true;
     m_.values_ = allocate_block<EValue>(alloc, layout.values, ok);
     tensors_ = allocate_block<Tensor>(alloc, layout.tensors, ok);
@@ -725,12 +725,13 @@ Error Method::set_input(const EValue& input, size_t index) {
   } else if (slot.tag == input.tag) {
     // Compared through the member the tag names: a Bool's other payload bytes are unspecified,
     // and -0.0 equals 0.0 (a NaN matches a NaN).
-    bool same = slot.is_int()    ? slot.to_int() == input.to_int()
-                : slot.is_bool() ? slot.to_bool() == input.to_bool()
-                : slot.is_double()
-                    ? (slot.to_double() == input.to_double() ||
-                       (slot.to_double() != slot.to_double() && input.to_double() != input.to_double()))
-                    : false;
+    bool same =
+        slot.is_int()    ? slot.to_int() == input.to_int()
+        : slot.is_bool() ? slot.to_bool() == input.to_bool()
+        : slot.is_double()
+            ? (slot.to_double() == input.to_double() ||
+               (slot.to_double() != slot.to_double() && input.to_double() != input.to_double()))
+            : false;
     if (!same)
       return diag_.fail(
           Error::InvalidArgument,

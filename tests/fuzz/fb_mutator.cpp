@@ -58,8 +58,8 @@ class Walker {
     if (elem == 0) return;
     uint32_t n = rd<uint32_t>(pos);
     for (uint32_t i = 0; i < n && i < 64; ++i)
-      if (in(pos + 4 + i * elem, elem)) add(pos + 4 + i * elem, static_cast<uint8_t>(elem),
-                                              Site::kVecElement);
+      if (in(pos + 4 + i * elem, elem))
+        add(pos + 4 + i * elem, static_cast<uint8_t>(elem), Site::kVecElement);
   }
 
   void table(uint32_t pos, schema::TableType type, int depth) {
@@ -153,13 +153,12 @@ class Walker {
 
 // Values that sit on the boundaries the reader and executor check.
 uint64_t interesting(std::mt19937& rng, uint64_t old, uint8_t width) {
-  static const uint64_t k[] = {0,          1,          2,          3,          4,
-                               7,          8,          15,         16,         63,
-                               64,         127,        128,        255,        256,
-                               0x7fff,     0x8000,     0xffff,     0x10000,    0x3fffffff,
-                               0x40000000, 0x7fffffff, 0x80000000, 0xfffffffc, 0xffffffff,
-                               1ull << 32, 1ull << 40, 1ull << 62, 1ull << 63, ~0ull,
-                               ~0ull - 1};
+  static const uint64_t k[] = {
+      0,          1,          2,          3,          4,          7,          8,
+      15,         16,         63,         64,         127,        128,        255,
+      256,        0x7fff,     0x8000,     0xffff,     0x10000,    0x3fffffff, 0x40000000,
+      0x7fffffff, 0x80000000, 0xfffffffc, 0xffffffff, 1ull << 32, 1ull << 40, 1ull << 62,
+      1ull << 63, ~0ull,      ~0ull - 1};
   uint64_t v;
   switch (rng() % 6) {
     case 0:

@@ -13,15 +13,15 @@
 namespace etmcu::fuzz {
 
 enum class Site : uint8_t {
-  kScalar,      // an inline scalar field (width 1, 2, 4 or 8)
-  kUOffset,     // a 4-byte uoffset to a table, vector or string
-  kVecLength,   // the 4-byte length prefix of a vector or string
-  kVecElement,  // one scalar element of a vector (tensor sizes, dim orders, indices, offsets)
-  kUnionTag,    // the ubyte tag of a union
-  kVtableEntry, // a 2-byte field offset inside a vtable (0 removes the field)
-  kVtableSize,  // the vtable's own size or the table's inline size
-  kSOffset,     // a table's signed offset to its vtable
-  kHeader,      // an eh00 / FH01 header field (4 or 8 bytes)
+  kScalar,       // an inline scalar field (width 1, 2, 4 or 8)
+  kUOffset,      // a 4-byte uoffset to a table, vector or string
+  kVecLength,    // the 4-byte length prefix of a vector or string
+  kVecElement,   // one scalar element of a vector (tensor sizes, dim orders, indices, offsets)
+  kUnionTag,     // the ubyte tag of a union
+  kVtableEntry,  // a 2-byte field offset inside a vtable (0 removes the field)
+  kVtableSize,   // the vtable's own size or the table's inline size
+  kSOffset,      // a table's signed offset to its vtable
+  kHeader,       // an eh00 / FH01 header field (4 or 8 bytes)
 };
 
 struct FieldSite {

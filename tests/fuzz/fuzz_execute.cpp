@@ -1,7 +1,7 @@
 // libFuzzer target: load + load_method + execute twice over small pools (method memory at most
 // 32 KiB, planned memory at most 8 KiB, 16 KiB temp), so that each input runs in well under a
-// millisecond: programs of the KWS' size (16 KB planned, millions of MACs) are left to fuzz_program.
-// Inputs are zeros, then all bytes 0x41 for the second run; outputs are read back.
+// millisecond: programs of the KWS' size (16 KB planned, millions of MACs) are left to
+// fuzz_program. Inputs are zeros, then all bytes 0x41 for the second run; outputs are read back.
 #include "tests/fuzz/harness.h"
 
 ETMCU_FUZZ_MUTATOR(etmcu::schema::kProgram)

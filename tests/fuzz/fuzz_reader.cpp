@@ -14,8 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   format_diagnostic(diag, text, sizeof(text));
   if (!program.ok()) return 0;
   const PteFile& file = program->file();
-  for (uint32_t k = 0; k < file.num_constants() && k < 256; ++k)
-    (void)file.constant(k, 1, &diag);
+  for (uint32_t k = 0; k < file.num_constants() && k < 256; ++k) (void)file.constant(k, 1, &diag);
   (void)file.constant_bytes();
   for (size_t m = 0; m < program->num_methods() && m < 64; ++m) {
     Result<const char*> name = program->get_method_name(m);

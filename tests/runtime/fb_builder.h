@@ -15,10 +15,10 @@ class FbBuilder {
  public:
   using Obj = int;  // an object id; its position is known once it has been written
   struct Field {
-    int id;         // field id in the schema
-    int width;      // 1, 2, 4 or 8 for a scalar; 4 for a reference
-    uint64_t value; // scalar value
-    Obj ref;        // >= 0: a uoffset to this object (written later or earlier)
+    int id;          // field id in the schema
+    int width;       // 1, 2, 4 or 8 for a scalar; 4 for a reference
+    uint64_t value;  // scalar value
+    Obj ref;         // >= 0: a uoffset to this object (written later or earlier)
   };
   static Field u8(int id, uint64_t v) { return {id, 1, v, -1}; }
   static Field u32(int id, uint64_t v) { return {id, 4, v, -1}; }

@@ -11,6 +11,7 @@
 #include "runtime/executor/program.h"
 #include "runtime/pte/schema.h"
 #include "tests/runtime/fb_builder.h"
+#include "tests/runtime/mini_program.h"
 #include "tools/cli/file_io.h"
 
 namespace etmcu {
@@ -20,46 +21,8 @@ using test::FbBuilder;
 using Obj = FbBuilder::Obj;
 namespace sp = schema::plan;
 
-// A program with one method "forward" whose plan fields the test fills in. Every object is
-// written after the one that refers to it (uoffsets point forward).
-struct MiniProgram {
-  FbBuilder b{"ET12"};
-  Obj root, values, inputs, outputs, chains, operators, sizes;
-  explicit MiniProgram(bool with_operators = false) {
-    root = b.declare();
-    Obj plans = b.declare(), plan = b.declare(), name = b.declare();
-    values = b.declare();
-    inputs = b.declare();
-    outputs = b.declare();
-    chains = b.declare();
-    operators = b.declare();
-    sizes = b.declare();
-    b.table({FbBuilder::ref(schema::program::kExecutionPlan, plans)}, root);
-    b.vec_refs({plan}, plans);
-    std::vector<FbBuilder::Field> f = {
-        FbBuilder::ref(sp::kName, name),        FbBuilder::ref(sp::kValues, values),
-        FbBuilder::ref(sp::kInputs, inputs),    FbBuilder::ref(sp::kOutputs, outputs),
-        FbBuilder::ref(sp::kChains, chains),    FbBuilder::ref(sp::kNonConstBufferSizes, sizes)};
-    if (with_operators) f.push_back(FbBuilder::ref(sp::kOperators, operators));
-    b.table(f, plan);
-    b.string_as("forward", name);
-  }
-  // Every remaining declared object must have been written by the caller.
-  host::AlignedBytes finish() {
-    std::vector<uint8_t> v = b.finish(root);
-    host::AlignedBytes a(v.size());
-    std::memcpy(a.data(), v.data(), v.size());
-    return a;
-  }
-};
-
-// An EValue table with `tag` and (unless val < 0) its value table `val`.
-Obj evalue(FbBuilder& b, uint8_t tag, Obj val, Obj id = -1) {
-  if (val < 0) return b.table({FbBuilder::u8(schema::evalue::kValType, tag)}, id);
-  return b.table({FbBuilder::u8(schema::evalue::kValType, tag),
-                  FbBuilder::ref(schema::evalue::kVal, val)},
-                 id);
-}
+using test::evalue;
+using test::MiniProgram;
 
 struct Pools {
   std::vector<uint8_t> method;
@@ -145,9 +108,9 @@ TEST(Hardening, ListItemCountOverflowIsRejected) {
 TEST(Hardening, CallArgumentCountOverflowIsRejected) {
   constexpr uint32_t kShares = 1u << 16, kArgs = 1u << 16;
   MiniProgram p(/*with_operators=*/true);
-  Obj e_int = p.b.declare(), int_val = p.b.declare(), chain = p.b.declare(),
-      instrs = p.b.declare(), instr = p.b.declare(), call = p.b.declare(), args = p.b.declare(),
-      op = p.b.declare(), op_name = p.b.declare();
+  Obj e_int = p.b.declare(), int_val = p.b.declare(), chain = p.b.declare(), instrs = p.b.declare(),
+      instr = p.b.declare(), call = p.b.declare(), args = p.b.declare(), op = p.b.declare(),
+      op_name = p.b.declare();
   p.b.vec_refs({e_int}, p.values);
   p.b.vec(4, 0, 0, {}, p.inputs);
   p.b.vec(4, 0, 0, {}, p.outputs);
@@ -250,7 +213,6 @@ TEST(Hardening, BoolAndDoubleInputsCompareByValue) {
   EXPECT_EQ(method->execute(), Error::Ok);
 }
 
-
 // --- FreeCall and a second execute() ---------------------------------------------------------
 
 // forward(x: f32[2]) = (x + x) + (x + x) through an intermediate t, then FreeCall(t), as an
@@ -307,8 +269,9 @@ host::AlignedBytes free_call_program() {
   p.b.vec(4, 5, 0, {0, 0, 3, 1, 1}, args0);  // t = x + 1 * x
   p.b.vec(4, 5, 0, {1, 1, 3, 2, 2}, args1);  // out = t + 1 * t
   Obj name = p.b.declare(), overload = p.b.declare();
-  p.b.table({FbBuilder::ref(schema::op::kName, name), FbBuilder::ref(schema::op::kOverload, overload)},
-            op);
+  p.b.table(
+      {FbBuilder::ref(schema::op::kName, name), FbBuilder::ref(schema::op::kOverload, overload)},
+      op);
   p.b.string_as("aten::add", name);
   p.b.string_as("out", overload);
   return p.finish();

@@ -7,5 +7,5 @@
 static_assert(sizeof(long) == 4, "this check is meant for a 32-bit target");
 static_assert(sizeof(etmcu::MethodLayout().bytes()) == 8, "MethodLayout::bytes() is 64-bit");
 etmcu::Error (etmcu::Diagnostic::*const kFailNumbers)(etmcu::Error, const char*, int64_t, int64_t,
-                                                      const char*, long) =
-    &etmcu::Diagnostic::fail_numbers;
+                                                      const char*,
+                                                      long) = &etmcu::Diagnostic::fail_numbers;
