@@ -19,16 +19,16 @@ namespace st = schema::tensor;
 namespace {
 constexpr size_t kMaxOperatorName = 160;
 
-// One block of `count` objects (rounded to 16 bytes), or nullptr when count is 0. `ok` turns
-// false when a non-empty block cannot be had (its size does not fit size_t, or the pool is out).
-template <typename T>
-T* allocate_block(MemoryAllocator* a, uint64_t count, bool& ok) {
-  uint64_t bytes = (sizeof(T) * count + 15) & ~static_cast<uint64_t>(15);
-  if (bytes == 0) return nullptr;
-  void* p =
-      bytes <= static_cast<size_t>(-1) ? a->allocate(static_cast<size_t>(bytes), 16) : nullptr;
+// One block of `count` objects of `size` bytes (rounded to 16), or nullptr when count is 0. `ok`
+// turns false when a non-empty block cannot be had. Called after the 64-bit total of every block
+// (MethodLayout::bytes) was found to fit the pool, so size_t arithmetic cannot wrap here. Out of
+// line: one copy for the nine blocks.
+__attribute__((noinline)) void* allocate_block(MemoryAllocator* a, uint32_t count, size_t size,
+                                               bool& ok) {
+  if (count == 0) return nullptr;
+  void* p = a->allocate((count * size + 15) & ~static_cast<size_t>(15), 16);
   ok = ok && p != nullptr;
-  return static_cast<T*>(p);
+  return p;
 }
 
 // Builds "name.overload" (or "name") into buf; returns its length, 0 if it does not fit.
@@ -76,15 +76,23 @@ class MethodLoader {
           static_cast<int64_t>(free_bytes),
           need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
     bool ok = true;
-    m_.values_ = allocate_block<EValue>(alloc, layout.values, ok);
-    tensors_ = allocate_block<Tensor>(alloc, layout.tensors, ok);
-    list_ints_ = allocate_block<int64_t>(alloc, layout.list_ints, ok);
-    list_tensors_ = allocate_block<Tensor*>(alloc, layout.list_tensors, ok);
-    m_.instructions_ = allocate_block<LoadedInstruction>(alloc, layout.instructions, ok);
-    m_.chain_starts_ = allocate_block<uint32_t>(alloc, uint64_t{layout.chains} + 1, ok);
-    call_args_ = allocate_block<EValue*>(alloc, layout.call_args, ok);
-    m_.delegates_ = allocate_block<LoadedDelegate>(alloc, layout.delegates, ok);
-    m_.input_set_ = allocate_block<uint8_t>(alloc, layout.inputs, ok);
+    m_.values_ = static_cast<EValue*>(allocate_block(alloc, layout.values, sizeof(EValue), ok));
+    tensors_ = static_cast<Tensor*>(allocate_block(alloc, layout.tensors, sizeof(Tensor), ok));
+    list_ints_ =
+        static_cast<int64_t*>(allocate_block(alloc, layout.list_ints, sizeof(int64_t), ok));
+    list_tensors_ =
+        static_cast<Tensor**>(allocate_block(alloc, layout.list_tensors, sizeof(Tensor*), ok));
+    m_.instructions_ = static_cast<LoadedInstruction*>(
+        allocate_block(alloc, layout.instructions, sizeof(LoadedInstruction), ok));
+    // chains + 1 <= UINT32_MAX: the plan's chains vector fits a < 2 GiB buffer.
+    m_.chain_starts_ =
+        static_cast<uint32_t*>(allocate_block(alloc, layout.chains + 1, sizeof(uint32_t), ok));
+    call_args_ =
+        static_cast<EValue**>(allocate_block(alloc, layout.call_args, sizeof(EValue*), ok));
+    m_.delegates_ = static_cast<LoadedDelegate*>(
+        allocate_block(alloc, layout.delegates, sizeof(LoadedDelegate), ok));
+    m_.input_set_ =
+        static_cast<uint8_t*>(allocate_block(alloc, layout.inputs, sizeof(uint8_t), ok));
     if (!ok)
       return diag_->fail(Error::MemoryAllocationFailed,
                          ET_TEXT("method allocator failed a block its size check allowed"),
@@ -723,15 +731,20 @@ Error Method::set_input(const EValue& input, size_t index) {
       dst.data = src.data;  // unplanned input: share the caller's memory
     }
   } else if (slot.tag == input.tag) {
-    // Compared through the member the tag names: a Bool's other payload bytes are unspecified,
-    // and -0.0 equals 0.0 (a NaN matches a NaN).
-    bool same =
-        slot.is_int()    ? slot.to_int() == input.to_int()
-        : slot.is_bool() ? slot.to_bool() == input.to_bool()
-        : slot.is_double()
-            ? (slot.to_double() == input.to_double() ||
-               (slot.to_double() != slot.to_double() && input.to_double() != input.to_double()))
-            : false;
+    // Compared through the member the tag names: a Bool's other payload bytes are unspecified;
+    // Doubles on their bits (no soft-float call on targets): -0.0 equals 0.0, a NaN a NaN.
+    bool same = false;
+    if (slot.is_int()) {
+      same = slot.to_int() == input.to_int();
+    } else if (slot.is_bool()) {
+      same = slot.to_bool() == input.to_bool();
+    } else if (slot.is_double()) {
+      uint64_t x, y;
+      memcpy(&x, &slot.payload.as_double, 8);
+      memcpy(&y, &input.payload.as_double, 8);
+      const uint64_t kInf = 0x7ff0000000000000ull << 1;  // the sign bit shifted out
+      same = x == y || ((x | y) << 1) == 0 || ((x << 1) > kInf && (y << 1) > kInf);
+    }
     if (!same)
       return diag_.fail(
           Error::InvalidArgument,
