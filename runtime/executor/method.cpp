@@ -219,8 +219,9 @@ class MethodLoader {
         return diag_->fail_numbers(
             Error::InvalidProgram,
             ET_TEXT("planned tensor runs past the end of its buffer (end offset vs buffer size)"),
-            static_cast<int64_t>(offset + nbytes), static_cast<int64_t>(arena), ET_TEXT("values"),
-            i);
+            // The end offset, saturated: offset + nbytes may not fit 64 bits.
+            offset > INT64_MAX - nbytes ? INT64_MAX : static_cast<int64_t>(offset + nbytes),
+            static_cast<int64_t>(arena), ET_TEXT("values"), i);
       planned = memory_->planned_memory()->address(id, offset, static_cast<size_t>(nbytes));
       if (planned == nullptr && nbytes != 0)
         return fail_value(Error::MemoryAllocationFailed,

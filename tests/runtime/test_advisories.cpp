@@ -4,6 +4,7 @@
 // under ASan+UBSan). The table in docs/runtime.md maps advisory -> test -> our error.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,12 @@ Loaded run(const host::AlignedBytes& bytes, size_t arena) {
   return r;
 }
 
+// Prints the error a case got (the table in docs/runtime.md quotes these lines).
+Loaded report(Loaded r) {
+  std::printf("  -> %s\n", r.message.c_str());
+  return r;
+}
+
 // x + x -> out, all f32 tensors planned in one 64-byte arena; `x_sizes`/`out_sizes` vary.
 host::AlignedBytes add_program(std::vector<uint64_t> x_sizes, std::vector<uint64_t> out_sizes,
                                std::vector<uint64_t> args = {0, 0, 2, 1, 1}) {
@@ -68,7 +75,7 @@ TEST(Advisory, Xc7w_TensorWithTooManyDims) {
   EXPECT_EQ(ok.load, Error::Ok) << ok.message;  // 16 dims: the limit itself is fine
   EXPECT_EQ(ok.execute, Error::Ok) << ok.message;
   for (size_t dims : {17u, 64u, 255u}) {
-    Loaded r = run(add_program(std::vector<uint64_t>(dims, 1), {1}), 64);
+    Loaded r = report(run(add_program(std::vector<uint64_t>(dims, 1), {1}), 64));
     EXPECT_EQ(r.load, Error::InvalidProgram);
     EXPECT_NE(
         r.message.find("Tensor has too many dims (got " + std::to_string(dims) + ", expected 16)"),
@@ -95,16 +102,16 @@ TEST(Advisory, H952_ListAllocationSizeWraps) {
 // naming the operator. The class, an operator whose output is smaller than what it computes, is
 // rejected by the kernel before it writes.
 TEST(Advisory, M39_CopyPastTheDestination) {
-  Loaded prim =
-      run(build_program(
-              {ValueSpec::tensor({4}, 0), ValueSpec::tensor({1}, 32), ValueSpec::integer(3)}, {0},
-              {1}, {CallSpec{"executorch_prim::et_copy_index", "tensor", {1, 0, 2}}}, {0, 64}),
-          64);
+  Loaded prim = report(run(
+      build_program({ValueSpec::tensor({4}, 0), ValueSpec::tensor({1}, 32), ValueSpec::integer(3)},
+                    {0}, {1}, {CallSpec{"executorch_prim::et_copy_index", "tensor", {1, 0, 2}}},
+                    {0, 64}),
+      64));
   EXPECT_EQ(prim.load, Error::OperatorMissing);
   EXPECT_NE(prim.message.find("executorch_prim::et_copy_index.tensor"), std::string::npos)
       << prim.message;
 
-  Loaded small_out = run(add_program({4}, {1}), 64);  // x: 4 floats, out: room for 1
+  Loaded small_out = report(run(add_program({4}, {1}), 64));  // x: 4 floats, out: room for 1
   EXPECT_EQ(small_out.load, Error::Ok) << small_out.message;
   EXPECT_NE(small_out.execute, Error::Ok);
   EXPECT_NE(small_out.message.find("out shape is not the broadcast shape"), std::string::npos)
@@ -127,9 +134,10 @@ TEST(Advisory, M3_PlannedOffsetWraps) {
   for (const Case& c : cases) {
     ValueSpec x = ValueSpec::tensor({4}, c.low, c.mem);
     x.offset_high = c.high;
-    Loaded r = run(build_program({x, ValueSpec::tensor({4}, 32), ValueSpec::integer(1)}, {0}, {1},
+    Loaded r =
+        report(run(build_program({x, ValueSpec::tensor({4}, 32), ValueSpec::integer(1)}, {0}, {1},
                                  {CallSpec{"aten::add", "out", {0, 0, 2, 1, 1}}}, {0, 64}),
-                   64);
+                   64));
     EXPECT_EQ(r.load, Error::InvalidProgram) << c.low;
     EXPECT_NE(r.message.find(c.text), std::string::npos) << r.message;
   }
@@ -155,12 +163,12 @@ TEST(Advisory, Hj95_AllocatorOverlap) {
 TEST(Advisory, F9hx_KernelArgumentsOutOfBounds) {
   for (std::vector<uint64_t> args :
        {std::vector<uint64_t>{}, std::vector<uint64_t>{0}, std::vector<uint64_t>{0, 0, 2, 1}}) {
-    Loaded r = run(add_program({4}, {4}, args), 64);
+    Loaded r = report(run(add_program({4}, {4}, args), 64));
     EXPECT_EQ(r.load, Error::Ok) << r.message;
     EXPECT_EQ(r.execute, Error::InvalidArgument);
     EXPECT_NE(r.message.find("add.out: expected 5 args"), std::string::npos) << r.message;
   }
-  Loaded index = run(add_program({4}, {4}, {0, 0, 2, 7, 1}), 64);
+  Loaded index = report(run(add_program({4}, {4}, {0, 0, 2, 7, 1}), 64));
   EXPECT_EQ(index.load, Error::InvalidProgram);
   EXPECT_NE(index.message.find("value index out of range (got 7, expected 2)"), std::string::npos)
       << index.message;
