@@ -18,6 +18,8 @@ class Walker {
   std::vector<FieldSite> walk(schema::TableType root) {
     sites_.clear();
     seen_.clear();
+    table_ = schema::kTableTypeCount;
+    field_ = 0;
     if (size_ < 8) return sites_;
     add(0, 4, Site::kUOffset);
     if (root == schema::kProgram && size_ >= 40 && buf_[8] == 'e' && buf_[9] == 'h') {
@@ -43,7 +45,7 @@ class Walker {
   }
   void add(uint32_t pos, uint8_t width, Site kind, uint8_t usize = 0) {
     if (sites_.size() < kMaxSites && pos <= size_ && width <= size_ - pos)
-      sites_.push_back({pos, width, kind, usize});
+      sites_.push_back({pos, width, kind, usize, table_, field_});
   }
   bool in(uint32_t pos, uint32_t n) const { return pos <= size_ && n <= size_ - pos; }
   uint32_t target(uint32_t loc) const {
@@ -79,6 +81,8 @@ class Walker {
     for (uint8_t id = 0; id < count; ++id) {
       uint32_t entry = 4 + 2u * id;
       if (entry + 2 > vt_size) break;
+      table_ = type;
+      field_ = id;
       add(v + entry, 2, Site::kVtableEntry);
       uint16_t off = rd<uint16_t>(v + entry);
       if (off == 0) continue;
@@ -144,6 +148,7 @@ class Walker {
   }
 
   static constexpr size_t kMaxSites = 1u << 16;
+  uint8_t table_ = schema::kTableTypeCount, field_ = 0;  // where add() is called from
   const uint8_t* buf_;
   size_t size_;
   std::vector<FieldSite> sites_;
@@ -191,9 +196,34 @@ void store(uint8_t* p, uint8_t width, uint64_t v) { std::memcpy(p, &v, width); }
 
 }  // namespace
 
-bool mutate_structure(uint8_t* data, size_t size, unsigned seed, schema::TableType root) {
+bool is_kernel_argument(const FieldSite& s) {
+  switch (s.table) {
+    case schema::kInt:
+    case schema::kDouble:
+    case schema::kBool:
+      return s.kind == Site::kScalar;
+    case schema::kDoubleList:
+    case schema::kBoolList:
+      return s.kind == Site::kVecElement;
+    case schema::kTensor:
+      return (s.field == schema::tensor::kScalarType && s.kind == Site::kScalar) ||
+             ((s.field == schema::tensor::kSizes || s.field == schema::tensor::kDimOrder) &&
+              s.kind == Site::kVecElement);
+    default:
+      return false;
+  }
+}
+
+bool mutate_structure(uint8_t* data, size_t size, unsigned seed, schema::TableType root,
+                      Scope scope) {
   Walker w(data, size);
   std::vector<FieldSite> sites = w.walk(root);
+  if (scope == Scope::kKernelArguments) {
+    std::vector<FieldSite> args;
+    for (const FieldSite& s : sites)
+      if (is_kernel_argument(s)) args.push_back(s);
+    sites.swap(args);
+  }
   if (sites.empty()) return false;
   std::mt19937 rng(seed);
   int edits = 1 + static_cast<int>(rng() % 3);
@@ -223,6 +253,12 @@ bool mutate_structure(uint8_t* data, size_t size, unsigned seed, schema::TableTy
       case Site::kVecElement:
         if (s.width == 1)
           v = rng() % 2 ? rng() % 8 : interesting(rng, old, 1);  // dim orders, bools, dtypes
+        else
+          v = rng() % 3 == 0 ? rng() % 9 : interesting(rng, old, s.width);  // small sizes too
+        break;
+      case Site::kScalar:
+        if (s.width == 1)
+          v = rng() % 2 ? rng() % 16 : interesting(rng, old, 1);  // dtypes, enums, bools
         else
           v = interesting(rng, old, s.width);
         break;

@@ -29,12 +29,21 @@ struct FieldSite {
   uint8_t width;
   Site kind;
   uint8_t union_size;  // kUnionTag: number of known tags
+  uint8_t table;       // schema::TableType holding the field (kTableTypeCount: header, root)
+  uint8_t field;       // its field id
 };
+
+// Which sites a mutation may edit: all, or only the values kernels receive as arguments (Int,
+// Double and Bool values and list items, tensor dtypes, sizes and dim orders), which keeps the
+// program's structure valid so that hostile arguments reach the kernels.
+enum class Scope : uint8_t { kAll, kKernelArguments };
+bool is_kernel_argument(const FieldSite& s);
 
 // Applies 1-3 structure-aware edits to data[0..size) in place; returns false when the input has no
 // structure to edit (the caller then falls back to byte-level mutation). Compiled optimised and
 // without sanitizers or coverage (it is the fuzzer's code, not the code under test).
-bool mutate_structure(uint8_t* data, size_t size, unsigned seed, schema::TableType root);
+bool mutate_structure(uint8_t* data, size_t size, unsigned seed, schema::TableType root,
+                      Scope scope = Scope::kAll);
 
 // The sites mutate_structure chooses from (for tests and for counting).
 std::vector<FieldSite> field_sites(const uint8_t* data, size_t size, schema::TableType root);

@@ -57,7 +57,11 @@ struct Pools {
 };
 
 inline size_t custom_mutate(uint8_t* data, size_t size, size_t max_size, unsigned seed,
-                            schema::TableType root) {
+                            schema::TableType root, Scope scope = Scope::kAll) {
+  // Kernel-argument scope: field edits only (byte edits would mostly break the structure).
+  if (scope == Scope::kKernelArguments)
+    return mutate_structure(data, size, seed, root, scope) ? size
+                                                           : LLVMFuzzerMutate(data, size, max_size);
   // One input in four gets byte-level mutation only; the rest get field edits, and a byte-level
   // pass half of the time on top (so both kinds combine).
   if (seed % 4 != 0 && mutate_structure(data, size, seed, root)) {
@@ -73,4 +77,9 @@ inline size_t custom_mutate(uint8_t* data, size_t size, size_t max_size, unsigne
   extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, \
                                             unsigned int seed) {                         \
     return etmcu::fuzz::custom_mutate(data, size, max_size, seed, root);                 \
+  }
+#define ETMCU_FUZZ_MUTATOR_SCOPED(root, scope)                                           \
+  extern "C" size_t LLVMFuzzerCustomMutator(uint8_t* data, size_t size, size_t max_size, \
+                                            unsigned int seed) {                         \
+    return etmcu::fuzz::custom_mutate(data, size, max_size, seed, root, scope);          \
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# A fuzz campaign over the fast libFuzzer targets (tests/fuzz: reader, method, execute, ptd):
+# A fuzz campaign over the fast libFuzzer targets (tests/fuzz: reader, method, execute, ptd; also
+# kernel_args, hostile kernel arguments, when named with --targets):
 # builds them (fuzz preset, ASan+UBSan), replays tests/fuzz/regressions, runs each target for its
 # share of the time on its persistent corpus (seeded with ../shared/pte-corpus, the regressions
 # and, when exported, the model zoo), merges (minimises) each corpus, and reports executions,
@@ -78,7 +79,8 @@ for t in $targets; do
   : >"$log"
   kind=pte; [[ $t == ptd ]] && kind=ptd
   export ETMCU_FUZZ_PTD_PROGRAM="$ROOT/$ptd_program"
-  flags=(-max_len=65536 -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
+  max_len=65536; [[ $t == kernel_args ]] && max_len=1200000  # whole zoo programs
+  flags=(-max_len=$max_len -rss_limit_mb=2048 -timeout=10 -print_final_stats=1
          -artifact_prefix="$dir/findings/")
   # Past findings first: each regression seed must run cleanly.
   regressions=(tests/fuzz/regressions/*."$kind")
@@ -105,10 +107,10 @@ for t in $targets; do
   elapsed=$(( $(date +%s) - start ))
   # Minimise the corpus (keeps every feature), then measure what it covers.
   rm -rf "$dir/merged"; mkdir -p "$dir/merged"
-  "$bin/fuzz_$t" -merge=1 -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+  "$bin/fuzz_$t" -merge=1 -max_len=$max_len -rss_limit_mb=2048 -timeout=10 \
     "$dir/merged" "$dir/corpus" "$seeds/$kind" >>"$log" 2>&1 || true
   rm -rf "$dir/corpus"; mv "$dir/merged" "$dir/corpus"
-  inited=$("$bin/fuzz_$t" -runs=0 -max_len=65536 -rss_limit_mb=2048 "$dir/corpus" 2>&1 |
+  inited=$("$bin/fuzz_$t" -runs=0 -max_len=$max_len -rss_limit_mb=2048 "$dir/corpus" 2>&1 |
     grep -m1 'INITED' || true)
   edges=$(grep -o 'cov: [0-9]*' <<<"$inited" | grep -o '[0-9]*' || echo 0)
   features=$(grep -o 'ft: [0-9]*' <<<"$inited" | grep -o '[0-9]*' || echo 0)
