@@ -43,7 +43,7 @@ JOBS=${JOBS:-2}
 bin=build/fuzz/tests/fuzz
 cmake --preset fuzz >/dev/null
 # shellcheck disable=SC2046
-cmake --build build/fuzz -j "$JOBS" --target $(printf 'fuzz_%s ' $targets) >/dev/null
+cmake --build build/fuzz -j "$JOBS" --target $(printf 'fuzz_%s ' $targets) fuzz_kernel_args >/dev/null
 
 shared=../shared/pte-corpus
 seeds="$out/seeds"
@@ -64,12 +64,21 @@ fi
 ptd_program=tests/fuzz/regressions/small_linear_external.pte
 
 touch "$out/.start"
+total_findings=0
+# Past findings first: every regression seed must run cleanly through whole-program execution
+# (fuzz_kernel_args: pools up to 1 MiB, so KWS-sized seeds execute too) and each target below.
+if [[ " $targets " != *" kernel_args "* ]]; then
+  if ! ETMCU_FUZZ_PTD_PROGRAM="$ROOT/$ptd_program" "$bin/fuzz_kernel_args" -rss_limit_mb=2048 \
+      tests/fuzz/regressions/*.pte >"$out/regressions.log" 2>&1; then
+    echo "campaign.sh: a regression seed fails in fuzz_kernel_args (see $out/regressions.log)"
+    total_findings=1
+  fi
+fi
 n_targets=$(wc -w <<<"$targets")
 per_target=$(( seconds / n_targets ))
 (( per_target >= 5 )) || per_target=5
 
 total_execs=0
-total_findings=0
 json_targets=""
 printf '%-8s %8s %12s %9s %7s %8s %7s %8s\n' target seconds executions exec/s edges features corpus findings
 for t in $targets; do
@@ -86,6 +95,7 @@ for t in $targets; do
   regressions=(tests/fuzz/regressions/*."$kind")
   if ! "$bin/fuzz_$t" "${flags[@]}" "${regressions[@]}" >>"$log" 2>&1; then
     echo "campaign.sh: fuzz_$t fails on a regression seed (see $log)"
+    total_findings=$(( total_findings + 1 ))
   fi
   execs=0
   start=$(date +%s)
