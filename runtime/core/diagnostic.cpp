@@ -30,8 +30,8 @@ struct Writer {
 
 }  // namespace
 
-// Parameters are `long` (the native word on targets: 64-bit math costs code on rv32); the stored
-// figures are 64-bit.
+// Indices are `long` (the native word on targets: 64-bit math costs code on rv32); the numbers are
+// int64_t, since sizes and offsets from a program are 64-bit and `long` is 32-bit on targets.
 Error Diagnostic::fail(Error e, const char* what_text, const char* where_text, long at) {
   if (error == Error::Ok) {
     error = e;
@@ -42,8 +42,8 @@ Error Diagnostic::fail(Error e, const char* what_text, const char* where_text, l
   return e;
 }
 
-Error Diagnostic::fail_numbers(Error e, const char* what_text, long got_value, long expected_value,
-                               const char* where_text, long at) {
+Error Diagnostic::fail_numbers(Error e, const char* what_text, int64_t got_value,
+                               int64_t expected_value, const char* where_text, long at) {
   if (error == Error::Ok) {
     fail(e, what_text, where_text, at);
     got = got_value;

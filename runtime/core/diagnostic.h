@@ -35,8 +35,9 @@ struct Diagnostic {
   // purpose: there are ~100 call sites, and inlining them costs kilobytes on targets.
   __attribute__((noinline)) Error fail(Error e, const char* what_text, const char* where_text = "",
                                        long at = -1);
-  __attribute__((noinline)) Error fail_numbers(Error e, const char* what_text, long got_value,
-                                               long expected_value, const char* where_text = "",
+  // got/expected are 64-bit on every target (a program's sizes and offsets are int64).
+  __attribute__((noinline)) Error fail_numbers(Error e, const char* what_text, int64_t got_value,
+                                               int64_t expected_value, const char* where_text = "",
                                                long at = -1);
   // Sets the name once (the first failure's); `s` need not be NUL-terminated.
   void set_name(const char* s, size_t n) {

@@ -13,20 +13,19 @@ class MemoryAllocator {
   MemoryAllocator() = default;
   MemoryAllocator(void* base, size_t size) : base_(static_cast<uint8_t*>(base)), size_(size) {}
 
-  // Returns `size` bytes aligned to `alignment` (a power of two), or nullptr when the pool is
-  // exhausted; in that case `needed()` still grows so the caller can report the full requirement.
+  // Returns `size` bytes aligned to `alignment` (a power of two; anything else fails), or nullptr
+  // when the pool is exhausted; in that case `needed()` still grows (saturating) so the caller can
+  // report the full requirement. No sum can wrap: a size near SIZE_MAX fails.
   void* allocate(size_t size, size_t alignment = kDefaultAlignment) {
+    const size_t kMax = ~static_cast<size_t>(0);
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) return fail(size);
     uintptr_t start = reinterpret_cast<uintptr_t>(base_) + used_;
     uintptr_t aligned = (start + alignment - 1) & ~(uintptr_t)(alignment - 1);
     size_t pad = static_cast<size_t>(aligned - start);
-    size_t end = used_ + pad + size;
-    if (end < used_ || end > size_) {  // overflow or exhausted
-      needed_ += pad + size;
-      failed_ = true;
-      return nullptr;
-    }
-    used_ = end;
-    needed_ = end > needed_ ? end : needed_;
+    if (pad > size_ - used_ || size > size_ - used_ - pad)
+      return fail(pad > kMax - size ? kMax : pad + size);
+    used_ += pad + size;
+    needed_ = used_ > needed_ ? used_ : needed_;
     if (used_ > peak_) peak_ = used_;
     return reinterpret_cast<void*>(aligned);
   }
@@ -51,6 +50,13 @@ class MemoryAllocator {
   uint8_t* base() const { return base_; }
 
  private:
+  void* fail(size_t request) {
+    const size_t kMax = ~static_cast<size_t>(0);
+    needed_ = request > kMax - needed_ ? kMax : needed_ + request;
+    failed_ = true;
+    return nullptr;
+  }
+
   uint8_t* base_ = nullptr;
   size_t size_ = 0;
   size_t used_ = 0;

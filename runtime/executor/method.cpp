@@ -19,11 +19,16 @@ namespace st = schema::tensor;
 namespace {
 constexpr size_t kMaxOperatorName = 160;
 
-template <typename T>
-T* allocate_block(MemoryAllocator* a, size_t count) {
-  size_t bytes = (sizeof(T) * count + 15) & ~static_cast<size_t>(15);
-  if (bytes == 0) return nullptr;
-  return static_cast<T*>(a->allocate(bytes, 16));
+// One block of `count` objects of `size` bytes (rounded to 16), or nullptr when count is 0. `ok`
+// turns false when a non-empty block cannot be had. Called after the 64-bit total of every block
+// (MethodLayout::bytes) was found to fit the pool, so size_t arithmetic cannot wrap here. Out of
+// line: one copy for the nine blocks.
+__attribute__((noinline)) void* allocate_block(MemoryAllocator* a, uint32_t count, size_t size,
+                                               bool& ok) {
+  if (count == 0) return nullptr;
+  void* p = a->allocate((count * size + 15) & ~static_cast<size_t>(15), 16);
+  ok = ok && p != nullptr;
+  return p;
 }
 
 // Builds "name.overload" (or "name") into buf; returns its length, 0 if it does not fit.
@@ -56,28 +61,42 @@ class MethodLoader {
 
   Error load() {
     ET_CHECK_OR_RETURN(check_plan() == Error::Ok, diag_->error);
-    MethodLayout layout = compute_method_layout(plan_);
+    layout_ = compute_method_layout(plan_);
+    const MethodLayout& layout = layout_;
     MemoryAllocator* alloc = memory_->method_allocator();
     if (alloc == nullptr)
       return diag_->fail(Error::InvalidArgument, ET_TEXT("MemoryManager has no method allocator"));
-    size_t need = layout.bytes();
+    uint64_t need = layout.bytes();
     size_t free_bytes = alloc->size() - alloc->used();
     uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
     if (misalign) need += 16 - misalign;
     if (need > free_bytes)
-      return diag_->fail_numbers(Error::MemoryAllocationFailed,
-                                 ET_TEXT("method allocator too small (bytes)"),
-                                 static_cast<int64_t>(free_bytes), static_cast<int64_t>(need),
-                                 ET_TEXT("method allocator"));
-    m_.values_ = allocate_block<EValue>(alloc, layout.values);
-    tensors_ = allocate_block<Tensor>(alloc, layout.tensors);
-    list_ints_ = allocate_block<int64_t>(alloc, layout.list_ints);
-    list_tensors_ = allocate_block<Tensor*>(alloc, layout.list_tensors);
-    m_.instructions_ = allocate_block<LoadedInstruction>(alloc, layout.instructions);
-    m_.chain_starts_ = allocate_block<uint32_t>(alloc, layout.chains + 1);
-    call_args_ = allocate_block<EValue*>(alloc, layout.call_args);
-    m_.delegates_ = allocate_block<LoadedDelegate>(alloc, layout.delegates);
-    m_.input_set_ = allocate_block<uint8_t>(alloc, layout.inputs);
+      return diag_->fail_numbers(
+          Error::MemoryAllocationFailed, ET_TEXT("method allocator too small (bytes)"),
+          static_cast<int64_t>(free_bytes),
+          need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
+    bool ok = true;
+    m_.values_ = static_cast<EValue*>(allocate_block(alloc, layout.values, sizeof(EValue), ok));
+    tensors_ = static_cast<Tensor*>(allocate_block(alloc, layout.tensors, sizeof(Tensor), ok));
+    list_ints_ =
+        static_cast<int64_t*>(allocate_block(alloc, layout.list_ints, sizeof(int64_t), ok));
+    list_tensors_ =
+        static_cast<Tensor**>(allocate_block(alloc, layout.list_tensors, sizeof(Tensor*), ok));
+    m_.instructions_ = static_cast<LoadedInstruction*>(
+        allocate_block(alloc, layout.instructions, sizeof(LoadedInstruction), ok));
+    // chains + 1 <= UINT32_MAX: the plan's chains vector fits a < 2 GiB buffer.
+    m_.chain_starts_ =
+        static_cast<uint32_t*>(allocate_block(alloc, layout.chains + 1, sizeof(uint32_t), ok));
+    call_args_ =
+        static_cast<EValue**>(allocate_block(alloc, layout.call_args, sizeof(EValue*), ok));
+    m_.delegates_ = static_cast<LoadedDelegate*>(
+        allocate_block(alloc, layout.delegates, sizeof(LoadedDelegate), ok));
+    m_.input_set_ =
+        static_cast<uint8_t*>(allocate_block(alloc, layout.inputs, sizeof(uint8_t), ok));
+    if (!ok)
+      return diag_->fail(Error::MemoryAllocationFailed,
+                         ET_TEXT("method allocator failed a block its size check allowed"),
+                         ET_TEXT("method allocator"));
     m_.num_values_ = layout.values;
     for (uint32_t i = 0; i < layout.values; ++i) new (&m_.values_[i]) EValue();
     if (m_.input_set_ != nullptr) memset(m_.input_set_, 0, layout.inputs);
@@ -200,8 +219,9 @@ class MethodLoader {
         return diag_->fail_numbers(
             Error::InvalidProgram,
             ET_TEXT("planned tensor runs past the end of its buffer (end offset vs buffer size)"),
-            static_cast<int64_t>(offset + nbytes), static_cast<int64_t>(arena), ET_TEXT("values"),
-            i);
+            // The end offset, saturated: offset + nbytes may not fit 64 bits.
+            offset > INT64_MAX - nbytes ? INT64_MAX : static_cast<int64_t>(offset + nbytes),
+            static_cast<int64_t>(arena), ET_TEXT("values"), i);
       planned = memory_->planned_memory()->address(id, offset, static_cast<size_t>(nbytes));
       if (planned == nullptr && nbytes != 0)
         return fail_value(Error::MemoryAllocationFailed,
@@ -339,6 +359,10 @@ class MethodLoader {
           break;
         }
         case schema::kTagTensor: {
+          // The layout counted tensors whose table is present; only bytes that skipped
+          // verification can differ (a tag without its value).
+          if (!val.valid() || next_tensor >= layout_.tensors)
+            return fail_value(Error::InvalidProgram, ET_TEXT("Tensor value without its table"), i);
           Tensor* t = &tensors_[next_tensor++];
           new (t) Tensor();
           ET_CHECK_OR_RETURN(parse_tensor(val, i, t) == Error::Ok, diag_->error);
@@ -367,6 +391,10 @@ class MethodLoader {
       if (!is_list) continue;
       fb::Vector items = v.table(schema::evalue::kVal).vector(0);
       EValue& e = m_.values_[i];
+      // Writes stay inside the blocks the layout sized (a mismatch means unverified bytes).
+      if ((type == schema::kTagIntList && items.size > layout_.list_ints - next_int) ||
+          (type >= schema::kTagTensorList && items.size > layout_.list_tensors - next_tensor_item))
+        return fail_value(Error::InvalidProgram, ET_TEXT("list larger than the method layout"), i);
       switch (type) {
         case schema::kTagIntList: {
           int64_t* out = list_ints_ + next_int;
@@ -537,9 +565,16 @@ class MethodLoader {
     fb::Vector chains = plan_.vector(sp::kChains);
     fb::Vector ops = plan_.vector(sp::kOperators);
     uint32_t n = 0, next_arg = 0;
+    if (chains.size != layout_.chains)
+      return diag_->fail(Error::InvalidProgram, ET_TEXT("chains differ from the method layout"),
+                         ET_TEXT("instruction"));
     for (uint32_t c = 0; c < chains.size; ++c) {
       m_.chain_starts_[c] = n;
       fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+      if (instrs.size > layout_.instructions - n)
+        return diag_->fail(Error::InvalidProgram,
+                           ET_TEXT("instructions differ from the method layout"),
+                           ET_TEXT("instruction"), n);
       for (uint32_t k = 0; k < instrs.size; ++k, ++n) {
         fb::Table in(instrs.ref(k));
         uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
@@ -551,6 +586,10 @@ class MethodLoader {
           case schema::kInstrKernelCall:
           case schema::kInstrDelegateCall: {
             fb::Vector a = args.vector(schema::call::kArgs);
+            if (a.size > layout_.call_args - next_arg)
+              return diag_->fail(Error::InvalidProgram,
+                                 ET_TEXT("call arguments differ from the method layout"),
+                                 ET_TEXT("instruction"), n);
             li.args = call_args_ + next_arg;
             li.num_args = a.size;
             next_arg += a.size;
@@ -614,6 +653,7 @@ class MethodLoader {
     }
     return Error::Ok;
   }
+  MethodLayout layout_;
   uint32_t missing_ = 0;
   uint32_t first_missing_ = 0;
   char missing_name_[kMaxOperatorName] = {};
@@ -692,7 +732,21 @@ Error Method::set_input(const EValue& input, size_t index) {
       dst.data = src.data;  // unplanned input: share the caller's memory
     }
   } else if (slot.tag == input.tag) {
-    if (!slot.is_scalar() || slot.payload.as_int != input.payload.as_int)
+    // Compared through the member the tag names: a Bool's other payload bytes are unspecified;
+    // Doubles on their bits (no soft-float call on targets): -0.0 equals 0.0, a NaN a NaN.
+    bool same = false;
+    if (slot.is_int()) {
+      same = slot.to_int() == input.to_int();
+    } else if (slot.is_bool()) {
+      same = slot.to_bool() == input.to_bool();
+    } else if (slot.is_double()) {
+      uint64_t x, y;
+      memcpy(&x, &slot.payload.as_double, 8);
+      memcpy(&y, &input.payload.as_double, 8);
+      const uint64_t kInf = 0x7ff0000000000000ull << 1;  // the sign bit shifted out
+      same = x == y || ((x | y) << 1) == 0 || ((x << 1) > kInf && (y << 1) > kInf);
+    }
+    if (!same)
       return diag_.fail(
           Error::InvalidArgument,
           ET_TEXT("non-tensor input must equal the value the program was exported with"),
@@ -758,6 +812,15 @@ Error Method::execute() {
     if (!input_set_[k])
       return diag_.fail(Error::InvalidState, ET_TEXT("input not set before execute"),
                         ET_TEXT("inputs"), k);
+  if (kFeatureControlFlow && freed_) {  // undo the last run's FreeCalls
+    for (uint32_t i = 0; i < num_instructions_; ++i) {
+      LoadedInstruction& li = instructions_[i];
+      if (li.kind != schema::kInstrFreeCall || li.freed == nullptr) continue;
+      values_[li.a].to_tensor().data = li.freed;
+      li.freed = nullptr;
+    }
+    freed_ = false;
+  }
   MemoryAllocator* temp = memory_->temp_allocator();
   MemoryAllocator no_temp;
   if (temp == nullptr) temp = &no_temp;
@@ -824,7 +887,14 @@ Error Method::execute() {
           break;
         }
         case schema::kInstrFreeCall:
-          if (kFeatureControlFlow) values_[in.a].to_tensor().data = nullptr;
+          if (kFeatureControlFlow) {
+            Tensor& t = values_[in.a].to_tensor();
+            if (t.data != nullptr) {
+              instructions_[pc].freed = t.data;
+              freed_ = true;
+            }
+            t.data = nullptr;
+          }
           break;
         default:
           break;

@@ -26,7 +26,10 @@ constexpr uint32_t kMaxInstructionsPerExecute = 10000000;
 struct LoadedInstruction {
   uint8_t kind;       // schema::InstrTag
   uint32_t num_args;  // KernelCall / DelegateCall
-  EValue** args;
+  union {
+    EValue** args;  // KernelCall / DelegateCall
+    void* freed;    // FreeCall: the data pointer it cleared, restored by the next execute()
+  };
   OpFunction kernel;  // KernelCall
   int32_t a;          // op index, delegate index, move_from, cond value, free value
   int32_t b;          // move_to, jump destination
@@ -63,6 +66,7 @@ struct MethodState {
   uint32_t num_chains_ = 0;
   LoadedDelegate* delegates_ = nullptr;
   uint32_t num_delegates_ = 0;
+  bool freed_ = false;  // a FreeCall cleared a tensor's data pointer during the last execute()
   Diagnostic diag_;
   InstructionObserver observer_;
   Profiler* profiler_ = nullptr;
@@ -88,7 +92,9 @@ class Method : private MethodState {
   // Points an unplanned output tensor at caller memory.
   Error set_output_data_ptr(void* data, size_t nbytes, size_t index);
 
-  // Runs every instruction. All inputs must have been set.
+  // Runs every instruction. All inputs must have been set. Each call starts from the bindings
+  // load_method made: a FreeCall clears its tensor's data pointer (as upstream's does) only until
+  // the run ends, so a program with FreeCalls can be executed any number of times.
   Error execute();
 
   MethodMeta method_meta() const { return meta_; }

@@ -8,6 +8,9 @@
 
 namespace etmcu {
 
+// Counts saturate at UINT32_MAX (items of lists and call arguments are summed over values and
+// instructions that may share one table many times over), so an absurd plan gives an absurd size
+// rather than a wrapped, small one.
 struct MethodLayout {
   uint32_t values = 0;
   uint32_t tensors = 0;
@@ -20,8 +23,8 @@ struct MethodLayout {
   uint32_t inputs = 0;
 
   // Each block is rounded to 16 bytes and allocated 16-aligned, so the total is exact for a
-  // 16-aligned allocator.
-  size_t bytes() const;
+  // 16-aligned allocator. 64-bit on every target: on a 32-bit one, a size_t product could wrap.
+  uint64_t bytes() const;
 };
 
 MethodLayout compute_method_layout(fb::Table plan);

@@ -13,15 +13,21 @@ namespace etmcu {
 namespace sp = schema::plan;
 
 namespace {
-size_t round16(size_t n) { return (n + 15) & ~static_cast<size_t>(15); }
+// count * size rounded up to 16; counts are at most UINT32_MAX + 1 and sizes small, so no wrap.
+uint64_t block(uint64_t count, uint64_t size) {
+  return (count * size + 15) & ~static_cast<uint64_t>(15);
+}
+// a + b, saturating at UINT32_MAX.
+uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffffffu : a + b; }
 }  // namespace
 
-size_t MethodLayout::bytes() const {
-  return round16(sizeof(EValue) * values) + round16(sizeof(Tensor) * tensors) +
-         round16(sizeof(int64_t) * list_ints) + round16(sizeof(Tensor*) * list_tensors) +
-         round16(sizeof(LoadedInstruction) * instructions) +
-         round16(sizeof(uint32_t) * (chains + 1)) + round16(sizeof(EValue*) * call_args) +
-         round16(sizeof(LoadedDelegate) * delegates) + round16(inputs);
+uint64_t MethodLayout::bytes() const {
+  return block(values, sizeof(EValue)) + block(tensors, sizeof(Tensor)) +
+         block(list_ints, sizeof(int64_t)) + block(list_tensors, sizeof(Tensor*)) +
+         block(instructions, sizeof(LoadedInstruction)) +
+         block(static_cast<uint64_t>(chains) + 1, sizeof(uint32_t)) +
+         block(call_args, sizeof(EValue*)) + block(delegates, sizeof(LoadedDelegate)) +
+         block(inputs, 1);
 }
 
 MethodLayout compute_method_layout(fb::Table plan) {
@@ -35,20 +41,21 @@ MethodLayout compute_method_layout(fb::Table plan) {
     if (!val.valid()) continue;
     if (type == schema::kTagTensor) ++l.tensors;
     if (!kFeatureLists) continue;  // such programs fail at method load
-    if (type == schema::kTagIntList) l.list_ints += val.vector(0).size;
+    if (type == schema::kTagIntList) l.list_ints = add_sat(l.list_ints, val.vector(0).size);
     if (type == schema::kTagTensorList || type == schema::kTagOptionalTensorList)
-      l.list_tensors += val.vector(0).size;
+      l.list_tensors = add_sat(l.list_tensors, val.vector(0).size);
   }
   fb::Vector chains = plan.vector(sp::kChains);
   l.chains = chains.size;
   for (uint32_t c = 0; c < chains.size; ++c) {
     fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
-    l.instructions += instrs.size;
+    l.instructions = add_sat(l.instructions, instrs.size);
     for (uint32_t i = 0; i < instrs.size; ++i) {
       fb::Table in(instrs.ref(i));
       uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
       if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        l.call_args += in.table(schema::instr::kArgs).vector(schema::call::kArgs).size;
+        l.call_args =
+            add_sat(l.call_args, in.table(schema::instr::kArgs).vector(schema::call::kArgs).size);
     }
   }
   l.delegates = plan.vector(sp::kDelegates).size;
@@ -107,7 +114,10 @@ Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t j) const {
   return plan_.vector(sp::kNonConstBufferSizes).scalar<int64_t>(static_cast<uint32_t>(j + 1));
 }
 
-size_t MethodMeta::method_allocator_bytes() const { return compute_method_layout(plan_).bytes(); }
+size_t MethodMeta::method_allocator_bytes() const {
+  uint64_t n = compute_method_layout(plan_).bytes();
+  return n > static_cast<size_t>(-1) ? static_cast<size_t>(-1) : static_cast<size_t>(n);
+}
 
 Result<Tag> MethodMeta::tag_of(int32_t index) const {
   fb::Vector values = plan_.vector(sp::kValues);

@@ -10,11 +10,22 @@ namespace etmcu {
 namespace fb {
 
 // Reads a scalar the verifier proved aligned to min(sizeof(T), 4): one load on rv32 instead of a
-// byte-by-byte assembly (the alignment check is part of verification).
+// byte-by-byte assembly (the alignment check is part of verification). Cores that fault on an
+// unaligned load (ARMv6-M: Cortex-M0/M0+/M1) read byte by byte instead: there the promise would
+// turn bytes that skipped verification (Verification::Minimal) into a HardFault.
+#if defined(__ARM_ARCH_6M__) || (defined(__arm__) && !defined(__ARM_FEATURE_UNALIGNED))
+#define ETMCU_FB_ALIGNED_READS 0
+#else
+#define ETMCU_FB_ALIGNED_READS 1
+#endif
 template <typename T>
 inline T read(const uint8_t* p) {
   T v;
+#if ETMCU_FB_ALIGNED_READS
   memcpy(&v, __builtin_assume_aligned(p, sizeof(T) < 4 ? sizeof(T) : 4), sizeof(T));
+#else
+  memcpy(&v, p, sizeof(T));
+#endif
   return v;
 }
 
@@ -42,7 +53,10 @@ struct Vector {
 struct String {
   const char* data = nullptr;
   uint32_t size = 0;
-  bool equals(const char* s, size_t n) const { return size == n && memcmp(data, s, n) == 0; }
+  // An absent string (data == nullptr) equals nothing, not even "" (and memcmp never sees null).
+  bool equals(const char* s, size_t n) const {
+    return data != nullptr && size == n && memcmp(data, s, n) == 0;
+  }
   bool empty() const { return size == 0; }
 };
 

@@ -350,8 +350,8 @@ class Verifier {
     }
     return false;
   }
-  bool fail_number(const char* what, const char* table_name, uint32_t pos, long got,
-                   long expected) {
+  bool fail_number(const char* what, const char* table_name, uint32_t pos, int64_t got,
+                   int64_t expected) {
     if (diag_->error == Error::Ok) {
       diag_->fail_numbers(Error::InvalidProgram, what, got, expected, table_name);
       diag_->offset = pos;
@@ -369,6 +369,20 @@ class Verifier {
 
 const char* table_type_name(schema::TableType t) {
   return t < schema::kTableTypeCount ? name_of(t) : "?";
+}
+
+SchemaField schema_field(schema::TableType t, uint8_t id) {
+  if (t >= schema::kTableTypeCount || id >= kTables[t].count) return {Kind::kNone, 0};
+  return {kTables[t].fields[id].kind, kTables[t].fields[id].ref};
+}
+uint8_t schema_field_count(schema::TableType t) {
+  return t < schema::kTableTypeCount ? kTables[t].count : 0;
+}
+uint8_t schema_union_size(uint8_t u) { return u < schema::kUnionCount ? kUnions[u].count : 0; }
+schema::TableType schema_union_member(uint8_t u, uint8_t tag) {
+  if (u >= schema::kUnionCount || tag == 0 || tag > kUnions[u].count)
+    return schema::kTableTypeCount;
+  return static_cast<schema::TableType>(kUnions[u].members[tag - 1]);
 }
 
 Error verify_buffer(const uint8_t* buf, size_t size, schema::TableType root, Diagnostic* diag) {

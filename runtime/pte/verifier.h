@@ -23,4 +23,17 @@ Error verify_buffer(const uint8_t* buf, size_t size, schema::TableType root, Dia
 // Name of a table type ("Tensor"), for messages.
 const char* table_type_name(schema::TableType t);
 
+// The verified schemas as data, for host tools (the fuzzers' structure-aware mutator walks files
+// with them). Field `id` of table type `t`: its kind, and its table type (kTable, kVecTable) or
+// union id (kUnionValue) in `ref`; kNone past the last id. Union `u`'s member for tag `tag`
+// (1-based); kTableTypeCount when unknown. Not called by target code (the linker drops them).
+struct SchemaField {
+  schema::Kind kind;
+  uint8_t ref;
+};
+SchemaField schema_field(schema::TableType t, uint8_t id);
+uint8_t schema_field_count(schema::TableType t);
+uint8_t schema_union_size(uint8_t u);
+schema::TableType schema_union_member(uint8_t u, uint8_t tag);
+
 }  // namespace etmcu

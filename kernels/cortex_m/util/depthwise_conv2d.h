@@ -107,7 +107,7 @@ inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EValue*> args, DwJo
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_depthwise_conv2d.out: batch must be 1");
   const int64_t mult_ch = int_arg(args, 6);
-  if (w.sizes[0] != 1 || w.sizes[3] != y.c || mult_ch < 1 ||
+  if (w.sizes[0] != 1 || w.sizes[3] != y.c || mult_ch < 1 || mult_ch > y.c ||
       static_cast<int64_t>(x.c) * mult_ch != y.c)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_depthwise_conv2d.out: need weight [1, kH, kW, Cout] and "

@@ -233,7 +233,8 @@ inline C load_as(const void* base, ScalarType t, int64_t i) {
       return static_cast<C>(static_cast<const double*>(base)[i]);
     case ScalarType::Bool:
       if (kTensorOnly && !dtype_in_mask(ScalarType::Bool)) break;
-      return static_cast<C>(static_cast<const bool*>(base)[i] ? 1 : 0);
+      // Read as bytes: a Bool tensor's data may come from untrusted program bytes (any value).
+      return static_cast<C>(static_cast<const uint8_t*>(base)[i] != 0 ? 1 : 0);
     default:
       break;
   }
