@@ -286,7 +286,7 @@ def test_op_models_match_eager(name):
     expected = {
         "seq1d": ["aten::bmm.out", "aten::expand_copy.out", "aten::permute_copy.out",
                   "aten::div.out", "aten::sub.out", "aten::_log_softmax.out"],
-        "nobias": ["aten::linear.out", "aten::sum.IntList_out", "aten::native_layer_norm.out",
+        "nobias": ["aten::addmm.out", "aten::sum.IntList_out", "aten::native_layer_norm.out",
                    "aten::upsample_nearest2d.vec_out", "aten::avg_pool2d.out"],
         "gate": ["aten::eq.Scalar_out", "aten::where.self_out",
                  "aten::_native_batch_norm_legit_no_training.out"],
