@@ -76,6 +76,7 @@ def add_pte(tmp_path_factory):
     return out
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("program", list(PROGRAMS))
 def test_corpus_program_matches_host(program, target, tmp_path):
@@ -153,6 +154,10 @@ def test_clean_errors(add_pte, tmp_path):
     assert p.returncode == 1 and "no method 'nope'" in p.stderr
     p = fw(add_pte, "--target", "cortex-m4", "--board", "microbit", check=False)
     assert p.returncode == 1 and "not a cortex-m4 board" in p.stderr
+
+
+@pytest.mark.corpus
+def test_delegated_program_is_a_clean_error():
     qnn = CORPUS / "upstream" / "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"
     p = fw(qnn, "--target", "cortex-m55", "--method", "kv_forward", check=False)
     assert p.returncode == 1 and "delegates" in p.stderr and "Traceback" not in p.stderr
