@@ -1,7 +1,8 @@
 """./etmcu bundle and the examples built from bundles (examples/): an int8 DS-CNN exported here,
-bundled for the Cortex-M4 outside the repository's build tree; every bundle source compiles with
--Wall -Wextra -Werror in C++17 and its header in C99; the CMake example runs the model twice on
-QEMU mps2-an386 and prints the class with the host runtime's exact output bits."""
+bundled for the Cortex-M4 and the CV32E40P outside the repository's build tree; every bundle
+source compiles with -Wall -Wextra -Werror in C++17 and its header in C99; the CMake example runs
+the model twice on QEMU mps2-an386, the Makefile example on the simulated CV32E40P, and both
+print the class with the host runtime's exact output bits."""
 import json
 import os
 import pathlib
@@ -15,6 +16,7 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 CLI = ROOT / "build" / "host" / "tools" / "etmcu-cli"
+SIM = ROOT / "build" / "host" / "sim" / "etmcu-sim"
 M4 = ["-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=hard", "-mfpu=fpv4-sp-d16"]
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or shutil.which("arm-none-eabi-g++") is None,
@@ -39,12 +41,16 @@ def kws(tmp_path_factory):
     p = subprocess.run([str(ROOT / "etmcu"), "bundle", str(pte), "--target", "cortex-m4", "-o", str(out)],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
+    rv = d / "kws_cv32e40p"
+    p = subprocess.run([str(ROOT / "etmcu"), "bundle", str(pte), "--target", "cv32e40p", "-o", str(rv)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
     x = example_input(490).reshape(1, 1, 49, 10)
     np.save(d / "x.npy", x)
     host = subprocess.run([str(CLI), "run", str(pte), "--input", str(d / "x.npy"), "--json"],
                           capture_output=True, text=True, check=True)
     scores = json.loads(host.stdout.strip().splitlines()[-1])["outputs"][0]["values"]
-    return {"dir": d, "pte": pte, "bundle": out, "scores": scores}
+    return {"dir": d, "pte": pte, "bundle": out, "bundle_cv32e40p": rv, "scores": scores}
 
 
 def mk_vars(bundle):
@@ -71,15 +77,19 @@ def test_bundle_holds_only_the_programs_kernels(kws):
     assert "add_library(etmcu_model STATIC" in (b / "CMakeLists.txt").read_text()
 
 
-def test_bundle_compiles_warning_free_and_header_is_c99(kws, tmp_path):
-    b = kws["bundle"]
+@pytest.mark.parametrize("which,cxx,arch", [
+    ("bundle", "arm-none-eabi-g++", M4),
+    ("bundle_cv32e40p", "riscv64-unknown-elf-g++",
+     ["-march=rv32imc", "-misa-spec=2.2", "-mabi=ilp32", "--specs=picolibc.specs"])])
+def test_bundle_compiles_warning_free_and_header_is_c99(kws, tmp_path, which, cxx, arch):
+    b = kws[which]
     srcs, cppflags, cxxflags = mk_vars(b)
     assert len(srcs) >= 20
     for src in srcs:
-        p = subprocess.run(["arm-none-eabi-g++", *M4, "-O2", "-Wall", "-Wextra", "-Werror", *cppflags, *cxxflags,
+        p = subprocess.run([cxx, *arch, "-O2", "-Wall", "-Wextra", "-Werror", *cppflags, *cxxflags,
                             "-c", src, "-o", str(tmp_path / "x.o")], cwd=b, capture_output=True, text=True)
         assert p.returncode == 0, (src, p.stderr)
-    for cc in ("gcc", "arm-none-eabi-gcc"):
+    for cc in ("gcc", cxx.replace("g++", "gcc")):
         p = subprocess.run([cc, "-std=c99", "-pedantic", "-Wall", "-Wextra", "-Werror", "-x", "c", "-c",
                             "etmcu_model.h", "-o", str(tmp_path / "h.o")], cwd=b, capture_output=True, text=True)
         assert p.returncode == 0, p.stderr
@@ -101,12 +111,30 @@ def test_cortex_m4_cmake_example_prints_the_class(kws, tmp_path):
                        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=120)
     out = p.stdout + p.stderr  # QEMU writes the semihosting console to stderr when stdin is no tty
     assert p.returncode == 0, out
+    check_runs(out, kws["scores"])
+
+
+def check_runs(out, want):
     runs = re.findall(r"^run (\d): class (\d+) scores((?: [0-9a-f]{8})+)$", out, re.M)
     assert [r[0] for r in runs] == ["1", "2"] and "example: pass" in out, out
-    want = kws["scores"]
     for _, cls, scores in runs:
         assert int(cls) == int(np.argmax(want))
         assert scores.split() == bits(want)  # the host runtime's exact output bits
+
+
+@pytest.mark.skipif(shutil.which("riscv64-unknown-elf-gcc") is None or not SIM.exists(),
+                    reason="riscv64-unknown-elf toolchain or simulator missing")
+def test_cv32e40p_make_example_prints_the_class(kws, tmp_path):
+    src = ROOT / "examples" / "cv32e40p-make"
+    p = subprocess.run(["make", "-C", str(src), "-j", "2", f"BUNDLE={kws['bundle_cv32e40p']}",
+                        f"BUILD={tmp_path / 'build'}"], capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert not (src / "build").exists()  # everything went to BUILD
+    p = subprocess.run([str(SIM), "--config", "nopulp", str(tmp_path / "build" / "app.elf")],
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert re.search(r"^cycles=\d+ instret=\d+$", p.stdout, re.M)
+    check_runs(p.stdout, kws["scores"])
 
 
 def test_bundle_errors_are_clean(tmp_path):
