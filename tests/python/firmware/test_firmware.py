@@ -209,6 +209,22 @@ def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
     assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
 
 
+M33_CASES = [pytest.param("zoo", m, id=m) for m in ZOO] + \
+    [pytest.param("corpus", p, id=p, marks=pytest.mark.corpus) for p in PROGRAMS]
+
+
+@pytest.mark.parametrize("kind,name", M33_CASES)
+def test_cortex_m33_outputs_identical_to_cortex_m4(kind, name, zoo_pte, tmp_path):
+    """The Cortex-M33 (mps2-an505, added by following docs/porting.md) gives the Cortex-M4's
+    output values exactly (same single-precision FPU semantics, same int8 kernels)."""
+    pte = zoo_pte[name] if kind == "zoo" else CORPUS / PROGRAMS[name]
+    inputs = random_inputs(pte, tmp_path, seed=5)
+    args = sum((["--input", f] for f in inputs), [])
+    m4, m33 = fw_json(pte, "--target", "cortex-m4", *args), fw_json(pte, "--target", "cortex-m33", *args)
+    assert m33["board"] == "mps2-an505" and m33["instructions"]["total"] > 0
+    assert m33["outputs"] == m4["outputs"]
+
+
 @pytest.fixture(scope="session")
 def mlp_external(tmp_path_factory):
     """models/mlp.py exported twice: constants in the .pte, and in a .ptd (--external-constants)."""
