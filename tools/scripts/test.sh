@@ -37,7 +37,7 @@ ctest --test-dir build/host-asan --output-on-failure -j "$JOBS" -LE slow
 
 if [[ -d tests/python ]]; then
   step "pytest"
-  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
+  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider tests/python  # -rs: one line per skip, with its reason
 
   step "int8 op tests on the ASan + UBSan builds of the ref, fast and xpulp kernels"
   asan_int8=build/host-asan/tests/kernels/int8
