@@ -73,6 +73,10 @@ def test_bundle_holds_only_the_programs_kernels(kws):
     header = (b / "etmcu_model.h").read_text()
     assert "#define ETMCU_MODEL_INPUT0_BYTES 1960" in header
     assert "#define ETMCU_MODEL_OUTPUT0_BYTES 48" in header
+    # The int8 edges: the output is cortex_m::softmax's, scale 1/256 and zero point -128.
+    assert "#define ETMCU_MODEL_OUTPUT0_SCALE 0.00390625f" in header
+    assert "#define ETMCU_MODEL_OUTPUT0_ZERO_POINT -128" in header
+    assert re.search(r"#define ETMCU_MODEL_INPUT0_SCALE 0\.\d+f", header)
     assert "int etmcu_model_run(void);" in header
     assert "add_library(etmcu_model STATIC" in (b / "CMakeLists.txt").read_text()
 
