@@ -4,9 +4,18 @@ fold_batchnorm: inference batch norm is an affine map per channel, so when it di
 convolution or a 2-D linear (addmm/mm with constant weights) whose output nobody else reads, it
 is folded into that layer's weights and bias: one instruction and one activation buffer less,
 and no BN constants on the device. Otherwise it stays a `_native_batch_norm_legit_no_training`.
+
+decompose_linear: `aten::linear.out` is not an operator upstream's portable library registers, so
+a program using it would not load there. A linear on an N-D input becomes a view to
+[prod(leading dims), in], a 2-D addmm/mm with the transposed weight (a constant when the weight
+is one), and a view back, which is the shape of upstream's edge decomposition; views cost no
+instruction (they alias the bytes).
 """
 
 import numpy as np
+
+from .errors import ExportError
+from .ir import ALIAS, Node
 
 
 BN = "aten::_native_batch_norm_legit_no_training.out"
@@ -91,7 +100,44 @@ def eliminate_dead_code(graph):
     return graph
 
 
+LINEAR = "aten::linear.out"
+
+
+def decompose_linear(graph):
+    nodes = []
+    for n in graph.nodes:
+        if n.op != LINEAR:
+            nodes.append(n)
+            continue
+        x, w, b = n.args
+        (out,) = n.outputs
+        if x.order != tuple(range(len(x.shape))):
+            raise ExportError("linear on a tensor that is not contiguous", op=n.op, source=n.source)
+        rows = 1
+        for s in x.shape[:-1]:
+            rows *= s
+        if w.is_const:
+            wt = graph.constant(np.ascontiguousarray(w.data.T), w.name + ".T")
+        else:
+            wt = graph.new_tensor(w.shape[::-1], w.dtype)
+            nodes.append(Node("aten::permute_copy.out", [w, [1, 0]], [wt], n.source))
+        x2 = x
+        if len(x.shape) != 2:
+            x2 = graph.new_tensor((rows, x.shape[-1]), x.dtype)
+            nodes.append(Node(ALIAS, [x], [x2], n.source))
+        y2 = out if len(out.shape) == 2 else graph.new_tensor((rows, w.shape[0]), out.dtype)
+        if b is None:
+            nodes.append(Node("aten::mm.out", [x2, wt], [y2], n.source))
+        else:
+            nodes.append(Node("aten::addmm.out", [b, x2, wt, 1, 1], [y2], n.source))
+        if y2 is not out:
+            nodes.append(Node(ALIAS, [y2], [out], n.source))
+    graph.nodes = nodes
+    return graph
+
+
 def run_default_passes(graph, fold_bn=True):
+    decompose_linear(graph)
     if fold_bn:
         fold_batchnorm(graph)
     eliminate_dead_code(graph)

@@ -34,7 +34,7 @@ class Seq1d(nn.Module):
 
 class NoBias(nn.Module):
     """Optional arguments as Null: bias-free depthwise conv without BN, LayerNorm without
-    affine, N-D linear (linear.out), sum, adaptive pooling to 2x2, interpolate by size."""
+    affine, N-D linear (views around addmm), sum, adaptive pooling to 2x2, interpolate by size."""
     INPUT_SHAPES = [(1, 8, 12, 12)]
 
     def __init__(self):
@@ -47,7 +47,7 @@ class NoBias(nn.Module):
 
     def forward(self, x):
         y = torch.tanh(self.dw(x))
-        z = self.fc(self.ln(y))                        # [1,8,12,5] via linear.out
+        z = self.fc(self.ln(y))                        # [1,8,12,5]: [96,12] addmm, viewed
         s = z.sum(dim=-1, keepdim=True)                # [1,8,12,1]
         p = self.pool(y)                               # [1,8,2,2]
         u = F.interpolate(p, size=(4, 4), mode="nearest")

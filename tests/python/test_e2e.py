@@ -64,7 +64,7 @@ def test_e2e_host_runtime_matches_eager(name, tmp_path):
 @pytest.mark.parametrize("name", sorted(OP_MODELS))
 def test_e2e_op_models_on_host_runtime(name, tmp_path):
     """Operators and argument forms outside the zoo (conv1d, bmm, expand, Null optionals,
-    linear.out, sum, eq/where, unfolded BN, ceil-mode pooling) on the host runtime."""
+    N-D linear, sum, eq/where, unfolded BN, ceil-mode pooling) on the host runtime."""
     cls = OP_MODELS[name]
     model = cls().eval()
     gen = torch.Generator().manual_seed(5)

@@ -11,6 +11,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "pte-corpus"
 CLI = ROOT / "build" / "host" / "tools" / "etmcu-cli"
 
+pytestmark = pytest.mark.corpus
+
 
 def run(*args, check=True):
     proc = subprocess.run([str(CLI), *map(str, args)], capture_output=True, text=True)

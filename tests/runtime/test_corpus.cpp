@@ -38,6 +38,7 @@ std::vector<float> run_f32(const std::string& file, const std::vector<std::vecto
 }
 
 TEST(Corpus, ArduinoAddModelAddsOne) {
+  ETMCU_NEEDS_CORPUS();
   for (const char* f : {"upstream/examples__arduino__examples__AddModel__model.pte",
                         "upstream/examples__arduino__examples__HelloExecuTorch__model.pte"}) {
     EXPECT_EQ(run_f32(f, {{1, 2, 3}}), (std::vector<float>{2, 3, 4})) << f;
@@ -45,6 +46,7 @@ TEST(Corpus, ArduinoAddModelAddsOne) {
 }
 
 TEST(Corpus, AddTwoInputs) {
+  ETMCU_NEEDS_CORPUS();
   for (const char* f :
        {"upstream/extension__apple__ExecuTorch____tests____resources__add.pte",
         "upstream-history/hist-8f6de2cd__extension__module__test__resources__add.pte"}) {
@@ -53,6 +55,7 @@ TEST(Corpus, AddTwoInputs) {
 }
 
 TEST(Corpus, DeprecatedInlineConstantBuffer) {
+  ETMCU_NEEDS_CORPUS();
   // 3*x + 2 with constants in the deprecated inline constant_buffer.
   EXPECT_EQ(run_f32("upstream/test__models__deprecated__ModuleLinear-no-constant-segment.pte",
                     {{0, 1, -2, 0.5f}}),
@@ -60,6 +63,7 @@ TEST(Corpus, DeprecatedInlineConstantBuffer) {
 }
 
 TEST(Corpus, BundledEmbeddedProgramInt32) {
+  ETMCU_NEEDS_CORPUS();
   auto s = Session::open_files(corpus(
       "upstream/extension__module__test__resources__bundled_program.bpte.embedded-program.pte"));
   Method& m = s->load_method("forward");
@@ -72,6 +76,7 @@ TEST(Corpus, BundledEmbeddedProgramInt32) {
 }
 
 TEST(Corpus, OldLayoutPtdIsRejectedClearly) {
+  ETMCU_NEEDS_CORPUS();
   std::string e = load_error(
       "upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte", "forward",
       "upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.ptd");
@@ -80,12 +85,14 @@ TEST(Corpus, OldLayoutPtdIsRejectedClearly) {
 }
 
 TEST(Corpus, ExternalTensorWithoutPtdNamesTheTensor) {
+  ETMCU_NEEDS_CORPUS();
   std::string e =
       load_error("upstream-history/hist-8f6de2cd__extension__module__test__resources__linear.pte");
   EXPECT_NE(e.find("'linear.weight'"), std::string::npos) << e;
 }
 
 TEST(Corpus, QnnProgramLoadsAndReportsMissingBackend) {
+  ETMCU_NEEDS_CORPUS();
   auto s = Session::open_files(corpus(
       "upstream/"
       "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"));
@@ -113,6 +120,7 @@ TEST(Corpus, QnnProgramLoadsAndReportsMissingBackend) {
 }
 
 TEST(Corpus, KeywordSpottingRunsAndHearsYes) {
+  ETMCU_NEEDS_CORPUS();
   // Bit-exactness against upstream per layer is tests/kernels/int8; here: it loads and labels
   // "yes".
   auto s = Session::open_files(
@@ -132,11 +140,13 @@ TEST(Corpus, KeywordSpottingRunsAndHearsYes) {
 }
 
 TEST(Corpus, EtdumpIsNotAProgram) {
+  ETMCU_NEEDS_CORPUS();
   std::string e = load_error("upstream/docs__source__tutorials_source__etdump.etdp");
   EXPECT_NE(e.find("not an ExecuTorch program"), std::string::npos) << e;
 }
 
 TEST(Corpus, MeanEqWhereModel) {
+  ETMCU_NEEDS_CORPUS();
   // m = mean(x, dim=1); out = where(m == 0, 1.1, m)
   const char* f = "upstream-history/hist-89829b5f__extension__module__test__resources__model.pte";
   std::string e = load_error(f);

@@ -64,6 +64,7 @@ const TestBackend kTestBackend;
 const Backend kBackends[] = {{"QnnBackend", &kTestBackend}};
 
 TEST(Delegate, TestBackendRunsTheQnnProgramsDelegateCall) {
+  ETMCU_NEEDS_CORPUS();
   set_backend_table(Span<const Backend>(kBackends, 1));
   g_seen = Seen();
   {
@@ -107,6 +108,7 @@ class UnavailableBackend final : public BackendInterface {
 };
 
 TEST(Delegate, UnavailableBackendFailsAtLoad) {
+  ETMCU_NEEDS_CORPUS();
   static const UnavailableBackend unavailable;
   static const Backend table[] = {{"QnnBackend", &unavailable}};
   set_backend_table(Span<const Backend>(table, 1));

@@ -56,6 +56,7 @@ Error load(const char* file, const char* method, Diagnostic* diag, float* out = 
 }
 
 TEST(FeaturesOff, PlainProgramRuns) {
+  ETMCU_NEEDS_CORPUS();
   Diagnostic d;
   float out[3];
   ASSERT_EQ(load("upstream/examples__arduino__examples__AddModel__model.pte", "forward", &d, out),
@@ -65,6 +66,7 @@ TEST(FeaturesOff, PlainProgramRuns) {
 }
 
 TEST(FeaturesOff, ProgramsNeedingAFeatureAreRejected) {
+  ETMCU_NEEDS_CORPUS();
   struct Case {
     const char* file;
     const char* method;
@@ -90,6 +92,7 @@ TEST(FeaturesOff, ProgramsNeedingAFeatureAreRejected) {
 }
 
 TEST(FeaturesOff, ProfilerNeedsInstructionHooks) {
+  ETMCU_NEEDS_CORPUS();
   static_assert(!kInstructionHooks, "built without hooks");
   Loaded l = read("upstream/examples__arduino__examples__AddModel__model.pte");
   auto program = Program::load(Span<const uint8_t>(l.data, l.size));

@@ -96,6 +96,7 @@ void put(std::vector<uint8_t>& b, size_t pos, T v) {
 }
 
 TEST(Malformed, EveryTruncationFailsCleanly) {
+  ETMCU_NEEDS_CORPUS();
   for (const char* name : {kAddModel, kAddTwo}) {
     std::vector<uint8_t> full = bytes_of(name);
     for (size_t n = 0; n < full.size(); ++n) {
@@ -107,6 +108,7 @@ TEST(Malformed, EveryTruncationFailsCleanly) {
 }
 
 TEST(Malformed, EveryHeaderByteCorruptedNeverCrashes) {
+  ETMCU_NEEDS_CORPUS();
   for (const char* name : {kAddModel, kKws}) {
     std::vector<uint8_t> full = bytes_of(name);
     for (size_t i = 0; i < 64; ++i) {
@@ -121,6 +123,7 @@ TEST(Malformed, EveryHeaderByteCorruptedNeverCrashes) {
 }
 
 TEST(Malformed, ByteFlipsAcrossTheWholeFileNeverCrash) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> full = bytes_of(kAddTwo);
   for (size_t i = 0; i < full.size(); ++i) {
     std::vector<uint8_t> b = full;
@@ -132,6 +135,7 @@ TEST(Malformed, ByteFlipsAcrossTheWholeFileNeverCrash) {
 // Zeroing a vtable entry makes a field absent: a union value whose tag is set, a required table or
 // vector. Zeroing every aligned halfword hits every vtable entry of the file (and much else).
 TEST(Malformed, EveryHalfwordZeroedNeverCrashes) {
+  ETMCU_NEEDS_CORPUS();
   for (const char* name :
        {kAddModel, kAddTwo,
         "upstream/test__models__deprecated__ModuleLinear-no-constant-segment.pte",
@@ -148,6 +152,7 @@ TEST(Malformed, EveryHalfwordZeroedNeverCrashes) {
 }
 
 TEST(Malformed, WrongIdentifier) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> b = bytes_of(kAddTwo);
   std::memcpy(b.data() + 4, "XXXX", 4);
   expect_fails_with(b, "not an ExecuTorch program");
@@ -156,6 +161,7 @@ TEST(Malformed, WrongIdentifier) {
 }
 
 TEST(Malformed, ExtendedHeaderFields) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> base = bytes_of(kAddModel);
   std::vector<uint8_t> b = base;
   std::memcpy(b.data() + 8, "eh01", 4);
@@ -178,6 +184,7 @@ TEST(Malformed, ExtendedHeaderFields) {
 }
 
 TEST(Malformed, SegmentAndConstantOffsets) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> base = bytes_of(kAddModel);
   Nav nav(base);
   // (Fields equal to their default are not stored, so only stored ones can be corrupted in place.)
@@ -199,6 +206,7 @@ TEST(Malformed, SegmentAndConstantOffsets) {
 }
 
 TEST(Malformed, TensorFieldsAndIndices) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> base = bytes_of(kAddModel);
   Nav nav(base);
   // Value 0 is the constant tensor (data_buffer_idx 1); value 1 the planned input.
@@ -233,6 +241,7 @@ TEST(Malformed, TensorFieldsAndIndices) {
 }
 
 TEST(Malformed, InstructionIndices) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> base = bytes_of(kKws);
   Nav nav(base);
   fb::Table chain(nav.plan().vector(schema::plan::kChains).ref(0));
@@ -252,6 +261,7 @@ TEST(Malformed, InstructionIndices) {
 }
 
 TEST(Malformed, VtableFieldOffsetPastTheBuffer) {
+  ETMCU_NEEDS_CORPUS();
   // A vtable entry (field offset) far past the end of the buffer (found by the fuzzer).
   std::vector<uint8_t> base = bytes_of(kAddModel);
   Nav nav(base);
@@ -264,6 +274,7 @@ TEST(Malformed, VtableFieldOffsetPastTheBuffer) {
 }
 
 TEST(Malformed, UnionTagOutOfRange) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> base = bytes_of(kAddModel);
   Nav nav(base);
   fb::Table ev(nav.plan().vector(schema::plan::kValues).ref(0));
@@ -273,6 +284,7 @@ TEST(Malformed, UnionTagOutOfRange) {
 }
 
 TEST(Malformed, InstructionWithoutTypeOrArguments) {
+  ETMCU_NEEDS_CORPUS();
   // An instruction with neither its union tag nor its value (found by the fuzzer: the arguments of
   // the absent table were read from address 0). Instructions share their vtable with the EValues,
   // so the instruction is pointed at a new, empty vtable appended to the file (which has no
@@ -300,6 +312,7 @@ TEST(Flatbuffer, AnAbsentTableReadsAsDefaults) {
 }
 
 TEST(Malformed, MisalignedProgramBytes) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> b = bytes_of(kAddTwo);
   AlignedBytes buf(b.size() + 4);
   std::memcpy(buf.data() + 4, b.data(), b.size());
@@ -325,6 +338,7 @@ AlignedBytes aligned_copy(const std::vector<uint8_t>& b) {
 }
 
 TEST(Verification, MinimalLoadsAndRunsGoodPrograms) {
+  ETMCU_NEEDS_CORPUS();
   for (const char* name : {kAddModel, kAddTwo, kKws}) {
     AlignedBytes buf = aligned_copy(bytes_of(name));
     Diagnostic d;
@@ -356,6 +370,7 @@ TEST(Verification, MinimalLoadsAndRunsGoodPrograms) {
 }
 
 TEST(Verification, MinimalStillChecksIdentifierHeaderAndRoot) {
+  ETMCU_NEEDS_CORPUS();
   const std::vector<uint8_t> base = bytes_of(kAddModel);
   Diagnostic d;
   std::vector<uint8_t> b = base;
@@ -379,6 +394,7 @@ TEST(Verification, MinimalStillChecksIdentifierHeaderAndRoot) {
 }
 
 TEST(Verification, DefaultIsTheFullCheck) {
+  ETMCU_NEEDS_CORPUS();
   // A union tag only the structural walk rejects: the default load fails, Minimal does not look.
   std::vector<uint8_t> b = bytes_of(kAddModel);
   Nav nav(b);
@@ -394,6 +410,7 @@ TEST(Verification, DefaultIsTheFullCheck) {
 }
 
 TEST(Pools, TooSmallMethodAllocatorSaysHowMuchIsNeeded) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> b = bytes_of(kAddModel);
   AlignedBytes buf(b.size());
   std::memcpy(buf.data(), b.data(), b.size());
@@ -422,6 +439,7 @@ TEST(Pools, TooSmallMethodAllocatorSaysHowMuchIsNeeded) {
 }
 
 TEST(Pools, TooSmallPlannedBufferSaysHowMuchIsNeeded) {
+  ETMCU_NEEDS_CORPUS();
   std::vector<uint8_t> b = bytes_of(kAddModel);
   AlignedBytes buf(b.size());
   std::memcpy(buf.data(), b.data(), b.size());
@@ -447,6 +465,7 @@ TEST(Pools, TooSmallPlannedBufferSaysHowMuchIsNeeded) {
 }
 
 TEST(Inputs, ExecuteRefusesUnsetInputsAndWrongShapes) {
+  ETMCU_NEEDS_CORPUS();
   auto s = host::Session::open_files(test::corpus(kAddTwo));
   Method& m = s->load_method("forward");
   EXPECT_EQ(m.execute(), Error::InvalidState);

@@ -31,6 +31,7 @@ TARGETS = {
     "cv32e40p": ("cv32e40p", "cv32e40p", ("cv32e40p-pulp",)),
     "cortex-m55": ("cortex-m55", "mps3-an547", ()),
     "cortex-m4": ("cortex-m4", "mps2-an386", ()),
+    "cortex-m33": ("cortex-m33", "mps2-an505", ()),
     "cortex-m0": ("cortex-m0", "microbit", ("mps2-an385",)),
 }
 OBJCOPY = {"cv32e40p": "riscv64-unknown-elf-objcopy"}

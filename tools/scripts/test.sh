@@ -11,6 +11,18 @@ JOBS=$(nproc)
 FUZZ_SECONDS=${ETMCU_FUZZ_SECONDS:-60}
 step() { printf '\n==== %s\n' "$*"; }
 
+# The shared .pte corpus beside the checkout: tests that read it skip without it (one line naming
+# it), unless ETMCU_REQUIRE_CORPUS is set (CI: .ci/run), which makes its absence an error.
+CORPUS="$ROOT/../shared/pte-corpus"
+if [[ -d "$CORPUS/upstream" ]]; then
+  echo "corpus: $CORPUS"
+elif [[ -n "${ETMCU_REQUIRE_CORPUS:-}" && "${ETMCU_REQUIRE_CORPUS}" != 0 ]]; then
+  echo "error: ETMCU_REQUIRE_CORPUS is set and the .pte corpus is missing: $CORPUS" >&2
+  exit 1
+else
+  echo "corpus: none at $CORPUS; the tests that read it skip"
+fi
+
 step "host build"
 cmake --preset host >/dev/null
 cmake --build build/host -j "$JOBS"
@@ -25,7 +37,7 @@ ctest --test-dir build/host-asan --output-on-failure -j "$JOBS" -LE slow
 
 if [[ -d tests/python ]]; then
   step "pytest"
-  /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
+  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider tests/python  # -rs: one line per skip, with its reason
 
   step "int8 op tests on the ASan + UBSan builds of the ref, scalar, rv32 and xpulp kernels"
   asan_int8=build/host-asan/tests/kernels/int8

@@ -2,8 +2,10 @@
 
 Copied in meaning from pytorch's native_functions.yaml (checked against torch 1.13's registered
 schemas where 1.13 has the op) and executorch's kernels/portable/functions.yaml for the
-dim_order_ops. Each entry lists the non-out arguments as "kind name" and how many out tensors
-follow. The lowering materialises *every* argument (defaults included) in this order, then the
+dim_order_ops. Only operators upstream's portable, quantized or Cortex-M libraries register
+belong here (tests/python/test_upstream_ops.py holds the table); anything else is decomposed by
+a pass first (passes.decompose_linear). Each entry lists the non-out arguments as "kind name"
+and how many out tensors follow. The lowering materialises *every* argument (defaults included) in this order, then the
 out tensor(s), then the return value: the single out again, or a TensorList of all outs.
 """
 
@@ -29,7 +31,6 @@ _SCHEMAS = {
     "aten::addmm.out": ("Tensor self, Tensor mat1, Tensor mat2, Scalar beta, Scalar alpha", 1),
     "aten::mm.out": ("Tensor self, Tensor mat2", 1),
     "aten::bmm.out": ("Tensor self, Tensor mat2", 1),
-    "aten::linear.out": ("Tensor input, Tensor weight, Tensor? bias", 1),
     "aten::max_pool2d_with_indices.out": (
         "Tensor self, int[] kernel_size, int[] stride, int[] padding, int[] dilation, bool ceil_mode", 2),
     "aten::avg_pool2d.out": (

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/runtime/corpus.h"
 #include "tools/cli/session.h"
 
 namespace etmcu {
@@ -72,6 +73,7 @@ KwsRun run(const std::string& input_file) {
 class KwsReference : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(KwsReference, EveryInstructionBitExact) {
+  ETMCU_NEEDS_CORPUS();
   const std::string word = GetParam();
   const nlohmann::json index = read_json(kUpstream + "kws_reference/index.json");
   const nlohmann::json ref = read_json(kUpstream + "kws_reference/kws_reference.json");
@@ -108,6 +110,7 @@ TEST_P(KwsReference, EveryInstructionBitExact) {
 INSTANTIATE_TEST_SUITE_P(Upstream, KwsReference, ::testing::Values("yes", "no", "up"));
 
 TEST(Kws, TenRealInputsLabelled) {
+  ETMCU_NEEDS_CORPUS();
   const nlohmann::json labels = read_json(kUpstream + "kws_test_inputs/labels.json");
   const nlohmann::json ref = read_json(kUpstream + "kws_reference/kws_reference.json");
   const auto& classes = ref["class_order"];

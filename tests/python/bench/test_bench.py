@@ -148,6 +148,7 @@ def test_unavailable_row_says_why(tmp_path):
     assert "**unavailable**" in (tmp_path / "results.md").read_text()
 
 
+@pytest.mark.corpus
 def test_xpulp_target_runs_int8_programs_only(tmp_path):
     """cv32e40p-pulp runs the int8 upstream KWS (profiled with the simulator's PULP extensions on)
     faster than the plain core, and skips the fp32 add, whose code would be the same."""

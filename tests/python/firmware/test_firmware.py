@@ -76,6 +76,7 @@ def add_pte(tmp_path_factory):
     return out
 
 
+@pytest.mark.corpus
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("program", list(PROGRAMS))
 def test_corpus_program_matches_host(program, target, tmp_path):
@@ -153,6 +154,10 @@ def test_clean_errors(add_pte, tmp_path):
     assert p.returncode == 1 and "no method 'nope'" in p.stderr
     p = fw(add_pte, "--target", "cortex-m4", "--board", "microbit", check=False)
     assert p.returncode == 1 and "not a cortex-m4 board" in p.stderr
+
+
+@pytest.mark.corpus
+def test_delegated_program_is_a_clean_error():
     qnn = CORPUS / "upstream" / "examples__qualcomm__oss_scripts__llama__artifacts__stories260k_hybrid_llama_qnn.pte"
     p = fw(qnn, "--target", "cortex-m55", "--method", "kv_forward", check=False)
     assert p.returncode == 1 and "delegates" in p.stderr and "Traceback" not in p.stderr
@@ -202,6 +207,22 @@ def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
     result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
+
+
+M33_CASES = [pytest.param("zoo", m, id=m) for m in ZOO] + \
+    [pytest.param("corpus", p, id=p, marks=pytest.mark.corpus) for p in PROGRAMS]
+
+
+@pytest.mark.parametrize("kind,name", M33_CASES)
+def test_cortex_m33_outputs_identical_to_cortex_m4(kind, name, zoo_pte, tmp_path):
+    """The Cortex-M33 (mps2-an505, added by following docs/porting.md) gives the Cortex-M4's
+    output values exactly (same single-precision FPU semantics, same int8 kernels)."""
+    pte = zoo_pte[name] if kind == "zoo" else CORPUS / PROGRAMS[name]
+    inputs = random_inputs(pte, tmp_path, seed=5)
+    args = sum((["--input", f] for f in inputs), [])
+    m4, m33 = fw_json(pte, "--target", "cortex-m4", *args), fw_json(pte, "--target", "cortex-m33", *args)
+    assert m33["board"] == "mps2-an505" and m33["instructions"]["total"] > 0
+    assert m33["outputs"] == m4["outputs"]
 
 
 @pytest.fixture(scope="session")

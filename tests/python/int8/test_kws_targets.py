@@ -16,8 +16,9 @@ CLI = ROOT / "build" / "host" / "tools" / "etmcu-cli"
 SIM = ROOT / "build" / "host" / "sim" / "etmcu-sim"
 FW = ROOT / "tools" / "firmware" / "etmcu_fw.py"
 
-pytestmark = pytest.mark.skipif(not (CLI.exists() and SIM.exists() and FW.exists()),
-                                reason="host tools or firmware tool not built")
+pytestmark = [pytest.mark.skipif(not (CLI.exists() and SIM.exists() and FW.exists()),
+                                 reason="host tools or firmware tool not built"),
+              pytest.mark.corpus]
 
 TARGETS = [("cv32e40p", []), ("cv32e40p", ["--board", "cv32e40p-pulp"]), ("cortex-m55", []),
            ("cortex-m4", []),

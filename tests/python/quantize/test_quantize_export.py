@@ -166,6 +166,7 @@ def test_kernels_match_independent_numpy_reference(case):
 
 
 # ----------------------------------------------------------------------------- upstream KWS
+@pytest.mark.corpus
 def test_reference_interpreter_reproduces_upstream_kws_bits():
     """The int8 reference interpreter runs upstream's own int8 program and gives the outputs
     upstream ExecuTorch + CMSIS-NN produce, bit for bit (kws_reference.json)."""
@@ -199,6 +200,7 @@ def _kinds(args):
     return out
 
 
+@pytest.mark.corpus
 def test_ds_cnn_int8_calls_have_upstream_kws_argument_layout():
     """Every cortex_m op we emit that upstream's KWS program also uses has the same argument
     count, value kinds, tensor dtypes and constant/planned placement, call for call."""
@@ -330,6 +332,7 @@ def _scratch_sizes(doc):
                      "cortex_m::quantized_avg_pool2d.out")]
 
 
+@pytest.mark.corpus
 def test_dsp_scratch_target_matches_upstream_kws():
     """Upstream planned its KWS program for CMSIS-NN's DSP path: our DS-CNN with
     scratch_target="dsp" gets the same scratch size at every call (convs 0, pool 256)."""

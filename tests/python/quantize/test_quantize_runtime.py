@@ -44,6 +44,7 @@ def test_runtime_int8_trunk_bit_exact(name, tmp_path):
     assert same == N_EVAL, f"{name}: runtime == reference on {same}/{N_EVAL}"
 
 
+@pytest.mark.corpus
 def test_runtime_runs_upstream_kws(tmp_path):
     """The corpus's upstream int8 program also runs on the host runtime (interchangeability)."""
     import json
