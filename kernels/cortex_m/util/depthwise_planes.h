@@ -134,30 +134,74 @@ inline uint32_t pack_row(const DwJob& j, int32_t r, int32_t oc, int32_t* sum) {
 
 // The plane path (dw_plane_applies is true). Isa provides gather_rows (a 2-D strided byte copy:
 // dst[l * dst_row + i] = src[l * src_row + i * stride]) and the row kernels row and row4.
+// The output channels of input channel ci over one strip of output rows, from the gathered plane:
+// four per call of Isa::row4 when the channel multiplier is a multiple of 4, else one per call of
+// Isa::row. (Each in a function of its own, so that only one argument block is on the stack
+// beside the plane.)
+template <class Isa>
+__attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane, int32_t ls, int32_t ci,
+                                            int32_t oy0, int32_t n_out) {
+  DwRow4Args b;
+  b.window = plane;
+  b.line_stride = ls;
+  b.x_step = j.stride.w;
+  b.outputs = j.out.w;
+  b.y_step = j.out.c;
+  b.amin = j.amin;
+  b.amax = j.amax;
+  b.rows = j.kh;
+  b.out_rows = n_out;
+  b.row_jump = j.stride.h * ls - j.out.w * j.stride.w;
+  for (int32_t m = 0; m < j.cm; m += 4) {
+    const int32_t oc = ci * j.cm + m;
+    for (int k = 0; k < 4; ++k) {
+      int32_t sw = 0;
+      for (int32_t r = 0; r < j.kh; ++r) b.w[4 * r + k] = pack_row(j, r, oc + k, &sw);
+      b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sw));
+      const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc + k], j.shift[oc + k], j.ooff);
+      b.mult[k] = q.multiplier;
+      b.offset_high[k] = q.offset_high;
+      b.right[k] = q.right;
+    }
+    b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
+    Isa::row4(b);
+  }
+}
+
+template <class Isa>
+__attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane, int32_t ls, int32_t ci,
+                                            int32_t oy0, int32_t n_out) {
+  DwRowArgs a;
+  a.window = plane;
+  a.line_stride = ls;
+  a.x_step = j.stride.w;
+  a.outputs = j.out.w;
+  a.y_step = j.out.c;
+  a.amin = j.amin;
+  a.amax = j.amax;
+  a.rows = j.kh;
+  a.out_rows = n_out;
+  a.row_jump = j.stride.h * ls - j.out.w * j.stride.w;
+  for (int32_t m = 0; m < j.cm; ++m) {
+    const int32_t oc = ci * j.cm + m;
+    int32_t sw = 0;
+    for (int32_t r = 0; r < j.kh; ++r) a.w[r] = pack_row(j, r, oc, &sw);
+    a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
+    const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
+    a.mult = q.multiplier;
+    a.offset_high = q.offset_high;
+    a.right = q.right;
+    a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
+    Isa::row(a);
+  }
+}
+
 template <class Isa>
 __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls, int32_t strip) {
   alignas(4) int8_t plane[kDwPlaneBytes];
   const int8_t zp = static_cast<int8_t>(-j.ioff);
-  const int32_t cin = j.in.c, cout = j.out.c, sy = j.stride.h;
+  const int32_t cin = j.in.c, sy = j.stride.h;
   const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;  // plane columns a window can touch
-  DwRowArgs a;
-  DwRow4Args a4;
-  a4.line_stride = ls;
-  a4.x_step = j.stride.w;
-  a4.outputs = j.out.w;
-  a4.y_step = cout;
-  a4.amin = j.amin;
-  a4.amax = j.amax;
-  a4.rows = j.kh;
-  a4.row_jump = sy * ls - j.out.w * j.stride.w;
-  a.line_stride = ls;
-  a.x_step = j.stride.w;
-  a.outputs = j.out.w;
-  a.y_step = cout;
-  a.amin = j.amin;
-  a.amax = j.amax;
-  a.rows = j.kh;
-  a.row_jump = sy * ls - j.out.w * j.stride.w;
   for (int32_t oy0 = 0; oy0 < j.out.h; oy0 += strip) {
     const int32_t n_out = j.out.h - oy0 < strip ? j.out.h - oy0 : strip;
     const int32_t n_lines = (n_out - 1) * sy + j.kh;
@@ -175,42 +219,12 @@ __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls, int3
       const int32_t l1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
       if (l1 > l0 && c1 > c0)
         Isa::gather_rows(plane + static_cast<size_t>(l0) * ls + c0, ls,
-                           j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
-                           j.in.w * cin, cin, c1 - c0, l1 - l0);
-      int32_t m = 0;
-      if (j.cm % 4 == 0) {  // four output channels per pass over the plane
-        DwRow4Args& b = a4;
-        b.window = plane;
-        b.out_rows = n_out;
-        for (; m < j.cm; m += 4) {
-          const int32_t oc = ci * j.cm + m;
-          for (int k = 0; k < 4; ++k) {
-            int32_t sw = 0;
-            for (int32_t r = 0; r < j.kh; ++r) b.w[4 * r + k] = pack_row(j, r, oc + k, &sw);
-            b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sw));
-            const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc + k], j.shift[oc + k], j.ooff);
-            b.mult[k] = q.multiplier;
-            b.offset_high[k] = q.offset_high;
-            b.right[k] = q.right;
-          }
-          b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * cout + oc;
-          Isa::row4(b);
-        }
-      }
-      for (; m < j.cm; ++m) {
-        const int32_t oc = ci * j.cm + m;
-        int32_t sw = 0;
-        for (int32_t r = 0; r < j.kh; ++r) a.w[r] = pack_row(j, r, oc, &sw);
-        a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
-        const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
-        a.mult = q.multiplier;
-        a.offset_high = q.offset_high;
-        a.right = q.right;
-        a.window = plane;
-        a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * cout + oc;
-        a.out_rows = n_out;
-        Isa::row(a);
-      }
+                         j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
+                         j.in.w * cin, cin, c1 - c0, l1 - l0);
+      if (j.cm % 4 == 0)
+        planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
+      else
+        planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out);
     }
   }
 }
