@@ -75,7 +75,8 @@ def layers(pte_path):
 
 def profile(pte, board, inputs):
     cmd = ["/usr/bin/python3", os.path.join(ROOT, "tools", "firmware", "etmcu_fw.py"), pte, "--target",
-           "cv32e40p", "--board", board, "--profile", "--json", "--quiet"]
+           "cv32e40p", "--board", board, "--profile", "--json", "--quiet",
+           "--stack-bytes", "4096"]  # (the instruction hooks' frames need more than the board's 3 KiB)
     for i in inputs:
         cmd += ["--input", i]
     p = subprocess.run(cmd, capture_output=True, text=True)
