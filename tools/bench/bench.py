@@ -33,20 +33,23 @@ CLOCK_HZ = 400e6
 
 ZOO = ["ds_cnn", "mobilenet_v1", "resnet8", "autoencoder"]
 ALL_MODELS = ZOO + ["add", "kws_upstream"]
-ALL_TARGETS = ["cv32e40p", "cv32e40p-pulp", "cortex-m55"]
+ALL_TARGETS = ["cv32e40p", "cv32e40p-pulp", "cortex-m55", "cortex-m33"]
 # The firmware target (and board) behind each bench target. cv32e40p-pulp is the same core with its
 # PULP extensions (Xpulp): only the int8 kernels use them (kernels/cortex_m/isa/xpulp), so it runs the
 # int8 programs only; fp32 code would be the plain cv32e40p's, instruction for instruction.
 TARGET_ARGS = {"cv32e40p": ["--target", "cv32e40p"],
                "cv32e40p-pulp": ["--target", "cv32e40p", "--board", "cv32e40p-pulp"],
-               "cortex-m55": ["--target", "cortex-m55"]}
+               "cortex-m55": ["--target", "cortex-m55"],
+               # the board added by following docs/porting.md (mps2-an505, DSP extension): int8 only
+               "cortex-m33": ["--target", "cortex-m33"]}
 TITLES = {"ds_cnn": "DS-CNN", "mobilenet_v1": "MobileNetV1-0.25", "resnet8": "ResNet-8",
           "autoencoder": "Autoencoder", "add": "add (seed)", "kws_upstream": "KWS (upstream .pte)"}
-UNIT = {"cv32e40p": "cycles", "cv32e40p-pulp": "cycles", "cortex-m55": "instructions"}
+UNIT = {"cv32e40p": "cycles", "cv32e40p-pulp": "cycles", "cortex-m55": "instructions",
+        "cortex-m33": "instructions"}
 
 
 def runs_on(target, variant):
-    return target != "cv32e40p-pulp" or "int8" in variant
+    return target not in ("cv32e40p-pulp", "cortex-m33") or "int8" in variant
 
 T0 = time.time()
 
@@ -348,6 +351,8 @@ def notes_lines():
          "* **cortex-m55**: exact *instruction* counts from QEMU (mps3-an547, TCG plugin). QEMU is not "
          "cycle-accurate: ms, inferences/s and MAC/instr. are computed as if one instruction took one cycle "
          "at 400 MHz (IPC = 1), marked with ~.",
+         "* **cortex-m33**: the same on QEMU mps2-an505 (the board docs/porting.md adds; the `dsp` int8 "
+         "kernels, SMLAD); int8 programs only.",
          "* Latency figures are the `execute` phase (one inference); `total` includes start-up, program and "
          "method load and printing the outputs.",
          "* Peak RAM = planned + method allocator + temp + .data + .bss + peak stack (measured), in bytes. "
@@ -466,7 +471,8 @@ def write_md(path, rows, per_op, meta):
           "report). Host: nanoseconds per operator from `./etmcu run --profile` on this x86 machine (labelled "
           "host; not target cycles).", ""]
     cols = (("cv32e40p", "cv32e40p cycles"), ("cv32e40p-pulp", "cv32e40p-pulp cycles"),
-            ("cortex-m55", "cortex-m55 instructions"), ("host", "host ns"))
+            ("cortex-m55", "cortex-m55 instructions"), ("cortex-m33", "cortex-m33 instructions"),
+            ("host", "host ns"))
     for key, d in per_op.items():
         L.append(f"### {key}")
         L.append("")
@@ -518,7 +524,8 @@ def write_per_op_csv(path, per_op):
             model, variant = key.split("/")
             for src, label, unit in (("cv32e40p", "cv32e40p (etmcu-sim)", "cycles"),
                                      ("cv32e40p-pulp", "cv32e40p-pulp (etmcu-sim)", "cycles"),
-                                     ("cortex-m55", "cortex-m55 (QEMU)", "instructions"), ("host", "host", "ns")):
+                                     ("cortex-m55", "cortex-m55 (QEMU)", "instructions"),
+                                     ("cortex-m33", "cortex-m33 (QEMU)", "instructions"), ("host", "host", "ns")):
                 b = d.get(src)
                 if not isinstance(b, dict):
                     continue
@@ -583,7 +590,8 @@ def main(argv=None):
             for v in variants:
                 progs.append(Program(m, v, macs=model_macs(m)))
     n_runs = sum(runs_on(t, pr.variant) for pr in progs for t in targets)
-    progress(f"{len(progs)} programs x {len(targets)} targets = {n_runs} runs (cv32e40p-pulp: int8 only) -> "
+    progress(f"{len(progs)} programs x {len(targets)} targets = {n_runs} runs (cv32e40p-pulp, cortex-m33: "
+             "int8 only) -> "
              f"{args.output}")
 
     # 1. export + inputs + host profile

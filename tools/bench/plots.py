@@ -8,7 +8,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 TITLES = {"ds_cnn": "DS-CNN", "mobilenet_v1": "MobileNetV1", "resnet8": "ResNet-8", "autoencoder": "AE",
           "add": "add", "kws_upstream": "KWS upstream"}
-COLORS = {"cv32e40p": "#1f77b4", "cv32e40p-pulp": "#9467bd", "cortex-m55": "#ff7f0e", "published": "#2ca02c"}
+COLORS = {"cv32e40p": "#1f77b4", "cv32e40p-pulp": "#9467bd", "cortex-m55": "#ff7f0e",
+          "cortex-m33": "#8c564b", "published": "#2ca02c"}
 
 
 def label(r):
@@ -27,7 +28,8 @@ def programs(rows):
 
 def cycles_plot(path, rows, pub):
     progs = programs(rows)
-    targets = [t for t in ("cv32e40p", "cv32e40p-pulp", "cortex-m55") if any(r["target"] == t for r in rows)]
+    targets = [t for t in ("cv32e40p", "cv32e40p-pulp", "cortex-m55", "cortex-m33")
+               if any(r["target"] == t for r in rows)]
     by = {(r["model"], r["variant"], r["target"]): r for r in rows}
     fig, ax = plt.subplots(figsize=(max(7, 1.3 * len(progs) + 2), 5))
     width = 0.8 / (len(targets) + 1)
@@ -55,6 +57,7 @@ def cycles_plot(path, rows, pub):
         name = {"cv32e40p": "ours, CV32E40P cycles (etmcu-sim)",
                 "cv32e40p-pulp": "ours, CV32E40P + Xpulp cycles (etmcu-sim; int8 only)",
                 "cortex-m55": "ours, Cortex-M55 instructions (QEMU)",
+                "cortex-m33": "ours, Cortex-M33 instructions (QEMU; int8 only)",
                 "published": "published: ET Cortex-M backend int8 M55 cycles; add: seed CV32E40P cycles (whole run)"}[t]
         if t == "published" and not xs:
             continue

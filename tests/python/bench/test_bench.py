@@ -53,7 +53,7 @@ def test_csv_well_formed(quick):
         rows = list(csv.DictReader(f))
     assert rows, "no rows"
     for r in rows:
-        assert r["target"] in ("cv32e40p", "cv32e40p-pulp", "cortex-m55")
+        assert r["target"] in ("cv32e40p", "cv32e40p-pulp", "cortex-m55", "cortex-m33")
         assert r["status"] in ("ok", "unavailable")
         if r["status"] == "ok":
             execute, total = int(r["execute"]), int(r["total"])
