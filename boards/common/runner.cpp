@@ -270,7 +270,8 @@ int main() {
   // One event per instruction executed (cycles between the executor's hooks).
   static ProfileEvent events[FW_PROFILE_EVENTS];
   Profiler profiler(events, FW_PROFILE_EVENTS);
-  if (method->set_profiler(&profiler) != Error::Ok) fail('e', method->diagnostic(), Error::Internal);
+  if (method->set_profiler(&profiler) != Error::Ok)
+    fail('e', method->diagnostic(), Error::Internal);
 #endif
   Error e = method->execute();
   if (e != Error::Ok) fail('e', method->diagnostic(), e);

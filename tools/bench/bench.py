@@ -235,7 +235,7 @@ def cv32_op_profile(fw, ops):
     return buckets, None
 
 
-def m55_op_profile(fw, ops, work):
+def qemu_op_profile(fw, ops, work):
     """Per-function instruction counts of the same Cortex-M firmware under QEMU (bench/qemu_profile
     plugin), attributed to operators like the CV32E40P profile."""
     import tempfile
@@ -633,7 +633,7 @@ def main(argv=None):
                     buckets, err = cv32_op_profile(fw, pr.ops)
                 else:
                     progress(f"  per-op profile of {pr.key} on {t} (QEMU, bench/qemu_profile plugin)")
-                    buckets, err = m55_op_profile(fw, pr.ops, args.work)
+                    buckets, err = qemu_op_profile(fw, pr.ops, args.work)
                 if buckets:
                     d[t] = buckets
                     grouped = {}

@@ -1,9 +1,9 @@
 // cortex_m::dequantize_per_tensor.out, optimised variants (the same results as ref/, bit for bit):
 // the ISA's loop (isa/<isa>/float_edges.h). int8/int16 -> f32 as one float32 multiply,
 // out = float(q - zero_point) * float(scale).
+#include "float_edges.h"  // isa/<isa>/float_edges.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/quantize_io.h"
-#include "float_edges.h"  // isa/<isa>/float_edges.h
 
 namespace etmcu {
 namespace kernels {

@@ -1,9 +1,10 @@
 // cortex_m::quantize_per_tensor.out, optimised variants (the same results as ref/, bit for bit):
-// the ISA's loop (isa/<isa>/float_edges.h: integer arithmetic on the IEEE bits without an FPU). f32 -> int8/int16 with one float32 multiply by the float32
-// reciprocal of the scale, rounded to nearest even, plus the zero point, clamped to [qmin, qmax].
+// the ISA's loop (isa/<isa>/float_edges.h: integer arithmetic on the IEEE bits without an FPU). f32
+// -> int8/int16 with one float32 multiply by the float32 reciprocal of the scale, rounded to
+// nearest even, plus the zero point, clamped to [qmin, qmax].
+#include "float_edges.h"  // isa/<isa>/float_edges.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/quantize_io.h"
-#include "float_edges.h"  // isa/<isa>/float_edges.h
 
 namespace etmcu {
 namespace kernels {

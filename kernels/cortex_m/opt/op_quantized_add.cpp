@@ -27,8 +27,8 @@ __attribute__((noinline)) void add_same(const AddQ& q, const int8_t* a, const in
 }
 
 // One operand [1,C,1,1] over a channels-last other: the small one's index walks 0..C-1 per pixel.
-__attribute__((noinline)) void add_channel(const AddQ& q, const int8_t* a, const int8_t* b, int8_t* y,
-                                           size_t n, size_t a_mod, size_t b_mod) {
+__attribute__((noinline)) void add_channel(const AddQ& q, const int8_t* a, const int8_t* b,
+                                           int8_t* y, size_t n, size_t a_mod, size_t b_mod) {
   size_t ia = 0, ib = 0;
   for (size_t i = 0; i < n; ++i) {
     y[i] = add_one(q, a[ia], b[ib]);
@@ -43,8 +43,14 @@ Error cortex_m_quantized_add_out(KernelContext& ctx, Span<EValue*> args) {
   int8::AddJob j;
   const Error e = int8::parse_quantized_add(ctx, args, &j);
   if (e != Error::Ok) return e;
-  const AddQ q{cmsis::requant_params(j.m1, j.s1), cmsis::requant_params(j.m2, j.s2),
-               cmsis::requant_params(j.mo, j.so), j.off1, j.off2, j.ooff, j.amin, j.amax};
+  const AddQ q{cmsis::requant_params(j.m1, j.s1),
+               cmsis::requant_params(j.m2, j.s2),
+               cmsis::requant_params(j.mo, j.so),
+               j.off1,
+               j.off2,
+               j.ooff,
+               j.amin,
+               j.amax};
   if (j.plan.a_mod == j.n && j.plan.b_mod == j.n)
     add_same(q, j.a, j.b, j.y, j.n);
   else

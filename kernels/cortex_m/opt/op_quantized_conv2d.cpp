@@ -12,10 +12,10 @@
 // Other layers (groups, dilation) use the reference loop.
 #include <string.h>
 
+#include "int8_dot.h"  // isa/<isa>/int8_dot.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
 #include "kernels/cortex_m/util/output_q.h"
-#include "int8_dot.h"   // isa/<isa>/int8_dot.h
 #include "pointwise.h"  // isa/<isa>/pointwise.h
 
 namespace etmcu {
@@ -55,9 +55,6 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
       full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, int8::row_sum(f[k], filter)));
     }
     const int stored = j.out.c - oc < kOc ? j.out.c - oc : kOc;
-    // Pixel pairs (kPixelPairs ISAs): a whole block of four channels, word-aligned rows.
-    const bool pairs = stored == kOc && c % 4 == 0 &&
-                       ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) == 0;
     for (int32_t n = 0; n < j.out.n; ++n) {
       const int8_t* xb = j.x + static_cast<size_t>(n) * j.in.h * j.in.w * c;
       int8_t* yb = j.y + static_cast<size_t>(n) * out_pixels * j.out.c;
@@ -69,28 +66,6 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
         for (int32_t ox = 0; ox < j.out.w; ++ox) {
           const int32_t ix0 = ox * j.stride.w - j.pad.w;
           if (border_only && rows_inside && ix0 >= 0 && ix0 + kw <= j.in.w) continue;
-          if (int8::kPixelPairs && pairs && rows_inside && ix0 >= 0 && ox + 1 < j.out.w &&
-              ix0 + j.stride.w + kw <= j.in.w) {
-            // Two interior pixels (ox, ox + 1) by the block's four channels at once.
-            int32_t d[2 * kOc] = {};
-            const int8_t* xs = xb + (static_cast<size_t>(iy0) * j.in.w + ix0) * c;
-            const size_t next = static_cast<size_t>(j.stride.w) * c;
-            for (int32_t ky = 0; ky < kh; ++ky) {
-              const int8_t* xr = xs + static_cast<size_t>(ky) * j.in.w * c;
-              int8::dot_4x2(xr, xr + next, f[0] + ky * row, filter, row, d);
-            }
-            int8_t* py = yb + (static_cast<size_t>(oy) * j.out.w + ox) * j.out.c + oc;
-            for (int p = 0; p < 2; ++p, py += j.out.c) {
-              int32_t acc[kOc];
-              for (int k = 0; k < kOc; ++k) acc[k] = wrap_add(full[k], d[p * kOc + k]);
-              if (rq.folded)
-                for (int k = 0; k < kOc; ++k) py[k] = finish(oq, rq.f[k], acc[k]);
-              else
-                for (int k = 0; k < kOc; ++k) py[k] = finish(oq, rq.g[k], acc[k]);
-            }
-            ++ox;
-            continue;
-          }
           const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
           const int32_t kx1 = ix0 + kw > j.in.w ? j.in.w - ix0 : kw;
           int32_t d[kOc] = {}, acc[kOc];
@@ -161,8 +136,8 @@ int32_t interior_blocks(const int8::ConvJob& j) {
   b.amin = j.amin;
   b.amax = j.amax;
   // 1x1, stride 1, no padding: every pixel's receptive field follows the previous one
-  const bool one_run = j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
-                       j.pad.h == 0 && j.pad.w == 0;
+  const bool one_run =
+      j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 && j.pad.h == 0 && j.pad.w == 0;
   int32_t oc = 0;
   for (; oc + 4 <= j.out.c; oc += 4) {
     bool ok = true;
@@ -274,8 +249,9 @@ int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
     for (int k = 0; k < 4; ++k) {
       const int32_t ch = oc + k;
       const int8_t* w = j.w + static_cast<size_t>(ch) * filter;
-      const int32_t full = wrap_add(j.bias ? j.bias[ch] : 0,
-                                    wrap_mul(j.ioff, repack ? byte_sum(w, filter) : int8::row_sum(w, filter)));
+      const int32_t full =
+          wrap_add(j.bias ? j.bias[ch] : 0,
+                   wrap_mul(j.ioff, repack ? byte_sum(w, filter) : int8::row_sum(w, filter)));
       if (!cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) || full <= -int8::kPointwiseMaxFull ||
           full >= int8::kPointwiseMaxFull)
         return false;

@@ -2,9 +2,9 @@
 // bit). Undilated layers with a channel multiplier of 1 (the MLPerf Tiny models' depthwise layers)
 // or a multiple of 4 (KWS's first layer, 1 -> 64 channels) run the ISA's micro-kernel
 // (isa/<isa>/depthwise.h, picked by the variant's include path); other layers the reference loop.
+#include "depthwise.h"  // isa/<isa>/depthwise.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
-#include "depthwise.h"  // isa/<isa>/depthwise.h
 
 namespace etmcu {
 namespace kernels {

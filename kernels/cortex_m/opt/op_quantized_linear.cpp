@@ -1,11 +1,11 @@
-// cortex_m::quantized_linear.out, optimised variants: the same results as ref/ (bit for bit), with the
-// offsets folded out of the inner loop and several output features per pass over the input:
+// cortex_m::quantized_linear.out, optimised variants: the same results as ref/ (bit for bit), with
+// the offsets folded out of the inner loop and several output features per pass over the input:
 //   sum((x + ioff)(w + foff)) = sum(x w) + ioff sum(w) + foff sum(x) + K ioff foff   (mod 2^32)
 // (with a kernel_sum, which already holds bias + ioff sum(w + foff): kernel_sum + sum(x w) +
 // foff sum(x)). The dot products are the ISA's (isa/<isa>/int8_dot.h).
+#include "int8_dot.h"  // isa/<isa>/int8_dot.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/linear.h"
-#include "int8_dot.h"   // isa/<isa>/int8_dot.h
 #include "pointwise.h"  // isa/<isa>/pointwise.h
 
 namespace etmcu {
@@ -82,7 +82,8 @@ int32_t linear_blocks(const int8::LinearJob& j) {
     cmax = c < 0 ? (-c > cmax ? -c : cmax) : (c > cmax ? c : cmax);
   }
   const int64_t ioff = j.ioff < 0 ? -j.ioff : j.ioff, foff = j.foff < 0 ? -j.foff : j.foff;
-  const int64_t wterm = j.ksum != nullptr ? 0 : static_cast<int64_t>(k) * (128 * ioff + ioff * foff);
+  const int64_t wterm =
+      j.ksum != nullptr ? 0 : static_cast<int64_t>(k) * (128 * ioff + ioff * foff);
   if (cmax + wterm + xmax >= int8::kPointwiseMaxFull) {
     for (int32_t o = 0; o < blocks; ++o) {
       const int64_t c0 = constant(o, 0);

@@ -100,9 +100,10 @@ inline bool requant_foldable(int32_t multiplier, int32_t shift) {
 // offset in [-255, 255] (the kernels' range check).
 inline RequantFolded requant_folded(int32_t multiplier, int32_t shift, int32_t offset) {
   const int32_t r = -shift;
-  return RequantFolded{multiplier,
-                       static_cast<int32_t>((1u << (r - 2)) + static_cast<uint32_t>(offset) * (1u << (r - 1))),
-                       r - 1};
+  return RequantFolded{
+      multiplier,
+      static_cast<int32_t>((1u << (r - 2)) + static_cast<uint32_t>(offset) * (1u << (r - 1))),
+      r - 1};
 }
 inline int32_t requantize_offset(int32_t v, const RequantFolded& q) {
   const int64_t p = static_cast<int64_t>(v) * q.multiplier;
@@ -117,8 +118,8 @@ inline int32_t requantize_offset(int32_t v, const RequantFolded& q) {
 // Xpulp kernels compute: with P2 = 2v * m the 2^30 of the first rounding becomes 2^31, so its carry
 // into the high word is the low word's top bit:
 //   requantize(v) + offset = (hi(P2) + (lo(P2) >> 31) + (v >> 31) + offset * 2^r + 2^(r-1)) >> r
-// (the last add, rounding constant and shift are one cv.addRNr). No step overflows: |hi(P2)| <= 2^30,
-// |offset * 2^r| < 2^28.
+// (the last add, rounding constant and shift are one cv.addRNr). No step overflows: |hi(P2)| <=
+// 2^30, |offset * 2^r| < 2^28.
 struct Requant2v {
   int32_t multiplier;
   int32_t offset_high;  // offset * 2^r
@@ -129,7 +130,8 @@ inline bool requant_2v_ok(int32_t multiplier, int32_t shift) {
 }
 // offset in [-255, 255] (the kernels' range check).
 inline Requant2v requant_2v(int32_t multiplier, int32_t shift, int32_t offset) {
-  return Requant2v{multiplier, static_cast<int32_t>(static_cast<uint32_t>(offset) << -shift), -shift};
+  return Requant2v{multiplier, static_cast<int32_t>(static_cast<uint32_t>(offset) << -shift),
+                   -shift};
 }
 inline int32_t requantize_offset_2v(int32_t v, const Requant2v& q) {
   const int64_t p = static_cast<int64_t>(v + v) * q.multiplier;

@@ -28,10 +28,10 @@ struct DwRowArgs {
   int8_t* y;             // the first output
   int32_t y_step;        // bytes between consecutive outputs
   int32_t full, mult, offset_high, right, amin, amax;
-  int32_t rows;          // window rows (kh), 1 .. kDwMaxRows
-  int32_t out_rows;      // output rows, >= 1
-  int32_t row_jump;      // bytes from the window after a row's last output to the next row's first
-  uint32_t w[12];        // one weight word per window row (taps past kw zero)
+  int32_t rows;      // window rows (kh), 1 .. kDwMaxRows
+  int32_t out_rows;  // output rows, >= 1
+  int32_t row_jump;  // bytes from the window after a row's last output to the next row's first
+  uint32_t w[12];    // one weight word per window row (taps past kw zero)
 };
 constexpr int32_t kDwMaxRows = 12;
 
@@ -47,14 +47,17 @@ struct DwRow4Args {
   uint32_t w[4 * 12];  // w[4 * r + k]: window row r of channel k
 };
 // Stack bytes for the plane (the firmware's stack reserve is 3 KiB; with the argument blocks this
-// kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one output row does not fit take depthwise_blocks.
+// kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one
+// output row does not fit take depthwise_blocks.
 constexpr int32_t kDwPlaneBytes = 640;
 
-static_assert(sizeof(void*) != 4 || (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60),
+static_assert(sizeof(void*) != 4 ||
+                  (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
 
-static_assert(sizeof(void*) != 4 || (offsetof(DwRow4Args, amin) == 88 &&
-                                      offsetof(DwRow4Args, rows) == 96 && offsetof(DwRow4Args, w) == 108),
+static_assert(sizeof(void*) != 4 ||
+                  (offsetof(DwRow4Args, amin) == 88 && offsetof(DwRow4Args, rows) == 96 &&
+                   offsetof(DwRow4Args, w) == 108),
               "DwRow4Args layout differs from the one depthwise_rows.S reads");
 
 // The row kernels in C: what the assembly ones compute (the host tests of the xpulp variant
@@ -82,7 +85,8 @@ void dw_row4_c(const DwRow4Args& a, Dot4 dot4) {
     for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
       for (int k = 0; k < 4; ++k) {
         int32_t v = a.full[k];
-        for (int32_t r = 0; r < a.rows; ++r) v = dot4(v, window + r * a.line_stride, a.w[4 * r + k]);
+        for (int32_t r = 0; r < a.rows; ++r)
+          v = dot4(v, window + r * a.line_stride, a.w[4 * r + k]);
         const cmsis::Requant2v q{a.mult[k], a.offset_high[k], a.right[k]};
         y[k] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
       }
@@ -134,24 +138,31 @@ inline uint32_t pack_row(const DwJob& j, int32_t r, int32_t oc, int32_t* sum) {
 
 // The plane path (dw_plane_applies is true). Isa provides gather_rows (a 2-D strided byte copy:
 // dst[l * dst_row + i] = src[l * src_row + i * stride]) and the row kernels row and row4.
+// The fields DwRowArgs and DwRow4Args share: the plane, its geometry, the outputs' stride and
+// range.
+template <class Args>
+void set_plane_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t n_out, Args* a) {
+  a->window = plane;
+  a->line_stride = ls;
+  a->x_step = j.stride.w;
+  a->outputs = j.out.w;
+  a->y_step = j.out.c;
+  a->amin = j.amin;
+  a->amax = j.amax;
+  a->rows = j.kh;
+  a->out_rows = n_out;
+  a->row_jump = j.stride.h * ls - j.out.w * j.stride.w;
+}
+
 // The output channels of input channel ci over one strip of output rows, from the gathered plane:
 // four per call of Isa::row4 when the channel multiplier is a multiple of 4, else one per call of
 // Isa::row. (Each in a function of its own, so that only one argument block is on the stack
 // beside the plane.)
 template <class Isa>
-__attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane, int32_t ls, int32_t ci,
-                                            int32_t oy0, int32_t n_out) {
+__attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane, int32_t ls,
+                                            int32_t ci, int32_t oy0, int32_t n_out) {
   DwRow4Args b;
-  b.window = plane;
-  b.line_stride = ls;
-  b.x_step = j.stride.w;
-  b.outputs = j.out.w;
-  b.y_step = j.out.c;
-  b.amin = j.amin;
-  b.amax = j.amax;
-  b.rows = j.kh;
-  b.out_rows = n_out;
-  b.row_jump = j.stride.h * ls - j.out.w * j.stride.w;
+  set_plane_geometry(j, plane, ls, n_out, &b);
   for (int32_t m = 0; m < j.cm; m += 4) {
     const int32_t oc = ci * j.cm + m;
     for (int k = 0; k < 4; ++k) {
@@ -169,19 +180,10 @@ __attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane,
 }
 
 template <class Isa>
-__attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane, int32_t ls, int32_t ci,
-                                            int32_t oy0, int32_t n_out) {
+__attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane, int32_t ls,
+                                            int32_t ci, int32_t oy0, int32_t n_out) {
   DwRowArgs a;
-  a.window = plane;
-  a.line_stride = ls;
-  a.x_step = j.stride.w;
-  a.outputs = j.out.w;
-  a.y_step = j.out.c;
-  a.amin = j.amin;
-  a.amax = j.amax;
-  a.rows = j.kh;
-  a.out_rows = n_out;
-  a.row_jump = j.stride.h * ls - j.out.w * j.stride.w;
+  set_plane_geometry(j, plane, ls, n_out, &a);
   for (int32_t m = 0; m < j.cm; ++m) {
     const int32_t oc = ci * j.cm + m;
     int32_t sw = 0;
@@ -218,9 +220,10 @@ __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls, int3
       const int32_t l0 = iy_first < 0 ? -iy_first : 0;
       const int32_t l1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
       if (l1 > l0 && c1 > c0)
-        Isa::gather_rows(plane + static_cast<size_t>(l0) * ls + c0, ls,
-                         j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
-                         j.in.w * cin, cin, c1 - c0, l1 - l0);
+        Isa::gather_rows(
+            plane + static_cast<size_t>(l0) * ls + c0, ls,
+            j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
+            j.in.w * cin, cin, c1 - c0, l1 - l0);
       if (j.cm % 4 == 0)
         planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
       else

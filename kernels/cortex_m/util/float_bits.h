@@ -33,7 +33,8 @@ inline bool quantize_bits_ok(float inv_scale) {
 }
 inline QuantizeBits quantize_bits_params(float inv_scale, int32_t zp, int32_t qmin, int32_t qmax) {
   const uint32_t b = float_bits(inv_scale);
-  return QuantizeBits{(b & 0x7fffffu) | 0x800000u, static_cast<int32_t>(b >> 23) - 127, zp, qmin, qmax};
+  return QuantizeBits{(b & 0x7fffffu) | 0x800000u, static_cast<int32_t>(b >> 23) - 127, zp, qmin,
+                      qmax};
 }
 
 // clamp(zp + nearbyintf(float32(inv_scale * x)), qmin, qmax), with the float loop's guards: a
@@ -46,7 +47,7 @@ __attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const Q
   const bool neg = (xb >> 31) != 0;
   int32_t v;
   if (ax - 0x00800000u >= 0x7f000000u) {  // zero, subnormal, infinity, NaN
-    if (ax < 0x00800000u)  // |x * inv_scale| < 0.5
+    if (ax < 0x00800000u)                 // |x * inv_scale| < 0.5
       v = q.zp;
     else
       v = ax > 0x7f800000u ? q.zp : (neg ? q.qmin : q.qmax);
@@ -109,7 +110,7 @@ inline uint32_t dequantize_bits(int32_t d, uint32_t scale_mant, int32_t scale_ex
   } else {  // p = |d| * scale_mant < 2^32: find the top bit by halving (no 64-bit shifts)
     const uint32_t p32 = static_cast<uint32_t>(p);  // >= 2^23
     if (p32 >> 27) L = 27;
-    if (p32 >> (L + 2)) L += 2;                    // L + 2 <= 29
+    if (p32 >> (L + 2)) L += 2;  // L + 2 <= 29
     while (L < 31 && (p32 >> (L + 1)) != 0) ++L;
   }
   int32_t e = scale_exp - 23 + L;

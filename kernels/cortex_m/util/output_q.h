@@ -30,7 +30,8 @@ struct BlockRequant {
   cmsis::Requant g[kN];
   void prepare(const int32_t* mult, const int32_t* shift, const int32_t* ch, int32_t offset) {
     folded = true;
-    for (int k = 0; k < kN; ++k) folded = folded && cmsis::requant_foldable(mult[ch[k]], shift[ch[k]]);
+    for (int k = 0; k < kN; ++k)
+      folded = folded && cmsis::requant_foldable(mult[ch[k]], shift[ch[k]]);
     for (int k = 0; k < kN; ++k) {
       if (folded)
         f[k] = cmsis::requant_folded(mult[ch[k]], shift[ch[k]], offset);

@@ -15,29 +15,30 @@ namespace kernels {
 namespace int8 {
 
 struct PointwiseBlock {
-  const int8_t* x;      // the first pixel's receptive field (4-byte aligned)
-  int32_t x_step;       // bytes from one pixel's row to the next (a multiple of 4)
-  int32_t pixels;       // >= 1
-  int32_t words;        // row length / 4 (>= 1)
-  const int8_t* w;      // the block's first channel's weights (aligned); the next w_stride further
-  int8_t* y;            // output of the first pixel, first channel of the block
-  int32_t y_step;       // bytes from one pixel's outputs to the next
-  int32_t amin, amax;   // activation range
-  int32_t full[4];      // bias + input_offset * sum(w) per channel, |full| < 2^29
-  int32_t mult[4];      // cmsis::Requant2v per channel (requant_2v_ok)
+  const int8_t* x;     // the first pixel's receptive field (4-byte aligned)
+  int32_t x_step;      // bytes from one pixel's row to the next (a multiple of 4)
+  int32_t pixels;      // >= 1
+  int32_t words;       // row length / 4 (>= 1)
+  const int8_t* w;     // the block's first channel's weights (aligned); the next w_stride further
+  int8_t* y;           // output of the first pixel, first channel of the block
+  int32_t y_step;      // bytes from one pixel's outputs to the next
+  int32_t amin, amax;  // activation range
+  int32_t full[4];     // bias + input_offset * sum(w) per channel, |full| < 2^29
+  int32_t mult[4];     // cmsis::Requant2v per channel (requant_2v_ok)
   int32_t offset_high[4];
   int32_t right[4];
   int32_t round_high[4];  // offset_high + 2^(right - 1) (kernels without cv.addRNr)
-  int32_t rows;           // kernel rows: a pixel's receptive field is `rows` runs of 4 * words bytes
-  int32_t row_skip;       // bytes from the end of one run to the start of the next, in the input
-  int32_t w_stride;       // bytes from one channel's weights to the next (rows * 4 * words)
+  int32_t rows;      // kernel rows: a pixel's receptive field is `rows` runs of 4 * words bytes
+  int32_t row_skip;  // bytes from the end of one run to the start of the next, in the input
+  int32_t w_stride;  // bytes from one channel's weights to the next (rows * 4 * words)
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
                    offsetof(PointwiseBlock, offset_high) == 68 &&
                    offsetof(PointwiseBlock, right) == 84 &&
                    offsetof(PointwiseBlock, round_high) == 100 &&
-                   offsetof(PointwiseBlock, rows) == 116 && offsetof(PointwiseBlock, w_stride) == 124),
+                   offsetof(PointwiseBlock, rows) == 116 &&
+                   offsetof(PointwiseBlock, w_stride) == 124),
               "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the filter is

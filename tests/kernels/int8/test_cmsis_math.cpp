@@ -15,8 +15,9 @@ namespace {
 TEST(CmsisMath, PreparedRequantizationEqualsRequantize) {
   std::mt19937 rng(2026);
   std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
-  std::vector<int32_t> values = {0, 1, -1, 2, -2, 3, -3, INT32_MAX, INT32_MIN, INT32_MIN + 1,
-                                 1 << 30, -(1 << 30), 12345, -12345};
+  std::vector<int32_t> values = {0,       1,          -1,        2,         -2,
+                                 3,       -3,         INT32_MAX, INT32_MIN, INT32_MIN + 1,
+                                 1 << 30, -(1 << 30), 12345,     -12345};
   for (int i = 0; i < 2000; ++i) values.push_back(any(rng));
   for (int32_t k = 0; k < 31; ++k) {  // ties of the right shift: +-(2^k +- 1)
     values.push_back(static_cast<int32_t>(1u << k));
@@ -42,8 +43,9 @@ TEST(CmsisMath, FoldedRequantizationEqualsRequantizePlusOffset) {
   std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
   std::uniform_int_distribution<int32_t> small(-(1 << 22), 1 << 22);
   std::uniform_int_distribution<int32_t> mult(1, INT32_MAX);
-  std::vector<int32_t> values = {0, 1, -1, 2, -2, 3, -3, INT32_MAX, INT32_MIN, INT32_MIN + 1,
-                                 1 << 30, -(1 << 30), 12345, -12345};
+  std::vector<int32_t> values = {0,       1,          -1,        2,         -2,
+                                 3,       -3,         INT32_MAX, INT32_MIN, INT32_MIN + 1,
+                                 1 << 30, -(1 << 30), 12345,     -12345};
   for (int i = 0; i < 1500; ++i) values.push_back(any(rng));
   for (int i = 0; i < 1500; ++i) values.push_back(small(rng));
   std::vector<int32_t> multipliers = {1, 2, 1 << 30, 0x7fffffff, 0x40000001, 1518500250};
@@ -96,7 +98,8 @@ TEST(CmsisMath, TwoVRequantizationEqualsRequantizePlusOffset) {
         for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
           const int64_t target = static_cast<int64_t>(q) * (int64_t(1) << (31 - shift)) + t;
           for (int64_t v : {target / m, target / m + 1, -target / m})
-            if (v > -(int64_t(1) << 30) && v < (int64_t(1) << 30)) vs.push_back(static_cast<int32_t>(v));
+            if (v > -(int64_t(1) << 30) && v < (int64_t(1) << 30))
+              vs.push_back(static_cast<int32_t>(v));
         }
       for (int32_t offset : {0, 1, -1, 127, -128, 255, -255}) {
         const cmsis::Requant2v q = cmsis::requant_2v(m, shift, offset);

@@ -23,8 +23,8 @@ float from_bits(uint32_t b) {
 }
 
 std::vector<float> scales() {
-  std::vector<float> s = {1.0f, 0.5f, 0.125f, 0.1f, 0.0078125f, 0.02352941f, 3.0f, 1e-3f, 7.3e-5f,
-                          250.0f, 1e-20f, 1e20f};
+  std::vector<float> s = {1.0f, 0.5f,  0.125f,  0.1f,   0.0078125f, 0.02352941f,
+                          3.0f, 1e-3f, 7.3e-5f, 250.0f, 1e-20f,     1e20f};
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-12.0f, 4.0f);
   for (int i = 0; i < 12; ++i) s.push_back(std::exp2(u(rng)));
@@ -36,8 +36,12 @@ TEST(FloatBits, QuantizeEqualsTheFloatLoop) {
   for (float scale : scales()) {
     const float inv = 1.0f / scale;
     ASSERT_TRUE(int8::quantize_bits_ok(inv)) << scale;
-    for (auto [zp, qmin, qmax] : {std::tuple{0, -128, 127}, {-7, -128, 127}, {100, -128, 127},
-                                  {-128, -128, 127}, {0, -32768, 32767}, {1234, -32768, 32767},
+    for (auto [zp, qmin, qmax] : {std::tuple{0, -128, 127},
+                                  {-7, -128, 127},
+                                  {100, -128, 127},
+                                  {-128, -128, 127},
+                                  {0, -32768, 32767},
+                                  {1234, -32768, 32767},
                                   {3, -5, 60}}) {
       const int8::QuantizeBits q = int8::quantize_bits_params(inv, zp, qmin, qmax);
       auto check = [&](uint32_t xb) {

@@ -1,10 +1,9 @@
 // int8 dot products with the Arm DSP extension (Cortex-M4/M7/M33): four bytes per load,
 // multiplied in 16-bit pairs (SXTB16 + SMLAD), as CMSIS-NN's DSP kernels do.
 #pragma once
-#include <arm_acle.h>
 #include <stdint.h>
-#include <string.h>
 
+#include "kernels/cortex_m/isa/dsp/smlad.h"
 #include "kernels/cortex_m/util/dot_common.h"
 
 namespace etmcu {
@@ -19,21 +18,7 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
   int32_t a[kOc];
 #pragma GCC unroll 4
   for (int k = 0; k < kOc; ++k) a[k] = d[k];
-  // (a rotate the compiler folds into SXTB16's ROR operand; GCC 12's arm_acle.h has no __ror)
-  auto ror8 = [](uint32_t v) { return (v >> 8) | (v << 24); };
-  int32_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    uint32_t xv;
-    memcpy(&xv, x + i, 4);  // unaligned word loads are fine on these cores
-    const int16x2_t xe = __sxtb16(xv), xo = __sxtb16(ror8(xv));
-#pragma GCC unroll 4
-    for (int k = 0; k < kOc; ++k) {
-      uint32_t v;
-      memcpy(&v, w[k] + i, 4);
-      a[k] = __smlad(xe, __sxtb16(v), a[k]);
-      a[k] = __smlad(xo, __sxtb16(ror8(v)), a[k]);
-    }
-  }
+  const int32_t i = dot_smlad<kOc>(x, w, 0, n, a);
   dot_tail<kOc>(x, w, i, n, a);
 #pragma GCC unroll 4
   for (int k = 0; k < kOc; ++k) d[k] = a[k];
@@ -41,12 +26,6 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
 
 // The sum of n weight bytes (the offset folding's sum(w)).
 inline int32_t row_sum(const int8_t* w, int32_t n) { return byte_sum(w, n); }
-
-// No two-pixel micro-kernel here (the conv op then takes one pixel at a time); dot_4x2 is only
-// declared so that the op's code for it compiles.
-constexpr bool kPixelPairs = false;
-void dot_4x2(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t w_stride, int32_t n,
-             int32_t* acc);
 
 }  // namespace int8
 }  // namespace kernels

@@ -42,12 +42,6 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
 // The sum of n weight bytes (the offset folding's sum(w)).
 inline int32_t row_sum(const int8_t* w, int32_t n) { return byte_sum(w, n); }
 
-// No two-pixel micro-kernel here (the conv op then takes one pixel at a time); dot_4x2 is only
-// declared so that the op's code for it compiles.
-constexpr bool kPixelPairs = false;
-void dot_4x2(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t w_stride, int32_t n,
-             int32_t* acc);
-
 }  // namespace int8
 }  // namespace kernels
 }  // namespace etmcu

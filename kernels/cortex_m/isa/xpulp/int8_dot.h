@@ -1,7 +1,6 @@
 // int8 dot products for the CV32E40P with its PULP extensions: cv.sdotsp.b adds the four signed
 // byte products of two words to a register in one cycle.
 #pragma once
-#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -92,39 +91,6 @@ inline int32_t row_sum(const int8_t* w, int32_t n) {
   }
   for (; i < n; ++i) s += w[i];
   return s;
-}
-
-#if defined(__riscv)
-// isa/xpulp/dot_4x2.S (a hardware loop: more registers than an asm statement may name).
-extern "C" void etmcu_xpulp_dot_4x2(const int8_t* x0, const int8_t* x1, const int8_t* w,
-                                    int32_t w_stride, int32_t words, int32_t* acc);
-#endif
-
-// Two pixels by four output channels at once (kPixelPairs: the conv op uses dot_4x2 for pairs of
-// interior pixels).
-constexpr bool kPixelPairs = true;
-
-// acc[4p + k] += sum(x_p[i] * w_k[i]) for i < n, p < 2, k < 4, where w_k = w + k * w_stride.
-// Requires n a positive multiple of 4, every row 4-byte aligned (the caller checks). On the core:
-// dot_4x2.S, 14 cycles per 32 multiply-accumulates.
-inline void dot_4x2(const int8_t* x0, const int8_t* x1, const int8_t* w, int32_t w_stride, int32_t n,
-                    int32_t* acc) {
-#if defined(__riscv)
-  etmcu_xpulp_dot_4x2(x0, x1, w, w_stride, n >> 2, acc);
-#else
-  // The same sums through the same instruction's arithmetic (xpulp::sdotsp_b), word by word.
-  for (int32_t i = 0; i < n; i += 4) {
-    uint32_t xv[2];
-    memcpy(&xv[0], x0 + i, 4);
-    memcpy(&xv[1], x1 + i, 4);
-    for (int k = 0; k < 4; ++k) {
-      uint32_t wv;
-      memcpy(&wv, w + k * static_cast<ptrdiff_t>(w_stride) + i, 4);
-      acc[k] = xpulp::sdotsp_b(acc[k], xv[0], wv);
-      acc[4 + k] = xpulp::sdotsp_b(acc[4 + k], xv[1], wv);
-    }
-  }
-#endif
 }
 
 }  // namespace int8
