@@ -452,12 +452,20 @@ class Int8Rewriter:
         wq, ws = symmetric_weights(w, per_channel=False)
         mult, shift = quantize_multiplier(s_in * ws[0] / s_out)
         layer = layer_name(wt)
-        bias_t = self.g.constant(int32_bias(bias, w.shape[0], s_in, ws[0]), f"{layer}.bias_int32")
+        bias_q = int32_bias(bias, w.shape[0], s_in, ws[0])
+        bias_t = self.g.constant(bias_q, f"{layer}.bias_int32")
+        # kernel_sum = bias + input_offset * sum(w) per output, computed here once instead of
+        # per call on the device (int32, wrapping as the kernels' sums do). Kernels that read it
+        # skip the weight sums; those that ignore it (CMSIS-NN's portable and DSP paths in
+        # upstream's runtime) use the bias and get the same int32 accumulator.
+        wsum = wq.astype(np.int64).sum(axis=1)
+        ksum = (bias_q.astype(np.int64) + (-z_in) * wsum + (1 << 31)) % (1 << 32) - (1 << 31)
+        ksum_t = self.g.constant(ksum.astype(np.int32), f"{layer}.kernel_sum")
         w_t = self.g.constant(wq, f"{layer}.weight_int8")
         amin, amax = self.act_range(bounds, (s_out, z_out))
         out = self.new_q(out_f, (s_out, z_out))
         self.emit("cortex_m::quantized_linear.out",
-                  [xq, w_t, bias_t, None, -z_in, 0, z_out, [mult], [shift], amax, amin],
+                  [xq, w_t, bias_t, ksum_t, -z_in, 0, z_out, [mult], [shift], amax, amin],
                   out, n.source)
         self.q[out_f.id] = out
         if fused:

@@ -211,7 +211,13 @@ def test_ds_cnn_int8_calls_have_upstream_kws_argument_layout():
     seen = set()
     for key, args in ours:
         if key in up:
-            assert _kinds(args) == up[key], key
+            kinds, expected = _kinds(args), list(up[key])
+            if key == "cortex_m::quantized_linear.out":
+                # the one deliberate difference: our exporter supplies the optional kernel_sum
+                # (upstream's MVE exports do too; its KWS has None there), the bias stays
+                assert kinds[3] == "Tensor/INT/const" and expected[3] == "Null", (kinds, expected)
+                expected[3] = kinds[3]
+            assert kinds == expected, key
             seen.add(key)
     assert {"cortex_m::quantize_per_tensor.out", "cortex_m::quantized_depthwise_conv2d.out",
             "cortex_m::quantized_conv2d.out", "cortex_m::quantized_avg_pool2d.out",
