@@ -1,6 +1,7 @@
 // cortex_m::quantized_add.out, optimised variants: the same results as ref/ (bit for bit), with the
-// three requantizations prepared once per call (cmsis::Requant: no shift branches, inlined) and,
-// for operands of one shape (the residual adds of ResNet), no index arithmetic per element.
+// three requantizations prepared once per call (cmsis::Requant: no shift branches, inlined),
+// for operands of one shape (the residual adds of ResNet) no index arithmetic per element and,
+// where the parameters allow, no 64-bit product for the inputs (add_same_32).
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/add.h"
 
@@ -24,6 +25,61 @@ inline int8_t add_one(const AddQ& q, int32_t a, int32_t b) {
 __attribute__((noinline)) void add_same(const AddQ& q, const int8_t* a, const int8_t* b, int8_t* y,
                                         size_t n) {
   for (size_t i = 0; i < n; ++i) y[i] = add_one(q, a[i], b[i]);
+}
+
+// An input's rescaling requantize((x + offset) << 20, m, shift) for shift <= 0 in 32-bit
+// arithmetic: with u = x + offset (|u| < 2^9) the doubling high multiply is
+//   floor((u * 2^20 * m + 2^30) / 2^31) = floor((u * m + 2^10) / 2^11)
+//     = u * (m >> 11) + ((u * (m & 2047) + 2^10) >> 11)
+// (neither product passes 2^29), then the rounding right shift; no 64-bit product (mulh takes five
+// cycles on the CV32E40P).
+struct InputRescale {
+  int32_t m_high, m_low, offset, right, mask, threshold;
+};
+inline bool input_rescale_ok(int32_t shift, int32_t offset) {
+  return shift <= 0 && offset >= -383 && offset <= 383;
+}
+inline InputRescale input_rescale(int32_t m, int32_t shift, int32_t offset) {
+  const int32_t right = -shift;
+  const int32_t mask = static_cast<int32_t>((uint32_t(1) << right) - 1u);
+  return InputRescale{m >> 11, m & 2047, offset, right, mask, mask >> 1};
+}
+inline int32_t rescale(int32_t x, const InputRescale& r) {
+  const int32_t u = x + r.offset;
+  const int32_t high = u * r.m_high + ((u * r.m_low + 1024) >> 11);
+  const int32_t result = high >> r.right;
+  return result + ((high & r.mask) > r.threshold + (result < 0 ? 1 : 0) ? 1 : 0);
+}
+
+constexpr size_t kAddTableMin = 1024;
+
+// Operands of one shape with both inputs' rescaling in 32-bit arithmetic and the output's in the
+// folded form (requantize + offset in one 64-bit product) where the parameters allow it.
+// (The parameters are copied into locals: the int8 stores may alias anything, so the compiler
+// would reload every field from memory once per element.)
+__attribute__((noinline)) void add_same_32(const AddQ& q, const InputRescale& r1_,
+                                           const InputRescale& r2_, const cmsis::RequantFolded& f_,
+                                           const int8_t* a, const int8_t* b, int8_t* y, size_t n) {
+  const InputRescale r1 = r1_, r2 = r2_;
+  const cmsis::RequantFolded f = f_;
+  const int32_t amin = q.amin, amax = q.amax;
+  // The first input's 256 rescaled values, tabulated when the operands are long enough to pay
+  // for it (1 KiB of stack: within what the convolutions' buffers already take).
+  int32_t table[256];
+  const int32_t* t1 = table + 128;
+  if (n >= kAddTableMin) {
+    for (int32_t v = -128; v < 128; ++v) table[v + 128] = rescale(v, r1);
+    for (size_t i = 0; i < n; ++i) {
+      const int32_t v = cmsis::requantize_offset(cmsis::wrap_add(t1[a[i]], rescale(b[i], r2)), f);
+      y[i] = static_cast<int8_t>(cmsis::clamp(v, amin, amax));
+    }
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t v =
+        cmsis::requantize_offset(cmsis::wrap_add(rescale(a[i], r1), rescale(b[i], r2)), f);
+    y[i] = static_cast<int8_t>(cmsis::clamp(v, amin, amax));
+  }
 }
 
 // One operand [1,C,1,1] over a channels-last other: the small one's index walks 0..C-1 per pixel.
@@ -51,7 +107,12 @@ Error cortex_m_quantized_add_out(KernelContext& ctx, Span<EValue*> args) {
                j.ooff,
                j.amin,
                j.amax};
-  if (j.plan.a_mod == j.n && j.plan.b_mod == j.n)
+  const bool same = j.plan.a_mod == j.n && j.plan.b_mod == j.n;
+  if (same && input_rescale_ok(j.s1, j.off1) && input_rescale_ok(j.s2, j.off2) &&
+      cmsis::requant_foldable(j.mo, j.so))
+    add_same_32(q, input_rescale(j.m1, j.s1, j.off1), input_rescale(j.m2, j.s2, j.off2),
+                cmsis::requant_folded(j.mo, j.so, j.ooff), j.a, j.b, j.y, j.n);
+  else if (j.plan.a_mod == j.n && j.plan.b_mod == j.n)
     add_same(q, j.a, j.b, j.y, j.n);
   else
     add_channel(q, j.a, j.b, j.y, j.n, j.plan.a_mod, j.plan.b_mod);

@@ -408,6 +408,26 @@ def test_quantized_add(call, seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
+def test_quantized_add_long(call, seed):
+    """Operands long enough for the tabulated input rescaling of the optimised kernels (>= 1024
+    elements), with output shifts inside and outside the folded requantization's range."""
+    rng = np.random.default_rng(850 + seed)
+    shape = (1, int(rng.integers(8, 20)), int(rng.integers(8, 20)), int(rng.integers(8, 17)))
+    a, b = i8(rng, shape), i8(rng, shape)
+    pa, pb = _add_params(rng), _add_params(rng)
+    if seed == 4:  # a negative input multiplier (valid, if unusual)
+        pa[1] = -pa[1]
+    zo = int(rng.integers(-128, 128))
+    lo_s, hi_s = [(-22, -2), (-31, -23), (-1, 2)][seed % 3]
+    mo, so = (int(v[0]) for v in rq_params(rng, 1, lo_s, hi_s))
+    lo, hi = act_range(rng)
+    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
+    (got,) = call("cortex_m::quantized_add.out",
+                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_quantized_mul(call, seed):
     rng = np.random.default_rng(900 + seed)
     n, h, w, c = (int(v) for v in rng.integers(1, 6, size=4))
