@@ -531,6 +531,26 @@ def test_pad(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_pad_inner_dims_unpadded(call, seed):
+    """Inner dims without padding (the NHWC pads of H and W that models emit: C unpadded, and
+    sometimes W too, or nothing padded at all), which the kernel copies as merged rows."""
+    rng = np.random.default_rng(1250 + seed)
+    value = int(rng.integers(-128, 128))
+    pre = [int(v) for v in rng.integers(0, 3, size=4)]
+    post = [int(v) for v in rng.integers(0, 3, size=4)]
+    unpadded = [1, 2, 4][seed % 3]  # how many of the innermost dims have no padding
+    for i in range(4 - unpadded, 4):
+        pre[i] = post[i] = 0
+    # (dim 1 >= 2: a contiguous [N, 1, H, W] is channels-last too, which reads its pads as NHWC)
+    x = i8(rng, tuple(int(v) for v in rng.integers(2, 7, size=4)))
+    want = ref.pad(x, pre, post, value)
+    args = [nhwc(x), pre, post, value, out_nhwc(want.shape), Ref(4)] if seed < 3 else \
+        [T(x), pre, post, value, out_like(want.shape, np.int8), Ref(4)]
+    (got,) = call("cortex_m::pad.out", args)
+    np.testing.assert_array_equal(got, want)
+
+
 # ----------------------------------------------------------------------------- quantized_decomposed
 QD = "quantized_decomposed::"
 QDTYPES = [(np.uint8, 0), (np.int8, 1), (np.int16, 2), (np.uint16, 27), (np.int32, 3)]
