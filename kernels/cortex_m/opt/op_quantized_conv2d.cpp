@@ -37,7 +37,7 @@ using int8::OutputQ;
 // last channel the block repeats it (computed, not stored). Channels below all_done are done;
 // below interior_done only their border pixels are left.
 __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interior_done,
-                                         int32_t all_done) {
+                                         int32_t all_done, int32_t kwi) {
   const int32_t c = j.in.c, kw = j.kw, kh = j.kh, row = kw * c, filter = kh * row;
   const int32_t out_pixels = j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};
@@ -65,7 +65,7 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
         const bool rows_inside = ky0 == 0 && ky1 == kh;
         for (int32_t ox = 0; ox < j.out.w; ++ox) {
           const int32_t ix0 = ox * j.stride.w - j.pad.w;
-          if (border_only && rows_inside && ix0 >= 0 && ix0 + kw <= j.in.w) continue;
+          if (border_only && rows_inside && ix0 >= 0 && ix0 + kwi <= j.in.w) continue;
           const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
           const int32_t kx1 = ix0 + kw > j.in.w ? j.in.w - ix0 : kw;
           int32_t d[kOc] = {}, acc[kOc];
@@ -115,37 +115,58 @@ Inside inside(int32_t in, int32_t out, int32_t k, int32_t stride, int32_t pad) {
   return Inside{first, end > first ? end : first};
 }
 
+// The width the pointwise micro-kernel reads per kernel row: kw taps when kw * C is whole words,
+// else widened to the next kw' whose rows are (C = 3 or 1 with kw = 3: four taps, the extra tap's
+// weights zero). 0 when widening would more than double the row or its repacked weights (four
+// channels) would not fit kWideWeightBytes.
+constexpr int32_t kWideWeightBytes = 256;
+int32_t interior_width(const int8::ConvJob& j) {
+  const int32_t c = j.in.c;
+  if (c % 4 == 0) return j.kw;
+  int32_t kwi = j.kw;
+  while ((kwi * c) % 4 != 0) ++kwi;
+  return kwi <= 2 * j.kw && 4 * j.kh * kwi * c <= kWideWeightBytes ? kwi : 0;
+}
+
 // Ungrouped, undilated layers on an ISA with a pointwise micro-kernel (pointwise.h): the pixels
-// whose receptive field is inside the input, blocks of four output channels from the first on,
-// while each block's requantization and sums fit the micro-kernel's contract. Returns the first
-// channel not computed; the row path does the rest and the border pixels.
-int32_t interior_blocks(const int8::ConvJob& j) {
+// whose receptive field, kwi = interior_width() taps wide, is inside the input, blocks of four
+// output channels from the first on, while each block's requantization and sums fit the
+// micro-kernel's contract. A widened row reads kwi - kw real input taps past the window, which its
+// zero weights cancel (no offset either: the folded ioff * sum(w) counts the real taps only).
+// Returns the first channel not computed; the row path does the rest and the border pixels.
+__attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_t kwi) {
   const int32_t c = j.in.c, filter = j.kh * j.kw * c;
-  if (c % 4 != 0 || filter >= int8::kPointwiseMaxRow ||
-      ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
+  const bool widened = kwi != j.kw;
+  const int32_t wide_filter = j.kh * kwi * c;
+  if (kwi == 0 || wide_filter >= int8::kPointwiseMaxRow) return 0;
+  // (word-aligned rows and pointers where not widened: the Xpulp kernel's loads stay aligned)
+  if (!widened && ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
     return 0;
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
-  const Inside xs = inside(j.in.w, j.out.w, j.kw, j.stride.w, j.pad.w);
+  const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);
   if (ys.end <= ys.first || xs.end <= xs.first) return 0;
+  alignas(4) int8_t wide[widened ? kWideWeightBytes : 4];
   int8::PointwiseBlock b;
-  b.words = j.kw * c / 4;
+  b.words = kwi * c / 4;
   b.rows = j.kh;
-  b.row_skip = (j.in.w - j.kw) * c;
-  b.w_stride = filter;
+  b.row_skip = (j.in.w - kwi) * c;
+  b.w_stride = wide_filter;
   b.y_step = j.out.c;
   b.amin = j.amin;
   b.amax = j.amax;
   // 1x1, stride 1, no padding: every pixel's receptive field follows the previous one
-  const bool one_run =
-      j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 && j.pad.h == 0 && j.pad.w == 0;
+  // (not widened: the last pixel's widened row would read past the input)
+  const bool one_run = !widened && j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
+                       j.pad.h == 0 && j.pad.w == 0;
   int32_t oc = 0;
   for (; oc + 4 <= j.out.c; oc += 4) {
     bool ok = true;
     for (int k = 0; k < 4 && ok; ++k) {
       const int32_t ch = oc + k;
+      const int8_t* w = j.w + static_cast<size_t>(ch) * filter;
       const int32_t full =
           wrap_add(j.bias ? j.bias[ch] : 0,
-                   wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * filter, filter)));
+                   wrap_mul(j.ioff, widened ? byte_sum(w, filter) : int8::row_sum(w, filter)));
       ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
            full < int8::kPointwiseMaxFull;
       if (!ok) break;
@@ -155,9 +176,15 @@ int32_t interior_blocks(const int8::ConvJob& j) {
       b.offset_high[k] = q.offset_high;
       b.right[k] = q.right;
       b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+      if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
+        for (int32_t ky = 0; ky < j.kh; ++ky) {
+          int8_t* dst = wide + k * wide_filter + ky * kwi * c;
+          memcpy(dst, w + ky * j.kw * c, static_cast<size_t>(j.kw) * c);
+          memset(dst + j.kw * c, 0, static_cast<size_t>(kwi - j.kw) * c);
+        }
     }
     if (!ok) break;
-    b.w = j.w + static_cast<size_t>(oc) * filter;
+    b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
     if (one_run) {
       b.x = j.x;
       b.x_step = c;
@@ -191,10 +218,20 @@ void gather_column(const int8::ConvJob& j, int32_t n, int32_t oy, int32_t ox, in
   const bool words = c % 4 == 0 && (reinterpret_cast<uintptr_t>(j.x) & 3u) == 0;
   const int32_t iy0 = oy * j.stride.h - j.pad.h, ix0 = ox * j.stride.w - j.pad.w;
   int8_t* dst = col;
+  const bool cols_in = ix0 >= 0 && ix0 + j.kw <= j.in.w;
+  const int32_t run = j.kw * c;
   for (int32_t ky = 0; ky < j.kh; ++ky) {
     const int32_t iy = iy0 + ky;
     const bool row_in = iy >= 0 && iy < j.in.h;
     const int8_t* src_row = j.x + (static_cast<size_t>(n) * j.in.h + iy) * j.in.w * c;
+    if (row_in && cols_in && !words) {
+      // a kernel row inside the input is one run of kw * C bytes (a 3-channel first layer: 9)
+      const int8_t* src = src_row + static_cast<size_t>(ix0) * c;
+#pragma GCC unroll 4
+      for (int32_t i = 0; i < run; ++i) dst[i] = src[i];
+      dst += run;
+      continue;
+    }
     for (int32_t kx = 0; kx < j.kw; ++kx, dst += c) {
       const int32_t ix = ix0 + kx;
       const bool in = row_in && ix >= 0 && ix < j.in.w;
@@ -223,7 +260,8 @@ constexpr int32_t kIm2colBytes = 640;
 // border pixels of the blocks below `limit` (border_only), or every pixel (layers whose rows are
 // not word-aligned, e.g. a 3-channel first layer: the weights then repacked with a zero tail).
 // Returns the first channel not computed.
-int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
+__attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool border_only,
+                                                int32_t limit, int32_t kwi) {
   const int32_t c = j.in.c, filter = j.kh * j.kw * c, kp = (filter + 3) / 4 * 4;
   if (j.ioff < -127 || j.ioff > 128 || kp >= int8::kPointwiseMaxRow) return 0;
   const bool repack = filter % 4 != 0 || (reinterpret_cast<uintptr_t>(j.w) & 3u) != 0;
@@ -235,7 +273,7 @@ int32_t im2col_blocks(const int8::ConvJob& j, bool border_only, int32_t limit) {
   alignas(4) int8_t buf[kIm2colBytes];
   int8_t* col = buf + wbytes;
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
-  const Inside xs = inside(j.in.w, j.out.w, j.kw, j.stride.w, j.pad.w);
+  const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);  // as interior_blocks
   int8::PointwiseBlock b;
   b.words = kp / 4;
   b.rows = 1;
@@ -340,16 +378,21 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
     return Error::Ok;
   }
   int32_t interior = 0, all = 0;
+  const int32_t kwi = interior_width(job);
   if (int8::kPointwise4ch) {
-    interior = interior_blocks(job);
+    interior = interior_blocks(job, kwi);
     if (interior > 0) {
-      // border pixels exist only with padding (without it every receptive field is inside)
-      all = job.pad.h == 0 && job.pad.w == 0 ? interior : im2col_blocks(job, true, interior);
+      // border pixels exist only with padding or a widened row (else every receptive field is
+      // inside)
+      all = job.pad.h == 0 && job.pad.w == 0 && kwi == job.kw
+                ? interior
+                : im2col_blocks(job, true, interior, kwi);
     } else {
-      all = im2col_blocks(job, false, job.out.c);
+      all = im2col_blocks(job, false, job.out.c, kwi);
     }
   }
-  if (all < job.out.c || interior > all) conv_rows(job, interior > all ? interior : 0, all);
+  if (all < job.out.c || interior > all)
+    conv_rows(job, interior > all ? interior : 0, all, kwi == 0 ? job.kw : kwi);
   return Error::Ok;
 }
 

@@ -110,6 +110,32 @@ def test_quantized_conv2d(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_quantized_conv2d_narrow_input(call, seed):
+    """Few input channels (1, 2, 3, 5, 6, 7: rows that are not whole words), which the
+    optimised kernels widen to whole words with zero weights for the interior pixels and gather
+    for the rest: kernels 1-5, strides 1-2, padding 0-2, channel tails."""
+    rng = np.random.default_rng(150 + seed)
+    cin = [1, 2, 3, 5, 6, 7][seed % 6]
+    kh, kw = (int(v) for v in rng.integers(1, 6, size=2))
+    stride = tuple(int(v) for v in rng.integers(1, 3, size=2))
+    pad = (int(rng.integers(0, min(kh, 3))), int(rng.integers(0, min(kw, 3))))
+    h, w = int(rng.integers(kh + 2, 14)), int(rng.integers(kw + 2, 14))
+    cout = int(rng.integers(4, 13))
+    x = i8(rng, (1, h, w, cin))
+    wt = i8(rng, (cout, kh, kw, cin))
+    bias = rng.integers(-5000, 5000, size=cout).astype(np.int32)
+    mult, shift = rq_params(rng, cout, -20, -1)
+    in_off = int(rng.integers(-127, 129))
+    out_off = int(rng.integers(-128, 128))
+    lo, hi = act_range(rng)
+    want = ref.conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), in_off, out_off, mult, shift, lo, hi)
+    (got,) = call("cortex_m::quantized_conv2d.out",
+                  [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], in_off, out_off,
+                   T(mult), T(shift), lo, hi, scratch(16), out_nhwc(want.shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+
+
 # The layer shapes of the MLPerf Tiny models (ungrouped, undilated: fast/'s row-dot path, with
 # SMLAD on the Arm DSP targets), channels not a multiple of 4, odd Cout, padding on every side,
 # strides, and the extreme int8 values.
