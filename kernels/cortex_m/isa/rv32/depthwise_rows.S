@@ -139,3 +139,275 @@ etmcu_rv32_dw_row_k3:
     addi sp, sp, 64
     ret
     .size etmcu_rv32_dw_row_k3, . - etmcu_rv32_dw_row_k3
+
+/* etmcu_rv32_dw_row4: four output channels that read the same plane (a channel multiplier that is
+   a multiple of 4: KWS's 10x4 first layer, 1 -> 64 channels), DwRow4Args of
+   util/depthwise_planes.h (the contract of dw_row4_c). Two output pixels per pass (the next in
+   row-major order, across a row's end; an odd last one as a pair with itself): per window row,
+   eight plane bytes and the sixteen weight bytes feed 32 mul + add (88 instructions, every load
+   ahead of its use), then the eight sums are requantized in the 2v form as above. */
+#define B_WINDOW 0
+#define B_LSTRIDE 4
+#define B_XSTEP 8
+#define B_OUTPUTS 12
+#define B_Y 16
+#define B_YSTEP 20
+#define B_FULL 24
+#define B_MULT 40
+#define B_KOFF 56
+#define B_RIGHT 72
+#define B_AMIN 88
+#define B_AMAX 92
+#define B_ROWS 96
+#define B_OUTROWS 100
+#define B_ROWJUMP 104
+#define B_W 108
+/* frame: the four channels' offset << r + 2^(r-1), the pair's first window and outputs, outputs
+   left in its row, pixels left */
+#define F_ROUND 0
+#define F_WIN 16
+#define F_Y 20
+#define F_OLEFT 24
+#define F_LEFT 28
+
+/* one window row of both pixels: eight plane bytes, then each of the 16 weight bytes (the
+   next one loaded ahead of its use) times both pixels' bytes */
+.macro ROW4_PAIR
+    lb   t1, 0(t6)
+    lb   a1, 0(t4)
+    lb   a2, 1(t4)
+    lb   a3, 2(t4)
+    lb   a4, 3(t4)
+    lb   a5, 0(t5)
+    lb   a6, 1(t5)
+    lb   a7, 2(t5)
+    lb   t0, 3(t5)
+    lb   t3, 1(t6)
+    mul  t2, a1, t1
+    add  s0, s0, t2
+    mul  t2, a5, t1
+    add  s4, s4, t2
+    lb   t1, 2(t6)
+    mul  t2, a2, t3
+    add  s0, s0, t2
+    mul  t2, a6, t3
+    add  s4, s4, t2
+    lb   t3, 3(t6)
+    mul  t2, a3, t1
+    add  s0, s0, t2
+    mul  t2, a7, t1
+    add  s4, s4, t2
+    lb   t1, 4(t6)
+    mul  t2, a4, t3
+    add  s0, s0, t2
+    mul  t2, t0, t3
+    add  s4, s4, t2
+    lb   t3, 5(t6)
+    mul  t2, a1, t1
+    add  s1, s1, t2
+    mul  t2, a5, t1
+    add  s5, s5, t2
+    lb   t1, 6(t6)
+    mul  t2, a2, t3
+    add  s1, s1, t2
+    mul  t2, a6, t3
+    add  s5, s5, t2
+    lb   t3, 7(t6)
+    mul  t2, a3, t1
+    add  s1, s1, t2
+    mul  t2, a7, t1
+    add  s5, s5, t2
+    lb   t1, 8(t6)
+    mul  t2, a4, t3
+    add  s1, s1, t2
+    mul  t2, t0, t3
+    add  s5, s5, t2
+    lb   t3, 9(t6)
+    mul  t2, a1, t1
+    add  s2, s2, t2
+    mul  t2, a5, t1
+    add  s6, s6, t2
+    lb   t1, 10(t6)
+    mul  t2, a2, t3
+    add  s2, s2, t2
+    mul  t2, a6, t3
+    add  s6, s6, t2
+    lb   t3, 11(t6)
+    mul  t2, a3, t1
+    add  s2, s2, t2
+    mul  t2, a7, t1
+    add  s6, s6, t2
+    lb   t1, 12(t6)
+    mul  t2, a4, t3
+    add  s2, s2, t2
+    mul  t2, t0, t3
+    add  s6, s6, t2
+    lb   t3, 13(t6)
+    mul  t2, a1, t1
+    add  s3, s3, t2
+    mul  t2, a5, t1
+    add  s7, s7, t2
+    lb   t1, 14(t6)
+    mul  t2, a2, t3
+    add  s3, s3, t2
+    mul  t2, a6, t3
+    add  s7, s7, t2
+    lb   t3, 15(t6)
+    mul  t2, a3, t1
+    add  s3, s3, t2
+    mul  t2, a7, t1
+    add  s7, s7, t2
+    mul  t2, a4, t3
+    add  s3, s3, t2
+    mul  t2, t0, t3
+    add  s7, s7, t2
+.endm
+
+/* requantize acc (2v form) with a1 = m, a2 = offset << r + 2^(r-1), a3 = r; clamp to [a5, a6];
+   store at off(base); a4, a7 temporaries */
+.macro REQ4 acc, off, base
+    add  a4, \acc, \acc
+    mul  a7, a4, a1
+    mulh a4, a4, a1
+    srli a7, a7, 31
+    add  a4, a4, a7
+    srai a7, \acc, 31
+    add  a4, a4, a7
+    add  a4, a4, a2
+    sra  a4, a4, a3
+    bge  a4, a5, 1f
+    mv   a4, a5
+1:  ble  a4, a6, 2f
+    mv   a4, a6
+2:  sb   a4, \off(\base)
+.endm
+
+/* channel k of both pixels (outputs at ra and t5) */
+.macro REQ4_CHANNEL k, acc0, acc1
+    lw   a1, (B_MULT + 4 * \k)(a0)
+    lw   a2, (F_ROUND + 4 * \k)(sp)
+    lw   a3, (B_RIGHT + 4 * \k)(a0)
+    REQ4 \acc0, \k, ra
+    REQ4 \acc1, \k, t5
+.endm
+
+/* the window after t4, row-major (t0: outputs left in t4's row, updated) */
+.macro NEXT_WINDOW
+    add  t4, t4, s10
+    addi t0, t0, -1
+    bnez t0, 3f
+    add  t4, t4, s11
+    lw   t0, B_OUTPUTS(a0)
+3:
+.endm
+
+    .text
+    .globl etmcu_rv32_dw_row4
+    .type etmcu_rv32_dw_row4, @function
+    .p2align 2
+etmcu_rv32_dw_row4:
+    addi sp, sp, -96
+    sw   ra, 92(sp)
+    sw   s0, 88(sp)
+    sw   s1, 84(sp)
+    sw   s2, 80(sp)
+    sw   s3, 76(sp)
+    sw   s4, 72(sp)
+    sw   s5, 68(sp)
+    sw   s6, 64(sp)
+    sw   s7, 60(sp)
+    sw   s8, 56(sp)
+    sw   s9, 52(sp)
+    sw   s10, 48(sp)
+    sw   s11, 44(sp)
+    li   t0, 1                    /* offset << r + 2^(r-1) per channel */
+    .irp k, 0, 1, 2, 3
+    lw   a1, (B_RIGHT + 4 * \k)(a0)
+    lw   a2, (B_KOFF + 4 * \k)(a0)
+    addi a1, a1, -1
+    sll  a1, t0, a1
+    add  a1, a1, a2
+    sw   a1, (F_ROUND + 4 * \k)(sp)
+    .endr
+    lw   t0, B_WINDOW(a0)
+    sw   t0, F_WIN(sp)
+    lw   t0, B_Y(a0)
+    sw   t0, F_Y(sp)
+    lw   t0, B_OUTPUTS(a0)
+    sw   t0, F_OLEFT(sp)
+    lw   t1, B_OUTROWS(a0)
+    mul  t0, t0, t1
+    sw   t0, F_LEFT(sp)
+    lw   s9, B_LSTRIDE(a0)
+    lw   s10, B_XSTEP(a0)
+    lw   s11, B_ROWJUMP(a0)
+.Lpair4:
+    lw   t4, F_WIN(sp)            /* the pair's windows: t4, and the next one in t5 */
+    lw   t0, F_OLEFT(sp)
+    NEXT_WINDOW
+    lw   t1, F_LEFT(sp)
+    li   t2, 1
+    mv   t5, t4
+    lw   t4, F_WIN(sp)
+    bne  t1, t2, 4f
+    mv   t5, t4                   /* the last, odd pixel: a pair with itself */
+4:  lw   s0, (B_FULL + 0)(a0)
+    lw   s1, (B_FULL + 4)(a0)
+    lw   s2, (B_FULL + 8)(a0)
+    lw   s3, (B_FULL + 12)(a0)
+    mv   s4, s0
+    mv   s5, s1
+    mv   s6, s2
+    mv   s7, s3
+    addi t6, a0, B_W
+    lw   s8, B_ROWS(a0)
+5:  ROW4_PAIR
+    add  t4, t4, s9
+    add  t5, t5, s9
+    addi t6, t6, 16
+    addi s8, s8, -1
+    bnez s8, 5b
+    lw   ra, F_Y(sp)              /* outputs: the first pixel's at F_Y, the second's y_step on */
+    lw   t0, B_YSTEP(a0)
+    lw   t1, F_LEFT(sp)
+    add  t5, ra, t0
+    li   t2, 1
+    bne  t1, t2, 6f
+    mv   t5, ra
+6:  lw   a5, B_AMIN(a0)
+    lw   a6, B_AMAX(a0)
+    REQ4_CHANNEL 0, s0, s4
+    REQ4_CHANNEL 1, s1, s5
+    REQ4_CHANNEL 2, s2, s6
+    REQ4_CHANNEL 3, s3, s7
+    lw   t4, F_WIN(sp)            /* the next pair: two windows and two outputs on */
+    lw   t0, F_OLEFT(sp)
+    NEXT_WINDOW
+    NEXT_WINDOW
+    sw   t4, F_WIN(sp)
+    sw   t0, F_OLEFT(sp)
+    lw   t1, B_YSTEP(a0)
+    lw   t2, F_Y(sp)
+    add  t2, t2, t1
+    add  t2, t2, t1
+    sw   t2, F_Y(sp)
+    lw   t1, F_LEFT(sp)
+    addi t1, t1, -2
+    sw   t1, F_LEFT(sp)
+    bgtz t1, .Lpair4
+    lw   ra, 92(sp)
+    lw   s0, 88(sp)
+    lw   s1, 84(sp)
+    lw   s2, 80(sp)
+    lw   s3, 76(sp)
+    lw   s4, 72(sp)
+    lw   s5, 68(sp)
+    lw   s6, 64(sp)
+    lw   s7, 60(sp)
+    lw   s8, 56(sp)
+    lw   s9, 52(sp)
+    lw   s10, 48(sp)
+    lw   s11, 44(sp)
+    addi sp, sp, 96
+    ret
+    .size etmcu_rv32_dw_row4, . - etmcu_rv32_dw_row4
