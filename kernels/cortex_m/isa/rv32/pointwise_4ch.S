@@ -3,11 +3,13 @@
    requantization together. The contract and argument block are kernels/cortex_m/util/pointwise.h
    (the same as the Xpulp kernel's); isa/rv32/pointwise.h calls it.
 
-   Two pixels by four channels per pass (receptive fields of `rows` runs, as the Xpulp kernel's):
-   for each byte of a run, two input loads and four weight
-   loads feed eight mul + add, 22 instructions for 8 multiply-accumulates, four bytes per loop
-   iteration (immediate offsets), every load at least one instruction ahead of its use. Then each
-   of the eight sums is requantized in the 2v form of cmsis_math.h (requantize_offset_2v):
+   Three pixels by four channels per pass while three or more are left (receptive fields of `rows`
+   runs, as the Xpulp kernel's): for each byte of a run, three input loads and four weight loads
+   feed twelve mul + add (31 instructions for 12 multiply-accumulates, four bytes per loop
+   iteration with immediate offsets, every load at least one instruction ahead of its use; the
+   twelve sums in s0..s11). The last one or two pixels go as a pair: two input loads and four
+   weight loads for eight mul + add (22 for 8). Each sum is then requantized in the 2v form of
+   cmsis_math.h (requantize_offset_2v):
      P2 = 2v * m;  y = (hi(P2) + (lo(P2) >> 31) + (v >> 31) + (offset << r) + 2^(r-1)) >> r
    and clamped to [amin, amax]. An odd last pixel is computed as a pair with itself. */
 #define A_X 0
@@ -27,11 +29,12 @@
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
 
-/* frame: row bytes, pixels left, this pair's outputs, this pair's first row; saved registers */
+/* frame: row bytes, pixels left, the pass's first outputs, the pass's first row; saved registers */
 #define F_ROW 0
 #define F_LEFT 4
 #define F_Y 8
 #define F_X 12
+#define F_SIZE 80
 
 /* byte i of the rows: a3/a4 the two input bytes, a5/a6 weight bytes, a7 the product */
 .macro BYTE i
@@ -80,12 +83,79 @@
 2:  sb   t0, \k(\ybase)
 .endm
 
+/* byte i of three pixels' runs (a1, a2, a3) and of the four weight rows (t2..t5): 7 loads and
+   12 mul + add, each loaded value used two or more instructions later; a7/t0 the weights, t1
+   the product */
+.macro BYTE3 i
+    lb   a4, \i(a1)
+    lb   a5, \i(a2)
+    lb   a6, \i(a3)
+    lb   a7, \i(t2)
+    lb   t0, \i(t3)
+    mul  t1, a4, a7
+    add  s0, s0, t1
+    mul  t1, a5, a7
+    add  s4, s4, t1
+    mul  t1, a6, a7
+    add  s8, s8, t1
+    lb   a7, \i(t4)
+    mul  t1, a4, t0
+    add  s1, s1, t1
+    mul  t1, a5, t0
+    add  s5, s5, t1
+    mul  t1, a6, t0
+    add  s9, s9, t1
+    lb   t0, \i(t5)
+    mul  t1, a4, a7
+    add  s2, s2, t1
+    mul  t1, a5, a7
+    add  s6, s6, t1
+    mul  t1, a6, a7
+    add  s10, s10, t1
+    mul  t1, a4, t0
+    add  s3, s3, t1
+    mul  t1, a5, t0
+    add  s7, s7, t1
+    mul  t1, a6, t0
+    add  s11, s11, t1
+.endm
+
+/* requantize acc into byte k at ybase: a4 = m, a5 = offset << r + 2^(r-1), a6 = r, t5/t6 the
+   activation range; t0, t1 temporaries */
+.macro REQ3 k, acc, ybase
+    add  t0, \acc, \acc
+    mul  t1, t0, a4
+    mulh t0, t0, a4
+    srli t1, t1, 31
+    add  t0, t0, t1
+    srai t1, \acc, 31
+    add  t0, t0, t1
+    add  t0, t0, a5
+    sra  t0, t0, a6
+    bge  t0, t5, 1f
+    mv   t0, t5
+1:  ble  t0, t6, 2f
+    mv   t0, t6
+2:  sb   t0, \k(\ybase)
+.endm
+
+/* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
+.macro REQ3_CHANNEL k, acc0, acc1, acc2
+    lw   a4, (A_MULT + 4 * \k)(a0)
+    lw   a5, (A_ROUND + 4 * \k)(a0)
+    lw   a6, (A_RIGHT + 4 * \k)(a0)
+    REQ3 \k, \acc0, a1
+    REQ3 \k, \acc1, a2
+    REQ3 \k, \acc2, a3
+.endm
+
     .text
     .globl etmcu_rv32_pointwise_4ch
     .type etmcu_rv32_pointwise_4ch, @function
     .p2align 2
 etmcu_rv32_pointwise_4ch:
-    addi sp, sp, -64
+    addi sp, sp, -F_SIZE
+    sw   ra, 64(sp)
     sw   s0, 60(sp)
     sw   s1, 56(sp)
     sw   s2, 52(sp)
@@ -107,6 +177,77 @@ etmcu_rv32_pointwise_4ch:
     sw   t0, F_Y(sp)
     lw   t0, A_X(a0)
     sw   t0, F_X(sp)
+.Ltriple:                         /* three pixels by four channels while three are left */
+    lw   t0, F_LEFT(sp)
+    li   t1, 3
+    blt  t0, t1, .Lpairs
+    lw   a1, F_X(sp)              /* the three receptive fields */
+    lw   t1, A_XSTEP(a0)
+    add  a2, a1, t1
+    add  a3, a2, t1
+    lw   t2, A_W(a0)              /* the four weight rows */
+    lw   t1, A_WSTRIDE(a0)
+    add  t3, t2, t1
+    add  t4, t3, t1
+    add  t5, t4, t1
+    lw   s0, (A_FULL + 0)(a0)
+    lw   s1, (A_FULL + 4)(a0)
+    lw   s2, (A_FULL + 8)(a0)
+    lw   s3, (A_FULL + 12)(a0)
+    mv   s4, s0
+    mv   s5, s1
+    mv   s6, s2
+    mv   s7, s3
+    mv   s8, s0
+    mv   s9, s1
+    mv   s10, s2
+    mv   s11, s3
+    lw   ra, A_ROWS(a0)           /* kernel rows left */
+7:  lw   t1, F_ROW(sp)
+    add  t6, a1, t1               /* the end of this run */
+8:  BYTE3 0
+    BYTE3 1
+    BYTE3 2
+    BYTE3 3
+    addi a1, a1, 4
+    addi a2, a2, 4
+    addi a3, a3, 4
+    addi t2, t2, 4
+    addi t3, t3, 4
+    addi t4, t4, 4
+    addi t5, t5, 4
+    bne  a1, t6, 8b
+    lw   t1, A_ROWSKIP(a0)        /* the next kernel row of the three receptive fields */
+    add  a1, a1, t1
+    add  a2, a2, t1
+    add  a3, a3, t1
+    addi ra, ra, -1
+    bnez ra, 7b
+    lw   a1, F_Y(sp)              /* outputs: y_step apart */
+    lw   t1, A_YSTEP(a0)
+    add  a2, a1, t1
+    add  a3, a2, t1
+    lw   t5, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    REQ3_CHANNEL 0, s0, s4, s8
+    REQ3_CHANNEL 1, s1, s5, s9
+    REQ3_CHANNEL 2, s2, s6, s10
+    REQ3_CHANNEL 3, s3, s7, s11
+    lw   t1, A_YSTEP(a0)          /* the next three pixels */
+    add  a1, a3, t1
+    sw   a1, F_Y(sp)
+    lw   a1, F_X(sp)
+    lw   t1, A_XSTEP(a0)
+    add  a1, a1, t1
+    add  a1, a1, t1
+    add  a1, a1, t1
+    sw   a1, F_X(sp)
+    lw   t0, F_LEFT(sp)
+    addi t0, t0, -3
+    sw   t0, F_LEFT(sp)
+    j    .Ltriple
+.Lpairs:                          /* the last one or two pixels (t0 of them) */
+    beqz t0, .Ldone
     lw   s8, A_AMIN(a0)
     lw   s9, A_AMAX(a0)
     lw   s10, A_XSTEP(a0)
@@ -175,6 +316,8 @@ etmcu_rv32_pointwise_4ch:
     addi t0, t0, -2
     sw   t0, F_LEFT(sp)
     bgtz t0, .Lpair
+.Ldone:
+    lw   ra, 64(sp)
     lw   s0, 60(sp)
     lw   s1, 56(sp)
     lw   s2, 52(sp)
@@ -187,6 +330,6 @@ etmcu_rv32_pointwise_4ch:
     lw   s9, 24(sp)
     lw   s10, 20(sp)
     lw   s11, 16(sp)
-    addi sp, sp, 64
+    addi sp, sp, F_SIZE
     ret
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch
