@@ -2,9 +2,11 @@
    plain RV32IMC core (the contract and argument block: kernels/cortex_m/util/depthwise_planes.h,
    DwRowArgs; isa/rv32/depthwise.h calls it when the weight words' fourth bytes are zero).
 
-   The nine weights are sign-extended into registers once; an output is nine byte loads, nine
-   mul + add (each load two or more instructions ahead of its use) and the 2v requantization of
-   cmsis_math.h (requantize_offset_2v), clamped to [amin, amax]. */
+   The nine weights are sign-extended into registers once. With stride 1, two neighbouring
+   outputs go together: they share two of their three columns, so twelve byte loads feed their
+   eighteen mul + add; otherwise an output is nine byte loads and nine mul + add (each load two or
+   more instructions ahead of its use). Then the 2v requantization of cmsis_math.h
+   (requantize_offset_2v), clamped to [amin, amax]. */
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -24,6 +26,46 @@
 /* weight byte `byte` of word `word` into reg, sign-extended */
 .macro WBYTE reg, word, byte
     lb   \reg, (A_W + 4 * \word + \byte)(a0)
+.endm
+
+/* one window row r of two neighbouring outputs (stride 1: they share two of their taps): four
+   plane bytes from t2, weights w0..w2; sums t3 (first) and s11 (second); a5..a7, t0 temporaries */
+.macro ROW_PAIR w0, w1, w2
+    lb   a5, 0(t2)
+    lb   a6, 1(t2)
+    lb   a7, 2(t2)
+    mul  t0, a5, \w0
+    add  t3, t3, t0
+    lb   a5, 3(t2)
+    mul  t0, a6, \w1
+    add  t3, t3, t0
+    mul  t0, a6, \w0
+    add  s11, s11, t0
+    mul  t0, a7, \w2
+    add  t3, t3, t0
+    mul  t0, a7, \w1
+    add  s11, s11, t0
+    mul  t0, a5, \w2
+    add  s11, s11, t0
+.endm
+
+/* requantize acc (2v form: t4 = m, t5 = offset << r + 2^(r-1), t6 = r), clamp to [ra, s0],
+   store at 0(base); t2, a5 temporaries */
+.macro REQ_K3 acc, base
+    add  t2, \acc, \acc
+    mul  a5, t2, t4
+    mulh t2, t2, t4
+    srli a5, a5, 31
+    add  t2, t2, a5
+    srai a5, \acc, 31
+    add  t2, t2, a5
+    add  t2, t2, t5
+    sra  t2, t2, t6
+    bge  t2, ra, 5f
+    mv   t2, ra
+5:  ble  t2, s0, 6f
+    mv   t2, s0
+6:  sb   t2, 0(\base)
 .endm
 
     .text
@@ -68,8 +110,30 @@ etmcu_rv32_dw_row_k3:
     addi t2, t6, -1
     sll  t0, t0, t2
     add  t5, t5, t0               /* offset << r + 2^(r-1) */
-    lw   s11, A_OUTROWS(a0)
+    lw   t0, A_OUTROWS(a0)
+    sw   t0, 0(sp)                /* output rows left */
 1:  lw   a3, A_OUTPUTS(a0)        /* outputs left in this row */
+    lw   t0, A_XSTEP(a0)
+    li   t2, 1
+    bne  t0, t2, 2f               /* stride 2 and more: one output at a time */
+9:  li   t2, 2                    /* stride 1: two neighbouring outputs per pass */
+    blt  a3, t2, 2f
+    mv   t3, s1
+    mv   s11, s1
+    mv   t2, a1
+    ROW_PAIR s2, s3, s4
+    add  t2, t2, t1
+    ROW_PAIR s5, s6, s7
+    add  t2, t2, t1
+    ROW_PAIR s8, s9, s10
+    REQ_K3 t3, a2
+    add  a2, a2, a4
+    REQ_K3 s11, a2
+    add  a2, a2, a4
+    addi a1, a1, 2
+    addi a3, a3, -2
+    bnez a3, 9b
+    j    8f
 2:  add  t0, a1, t1               /* the window's second and third rows */
     add  t2, t0, t1
     lb   a5, 0(a1)
@@ -119,10 +183,12 @@ etmcu_rv32_dw_row_k3:
     add  a1, a1, t0
     addi a3, a3, -1
     bnez a3, 2b
-    lw   t0, A_ROWJUMP(a0)
+8:  lw   t0, A_ROWJUMP(a0)
     add  a1, a1, t0
-    addi s11, s11, -1
-    bnez s11, 1b
+    lw   t0, 0(sp)
+    addi t0, t0, -1
+    sw   t0, 0(sp)
+    bnez t0, 1b
     lw   ra, 60(sp)
     lw   s0, 56(sp)
     lw   s1, 52(sp)
