@@ -112,6 +112,26 @@ TEST(CloneDimOrder, ContiguousToChannelsLastAndBack) {
   EXPECT_EQ(e.call(kernels::dim_order_ops__clone_dim_order_out), Error::InvalidType);
 }
 
+TEST(CloneDimOrder, FewChannelsToChannelsLastWithBatch) {
+  // three channels (the short-innermost-dim block walk of the strided copy), two images
+  std::vector<int8_t> x(2 * 3 * 5 * 7);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<int8_t>(i * 7 + 3);
+  Args a;
+  a.tensor<int8_t>({2, 3, 5, 7}, x);
+  a.add_bool(false);
+  a.add_int_list({0, 2, 3, 1});
+  a.empty({2, 3, 5, 7}, ScalarType::Char, test::channels_last());
+  a.repeat(3);
+  ASSERT_EQ(a.call(kernels::dim_order_ops__clone_dim_order_out), Error::Ok);
+  EXPECT_EQ(a.values<int8_t>(3), x);
+  const int8_t* raw = static_cast<const int8_t*>(a.at(3).to_tensor().data);
+  for (int n = 0; n < 2; ++n)
+    for (int c = 0; c < 3; ++c)
+      for (int h = 0; h < 5; ++h)
+        for (int w = 0; w < 7; ++w)
+          ASSERT_EQ(raw[((n * 5 + h) * 7 + w) * 3 + c], x[((n * 3 + c) * 5 + h) * 7 + w]);
+}
+
 TEST(ToDimOrderCopy, ConvertsDtypeAndOrder) {
   Args a;
   a.tensor<float>({1, 2, 1, 2}, {1.7f, -2.9f, 0.0f, 300.5f});

@@ -250,6 +250,26 @@ void gather_typed(const Tensor& out, const T* src, const int64_t (*st)[kTensorMa
   }
   const ptrdiff_t n0 = size[nd - 1], s0 = stride[nd - 1];
   ptrdiff_t off = static_cast<ptrdiff_t>(base);
+  if (nd >= 2 && n0 < 8 && size[nd - 2] > n0) {
+    // A short innermost dim (NCHW -> NHWC with three channels): the inner two dims as a block,
+    // walked along the longer one (stores n0 apart), the odometer once per block.
+    const ptrdiff_t n1 = size[nd - 2], s1 = stride[nd - 2];
+    for (size_t done = 0; done < n; done += static_cast<size_t>(n0 * n1)) {
+      for (ptrdiff_t i0 = 0; i0 < n0; ++i0) {
+        const T* s = src + off + i0 * s0;
+        T* d = dst + i0;
+        for (ptrdiff_t i1 = 0; i1 < n1; ++i1, s += s1, d += n0) *d = *s;
+      }
+      dst += n0 * n1;
+      for (int k = nd - 3; k >= 0; --k) {  // the next block
+        off += stride[k];
+        if (++idx[k] < size[k]) break;
+        off -= stride[k] * size[k];
+        idx[k] = 0;
+      }
+    }
+    return;
+  }
   for (size_t done = 0; done < n; done += static_cast<size_t>(n0)) {
     const T* s = src + off;
     for (ptrdiff_t i = 0; i < n0; ++i, s += s0) *dst++ = *s;
