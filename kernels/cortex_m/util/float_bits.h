@@ -37,12 +37,8 @@ inline QuantizeBits quantize_bits_params(float inv_scale, int32_t zp, int32_t qm
                       qmax};
 }
 
-// clamp(zp + nearbyintf(float32(inv_scale * x)), qmin, qmax), with the float loop's guards: a
-// rounded value >= 2^30 gives qmax, <= -2^30 qmin, NaN the zero point. 32-bit arithmetic only:
-// the 48-bit mantissa product comes from one mulhu/mul pair of the mantissas shifted left by 8,
-// and both roundings to nearest even are one add and shift each (the sticky bits folded into
-// the lowest bit).
-__attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const QuantizeBits& q) {
+// The general case of quantize_bits (every input; quantize_bits_fast covers the common ones).
+inline int32_t quantize_bits_general(uint32_t xb, const QuantizeBits& q) {
   const uint32_t ax = xb & 0x7fffffffu;
   const bool neg = (xb >> 31) != 0;
   int32_t v;
@@ -84,6 +80,44 @@ __attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const Q
     v = q.zp + (neg ? -r : r);
   }
   return v < q.qmin ? q.qmin : (v > q.qmax ? q.qmax : v);
+}
+
+// quantize_bits (below) for the inputs nearly every element is: a normal x whose scaled value is
+// in [0.5, 2^23) in magnitude; false for the rest (zero, subnormal, infinity, NaN, tiny or huge
+// products), which quantize_bits then computes. The same steps with their branches folded:
+// the product's normalisation shift is a 0/1 shift keeping the sticky bit, a carry of the 24-bit
+// rounding to 2^24 is left in m (m * 2^(e - 23) is the same value), the sign is applied by
+// xor/subtract.
+__attribute__((always_inline)) inline bool quantize_bits_fast(uint32_t xb, const QuantizeBits& q,
+                                                              int32_t* out) {
+  const uint32_t ax = xb & 0x7fffffffu;
+  if (ax - 0x00800000u >= 0x7f000000u) return false;
+  const uint32_t a = (ax << 8) | 0x80000000u, b = q.mant << 8;
+  const uint32_t hi = static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
+  const uint32_t lo = a * b;
+  const uint32_t top = hi >> 31;
+  uint32_t t = hi | (lo != 0 ? 1u : 0u);
+  t = (t >> top) | (t & top);
+  const int32_t e = static_cast<int32_t>(ax >> 23) - 127 + q.exp + static_cast<int32_t>(top);
+  const uint32_t m = (t + 0x3fu + ((t >> 7) & 1u)) >> 7;
+  const int32_t k = 23 - e;  // fraction bits of m
+  if (static_cast<uint32_t>(k - 1) >= 24u) return false;  // k outside [1, 24]
+  int32_t r = static_cast<int32_t>((m + (1u << (k - 1)) - 1u + ((m >> k) & 1u)) >> k);
+  const int32_t sign = static_cast<int32_t>(xb) >> 31;
+  const int32_t v = q.zp + ((r ^ sign) - sign);
+  *out = v < q.qmin ? q.qmin : (v > q.qmax ? q.qmax : v);
+  return true;
+}
+
+// clamp(zp + nearbyintf(float32(inv_scale * x)), qmin, qmax), with the float loop's guards: a
+// rounded value >= 2^30 gives qmax, <= -2^30 qmin, NaN the zero point. 32-bit arithmetic only:
+// the 48-bit mantissa product comes from one mulhu/mul pair of the mantissas shifted left by 8,
+// and both roundings to nearest even are one add and shift each (the sticky bits folded into
+// the lowest bit). (quantize_bits_fast first, this for what it leaves.)
+__attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const QuantizeBits& q) {
+  int32_t fast;
+  if (quantize_bits_fast(xb, q, &fast)) return fast;
+  return quantize_bits_general(xb, q);
 }
 
 // scale positive and normal, and every product float(d) * scale with 1 <= |d| < 2^17 normal (its
