@@ -37,7 +37,7 @@ using int8::OutputQ;
 // last channel the block repeats it (computed, not stored). Channels below all_done are done;
 // below interior_done only their border pixels are left.
 __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interior_done,
-                                         int32_t all_done, int32_t kwi) {
+                                         int32_t all_done, int32_t kwi, bool rows_clipped) {
   const int32_t c = j.in.c, kw = j.kw, kh = j.kh, row = kw * c, filter = kh * row;
   const int32_t out_pixels = j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};
@@ -65,7 +65,8 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
         const bool rows_inside = ky0 == 0 && ky1 == kh;
         for (int32_t ox = 0; ox < j.out.w; ++ox) {
           const int32_t ix0 = ox * j.stride.w - j.pad.w;
-          if (border_only && rows_inside && ix0 >= 0 && ix0 + kwi <= j.in.w) continue;
+          if (border_only && (rows_inside || rows_clipped) && ix0 >= 0 && ix0 + kwi <= j.in.w)
+            continue;
           const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
           const int32_t kx1 = ix0 + kw > j.in.w ? j.in.w - ix0 : kw;
           int32_t d[kOc] = {}, acc[kOc];
@@ -134,8 +135,10 @@ int32_t interior_width(const int8::ConvJob& j) {
 // micro-kernel's contract. A widened row reads kwi - kw real input taps past the window, which its
 // zero weights cancel (no offset either: the folded ioff * sum(w) counts the real taps only).
 // Returns the first channel not computed; the row path does the rest and the border pixels.
-__attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_t kwi) {
+__attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_t kwi,
+                                                  bool* rows_clipped) {
   const int32_t c = j.in.c, filter = j.kh * j.kw * c;
+  *rows_clipped = false;
   const bool widened = kwi != j.kw;
   const int32_t wide_filter = j.kh * kwi * c;
   if (kwi == 0 || wide_filter >= int8::kPointwiseMaxRow) return 0;
@@ -158,6 +161,22 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   // (not widened: the last pixel's widened row would read past the input)
   const bool one_run = !widened && j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
                        j.pad.h == 0 && j.pad.w == 0;
+  // The output rows above and below the interior (vertical padding) whose columns are inside:
+  // the same kernel over the window rows inside the input (the weights from the first of them
+  // on, their sums for the folded offset), so only the left and right border columns are left to
+  // gather. Every such row has one input row at least when pad < kh; the constants stay in the
+  // kernel's range when |bias| + |ioff| * 128 * filter does (checked once for all blocks).
+  constexpr int32_t kMaxClipRows = 8;
+  bool clip = !one_run && j.pad.h > 0 && j.pad.h < j.kh && j.kh <= kMaxClipRows;
+  if (clip) {
+    int64_t bmax = 0;
+    for (int32_t ch = 0; ch < j.out.c && j.bias; ++ch)
+      bmax = j.bias[ch] < 0 ? (-int64_t(j.bias[ch]) > bmax ? -int64_t(j.bias[ch]) : bmax)
+                            : (j.bias[ch] > bmax ? j.bias[ch] : bmax);
+    const int64_t ioff = j.ioff < 0 ? -j.ioff : j.ioff;
+    clip = bmax + ioff * 128 * static_cast<int64_t>(filter) < int8::kPointwiseMaxFull;
+  }
+  int32_t row_sums[4][kMaxClipRows];
   int32_t oc = 0;
   for (; oc + 4 <= j.out.c; oc += 4) {
     bool ok = true;
@@ -176,6 +195,9 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       b.offset_high[k] = q.offset_high;
       b.right[k] = q.right;
       b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+      if (clip)
+        for (int32_t ky = 0; ky < j.kh; ++ky)
+          row_sums[k][ky] = byte_sum(w + ky * j.kw * c, j.kw * c);
       if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           int8_t* dst = wide + k * wide_filter + ky * kwi * c;
@@ -202,7 +224,32 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
         b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + xs.first) * j.out.c + oc;
         int8::pointwise_4ch(b);
       }
+    if (!clip) continue;
+    const int32_t full[4] = {b.full[0], b.full[1], b.full[2], b.full[3]};
+    const int8_t* w0 = b.w;
+    for (int32_t n = 0; n < j.out.n; ++n)
+      for (int32_t oy = 0; oy < j.out.h; ++oy) {
+        if (oy == ys.first) oy = ys.end;  // (the interior rows are done)
+        if (oy >= j.out.h) break;
+        const int32_t iy0 = oy * j.stride.h - j.pad.h, ix = xs.first * j.stride.w - j.pad.w;
+        const int32_t ky0 = iy0 < 0 ? -iy0 : 0;
+        const int32_t ky1 = j.in.h - iy0 < j.kh ? j.in.h - iy0 : j.kh;
+        for (int k = 0; k < 4; ++k) {
+          int32_t sw = 0;
+          for (int32_t ky = 0; ky < j.kh; ++ky)
+            if (ky < ky0 || ky >= ky1) sw += row_sums[k][ky];
+          b.full[k] = wrap_add(full[k], wrap_mul(-j.ioff, sw));  // minus the rows outside
+        }
+        b.rows = ky1 - ky0;
+        b.w = w0 + ky0 * kwi * c;
+        b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy0 + ky0) * j.in.w + ix) * c;
+        b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + xs.first) * j.out.c + oc;
+        int8::pointwise_4ch(b);
+      }
+    b.rows = j.kh;
+    for (int k = 0; k < 4; ++k) b.full[k] = full[k];
   }
+  *rows_clipped = clip && oc > 0;
   return oc;
 }
 
@@ -261,7 +308,7 @@ constexpr int32_t kIm2colBytes = 640;
 // not word-aligned, e.g. a 3-channel first layer: the weights then repacked with a zero tail).
 // Returns the first channel not computed.
 __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool border_only,
-                                                int32_t limit, int32_t kwi) {
+                                                int32_t limit, int32_t kwi, bool rows_clipped) {
   const int32_t c = j.in.c, filter = j.kh * j.kw * c, kp = (filter + 3) / 4 * 4;
   if (j.ioff < -127 || j.ioff > 128 || kp >= int8::kPointwiseMaxRow) return 0;
   const bool repack = filter % 4 != 0 || (reinterpret_cast<uintptr_t>(j.w) & 3u) != 0;
@@ -316,7 +363,7 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
     for (int32_t n = 0; n < j.out.n; ++n)
       for (int32_t oy = 0; oy < j.out.h; ++oy) {
         const size_t row = (static_cast<size_t>(n) * j.out.h + oy) * j.out.w;
-        if (!border_only || oy < ys.first || oy >= ys.end) {
+        if (!border_only || (!rows_clipped && (oy < ys.first || oy >= ys.end))) {
           for (int32_t ox = 0; ox < j.out.w; ++ox) f(n, oy, ox, (row + ox) * j.out.c);
         } else {  // only the left and right borders of this row
           for (int32_t ox = 0; ox < xs.first; ++ox) f(n, oy, ox, (row + ox) * j.out.c);
@@ -379,20 +426,21 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   }
   int32_t interior = 0, all = 0;
   const int32_t kwi = interior_width(job);
+  bool rows_clipped = false;  // interior_blocks did the inside columns of the border rows too
   if (int8::kPointwise4ch) {
-    interior = interior_blocks(job, kwi);
+    interior = interior_blocks(job, kwi, &rows_clipped);
     if (interior > 0) {
       // border pixels exist only with padding or a widened row (else every receptive field is
       // inside)
       all = job.pad.h == 0 && job.pad.w == 0 && kwi == job.kw
                 ? interior
-                : im2col_blocks(job, true, interior, kwi);
+                : im2col_blocks(job, true, interior, kwi, rows_clipped);
     } else {
-      all = im2col_blocks(job, false, job.out.c, kwi);
+      all = im2col_blocks(job, false, job.out.c, kwi, false);
     }
   }
   if (all < job.out.c || interior > all)
-    conv_rows(job, interior > all ? interior : 0, all, kwi == 0 ? job.kw : kwi);
+    conv_rows(job, interior > all ? interior : 0, all, kwi == 0 ? job.kw : kwi, rows_clipped);
   return Error::Ok;
 }
 
