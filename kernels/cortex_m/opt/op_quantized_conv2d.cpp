@@ -183,9 +183,18 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
     for (int k = 0; k < 4 && ok; ++k) {
       const int32_t ch = oc + k;
       const int8_t* w = j.w + static_cast<size_t>(ch) * filter;
-      const int32_t full =
-          wrap_add(j.bias ? j.bias[ch] : 0,
-                   wrap_mul(j.ioff, widened ? byte_sum(w, filter) : int8::row_sum(w, filter)));
+      // sum(w): per kernel row when the border rows are clipped (their sums are needed there)
+      int32_t sw = 0;
+      if (clip) {
+        for (int32_t ky = 0; ky < j.kh; ++ky) {
+          const int8_t* wr = w + ky * j.kw * c;
+          row_sums[k][ky] = widened ? byte_sum(wr, j.kw * c) : int8::row_sum(wr, j.kw * c);
+          sw += row_sums[k][ky];
+        }
+      } else {
+        sw = widened ? byte_sum(w, filter) : int8::row_sum(w, filter);
+      }
+      const int32_t full = wrap_add(j.bias ? j.bias[ch] : 0, wrap_mul(j.ioff, sw));
       ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
            full < int8::kPointwiseMaxFull;
       if (!ok) break;
@@ -195,9 +204,6 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       b.offset_high[k] = q.offset_high;
       b.right[k] = q.right;
       b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
-      if (clip)
-        for (int32_t ky = 0; ky < j.kh; ++ky)
-          row_sums[k][ky] = byte_sum(w + ky * j.kw * c, j.kw * c);
       if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           int8_t* dst = wide + k * wide_filter + ky * kwi * c;
@@ -264,37 +270,38 @@ void gather_column(const int8::ConvJob& j, int32_t n, int32_t oy, int32_t ox, in
   // whole words when every tap is (C a multiple of 4; the input and the column are aligned)
   const bool words = c % 4 == 0 && (reinterpret_cast<uintptr_t>(j.x) & 3u) == 0;
   const int32_t iy0 = oy * j.stride.h - j.pad.h, ix0 = ox * j.stride.w - j.pad.w;
+  // each kernel row: its taps left of the input, inside it (one run of bytes), right of it
+  const int32_t kx0 = ix0 < 0 ? (-ix0 < j.kw ? -ix0 : j.kw) : 0;
+  const int32_t kx1 = ix0 + j.kw > j.in.w ? (j.in.w - ix0 > kx0 ? j.in.w - ix0 : kx0) : j.kw;
+  const int32_t row = j.kw * c, left = kx0 * c, inside = (kx1 - kx0) * c;
   int8_t* dst = col;
-  const bool cols_in = ix0 >= 0 && ix0 + j.kw <= j.in.w;
-  const int32_t run = j.kw * c;
-  for (int32_t ky = 0; ky < j.kh; ++ky) {
+  for (int32_t ky = 0; ky < j.kh; ++ky, dst += row) {
     const int32_t iy = iy0 + ky;
     const bool row_in = iy >= 0 && iy < j.in.h;
-    const int8_t* src_row = j.x + (static_cast<size_t>(n) * j.in.h + iy) * j.in.w * c;
-    if (row_in && cols_in && !words) {
-      // a kernel row inside the input is one run of kw * C bytes (a 3-channel first layer: 9)
-      const int8_t* src = src_row + static_cast<size_t>(ix0) * c;
-#pragma GCC unroll 4
-      for (int32_t i = 0; i < run; ++i) dst[i] = src[i];
-      dst += run;
-      continue;
-    }
-    for (int32_t kx = 0; kx < j.kw; ++kx, dst += c) {
-      const int32_t ix = ix0 + kx;
-      const bool in = row_in && ix >= 0 && ix < j.in.w;
-      const int8_t* src = src_row + static_cast<size_t>(ix) * c;
-      if (words) {
-        uint32_t* d4 = reinterpret_cast<uint32_t*>(dst);
-        const uint32_t* s4 = reinterpret_cast<const uint32_t*>(src);
-        if (in)
-          for (int32_t i = 0; i < c / 4; ++i) d4[i] = s4[i];
-        else
-          for (int32_t i = 0; i < c / 4; ++i) d4[i] = zp4;
-      } else if (in) {
-        for (int32_t i = 0; i < c; ++i) dst[i] = src[i];
-      } else {
-        for (int32_t i = 0; i < c; ++i) dst[i] = zp;
+    const int8_t* src =
+        j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix0 + kx0) * c;  // if row_in
+    if (words) {
+      uint32_t* d4 = reinterpret_cast<uint32_t*>(dst);
+      const uint32_t* s4 = reinterpret_cast<const uint32_t*>(src);
+      if (!row_in) {
+        for (int32_t i = 0; i < row / 4; ++i) d4[i] = zp4;
+        continue;
       }
+      for (int32_t i = 0; i < left / 4; ++i) d4[i] = zp4;
+      d4 += left / 4;
+#pragma GCC unroll 4
+      for (int32_t i = 0; i < inside / 4; ++i) d4[i] = s4[i];
+      d4 += inside / 4;
+      for (int32_t i = 0; i < (row - left - inside) / 4; ++i) d4[i] = zp4;
+    } else {
+      if (!row_in) {
+        for (int32_t i = 0; i < row; ++i) dst[i] = zp;
+        continue;
+      }
+      for (int32_t i = 0; i < left; ++i) dst[i] = zp;
+#pragma GCC unroll 4
+      for (int32_t i = 0; i < inside; ++i) dst[left + i] = src[i];
+      for (int32_t i = left + inside; i < row; ++i) dst[i] = zp;
     }
   }
   for (; dst < col + kp; ++dst) *dst = 0;
