@@ -25,7 +25,22 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4]
+SEEDS = [1, 2, 3, 4, 5]
+
+# Seed 5 is not drawn: one layer of each shape class the optimised kernels pick, so every one of
+# them runs on the simulated core whatever the draws give: a 3-channel layer (rows widened to
+# whole words, the last column gathered), 3x3 layers with padding (border rows clipped, left and
+# right columns gathered; strides 1 and 2), a stride-1 3x3 depthwise layer (neighbouring outputs
+# in pairs on the plain core), a 1 -> 4 multiplier 10x4 depthwise layer (the four-channel row
+# kernel), pointwise layers over long runs (three pixels per pass).
+CLASSES = ((1, 3, 20, 18), [
+    "nn.Conv2d(3, 8, (3, 3), stride=1, padding=(0, 0))", "nn.ReLU()",
+    "nn.Conv2d(8, 8, (3, 3), stride=1, padding=(1, 1))", "nn.ReLU()",
+    "nn.Conv2d(8, 8, (3, 3), stride=1, padding=(1, 1), groups=8)",
+    "nn.Conv2d(8, 32, (10, 4), stride=2, padding=(2, 1), groups=8)", "nn.ReLU()",
+    "nn.Conv2d(32, 12, 1, stride=1)",
+    "nn.Conv2d(12, 8, (3, 3), stride=2, padding=(1, 1))",
+    "nn.Flatten()", "nn.Linear(128, 10)"])
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -35,6 +50,8 @@ def out_size(n, k, s, p):
 
 def draw_model(seed):
     """(input shape, python source of nn.Sequential layers) for one seed."""
+    if seed == 5:
+        return CLASSES
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)
