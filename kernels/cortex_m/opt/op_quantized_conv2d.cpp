@@ -157,6 +157,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   b.y_step = j.out.c;
   b.amin = j.amin;
   b.amax = j.amax;
+  b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   // 1x1, stride 1, no padding: every pixel's receptive field follows the previous one
   // (not widened: the last pixel's widened row would read past the input)
   const bool one_run = !widened && j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
@@ -336,6 +337,7 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
   b.x_step = kp;
   b.amin = j.amin;
   b.amax = j.amax;
+  b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   // Block oc's parameters (and repacked weights) into b; false when it is outside the contract.
   auto prepare = [&](int32_t oc) {
     for (int k = 0; k < 4; ++k) {

@@ -32,6 +32,7 @@ struct DwRowArgs {
   int32_t out_rows;  // output rows, >= 1
   int32_t row_jump;  // bytes from the window after a row's last output to the next row's first
   uint32_t w[12];    // one weight word per window row (taps past kw zero)
+  int32_t neg_floor;  // sums below this give amin unrequantized (util/pointwise.h negative_floor)
 };
 constexpr int32_t kDwMaxRows = 12;
 
@@ -45,6 +46,7 @@ struct DwRow4Args {
   int32_t amin, amax;
   int32_t rows, out_rows, row_jump;
   uint32_t w[4 * 12];  // w[4 * r + k]: window row r of channel k
+  int32_t neg_floor;   // as DwRowArgs
 };
 // Stack bytes for the plane (the firmware's stack reserve is 3 KiB; with the argument blocks this
 // kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one
@@ -52,12 +54,13 @@ struct DwRow4Args {
 constexpr int32_t kDwPlaneBytes = 640;
 
 static_assert(sizeof(void*) != 4 ||
-                  (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60),
+                  (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60 &&
+                   offsetof(DwRowArgs, neg_floor) == 108),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
 
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwRow4Args, amin) == 88 && offsetof(DwRow4Args, rows) == 96 &&
-                   offsetof(DwRow4Args, w) == 108),
+                   offsetof(DwRow4Args, w) == 108 && offsetof(DwRow4Args, neg_floor) == 300),
               "DwRow4Args layout differs from the one depthwise_rows.S reads");
 
 // The row kernels in C: what the assembly ones compute (the host tests of the xpulp variant
@@ -72,7 +75,9 @@ void dw_row_c(const DwRowArgs& a, Dot4 dot4) {
     for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
       int32_t v = a.full;
       for (int32_t r = 0; r < a.rows; ++r) v = dot4(v, window + r * a.line_stride, a.w[r]);
-      *y = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
+      *y = static_cast<int8_t>(
+          v < a.neg_floor ? a.amin
+                          : cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
     }
   }
 }
@@ -88,7 +93,9 @@ void dw_row4_c(const DwRow4Args& a, Dot4 dot4) {
         for (int32_t r = 0; r < a.rows; ++r)
           v = dot4(v, window + r * a.line_stride, a.w[4 * r + k]);
         const cmsis::Requant2v q{a.mult[k], a.offset_high[k], a.right[k]};
-        y[k] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
+        y[k] = static_cast<int8_t>(
+            v < a.neg_floor ? a.amin
+                            : cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
       }
     }
   }
@@ -149,6 +156,8 @@ void set_plane_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t
   a->y_step = j.out.c;
   a->amin = j.amin;
   a->amax = j.amax;
+  // 0 when amin >= the output offset: a negative sum is then amin (see util/pointwise.h)
+  a->neg_floor = j.amin >= j.ooff ? 0 : INT32_MIN;
   a->rows = j.kh;
   a->out_rows = n_out;
   a->row_jump = j.stride.h * ls - j.out.w * j.stride.w;

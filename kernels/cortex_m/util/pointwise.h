@@ -31,6 +31,9 @@ struct PointwiseBlock {
   int32_t rows;      // kernel rows: a pixel's receptive field is `rows` runs of 4 * words bytes
   int32_t row_skip;  // bytes from the end of one run to the start of the next, in the input
   int32_t w_stride;  // bytes from one channel's weights to the next (rows * 4 * words)
+  // Sums below this give amin without their requantization (negative_floor): 0 when amin is at
+  // or above the output offset (a fused ReLU, or upstream's KWS ranges), else INT32_MIN (never).
+  int32_t neg_floor;
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
@@ -38,13 +41,22 @@ static_assert(sizeof(void*) != 4 ||
                    offsetof(PointwiseBlock, right) == 84 &&
                    offsetof(PointwiseBlock, round_high) == 100 &&
                    offsetof(PointwiseBlock, rows) == 116 &&
-                   offsetof(PointwiseBlock, w_stride) == 124),
+                   offsetof(PointwiseBlock, w_stride) == 124 &&
+                   offsetof(PointwiseBlock, neg_floor) == 128),
               "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the filter is
 // shorter than 2^15 bytes (|sum(x * w)| <= 2^14 per byte).
 constexpr int32_t kPointwiseMaxRow = 1 << 15;
 constexpr int32_t kPointwiseMaxFull = 1 << 29;
+
+// A negative sum requantizes to at most the output offset (the multiplier is positive: both
+// roundings keep its sign), so where amin >= output offset every negative sum gives exactly amin:
+// the kernels store amin for sums below the floor returned here and skip their requantization
+// (about half the outputs of a ReLU layer).
+inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
+  return amin >= output_offset ? 0 : INT32_MIN;
+}
 
 // The arithmetic in C, one pixel and channel at a time (the ISAs without a pointwise micro-kernel
 // of their own, and the host build of the xpulp one with the instruction's arithmetic in dot4).
@@ -60,7 +72,9 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
       for (int32_t r = 0; r < b.rows; ++r, xr += 4 * b.words + b.row_skip)
         for (int32_t i = 0; i < b.words; ++i, w += 4) v = dot4(v, xr + 4 * i, w);
       const cmsis::Requant2v q{b.mult[k], b.offset_high[k], b.right[k]};
-      y[k] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), b.amin, b.amax));
+      y[k] = static_cast<int8_t>(v < b.neg_floor ? b.amin
+                                                 : cmsis::clamp(cmsis::requantize_offset_2v(v, q),
+                                                                b.amin, b.amax));
     }
   }
 }

@@ -22,6 +22,7 @@
 #define A_OUTROWS 52
 #define A_ROWJUMP 56
 #define A_W 60
+#define A_FLOOR 108
 
 /* weight byte `byte` of word `word` into reg, sign-extended */
 .macro WBYTE reg, word, byte
@@ -52,6 +53,8 @@
 /* requantize acc (2v form: t4 = m, t5 = offset << r + 2^(r-1), t6 = r), clamp to [ra, s0],
    store at 0(base); t2, a5 temporaries */
 .macro REQ_K3 acc, base
+    mv   t2, ra                   /* a sum below the floor (t0) is amin */
+    blt  \acc, t0, 6f
     add  t2, \acc, \acc
     mul  a5, t2, t4
     mulh t2, t2, t4
@@ -126,6 +129,7 @@ etmcu_rv32_dw_row_k3:
     ROW_PAIR s5, s6, s7
     add  t2, t2, t1
     ROW_PAIR s8, s9, s10
+    lw   t0, A_FLOOR(a0)
     REQ_K3 t3, a2
     add  a2, a2, a4
     REQ_K3 s11, a2
@@ -163,7 +167,10 @@ etmcu_rv32_dw_row_k3:
     mul  a7, a7, s10
     add  a5, a5, a6
     add  a5, a5, a7
-    /* requantize a5 (2v form), clamp, store */
+    /* requantize a5 (2v form), clamp, store (a sum below the floor is amin) */
+    lw   t0, A_FLOOR(a0)
+    mv   t2, ra
+    blt  a5, t0, 4f
     add  t2, a5, a5
     mul  t3, t2, t4
     mulh t2, t2, t4
@@ -228,6 +235,7 @@ etmcu_rv32_dw_row_k3:
 #define B_OUTROWS 100
 #define B_ROWJUMP 104
 #define B_W 108
+#define B_FLOOR 300
 /* frame: the four channels' offset << r + 2^(r-1), the pair's first window and outputs, outputs
    left in its row, pixels left */
 #define F_ROUND 0
@@ -332,6 +340,8 @@ etmcu_rv32_dw_row_k3:
 /* requantize acc (2v form) with a1 = m, a2 = offset << r + 2^(r-1), a3 = r; clamp to [a5, a6];
    store at off(base); a4, a7 temporaries */
 .macro REQ4 acc, off, base
+    mv   a4, a5                   /* a sum below the floor (t0) is amin */
+    blt  \acc, t0, 2f
     add  a4, \acc, \acc
     mul  a7, a4, a1
     mulh a4, a4, a1
@@ -442,6 +452,7 @@ etmcu_rv32_dw_row4:
     mv   t5, ra
 6:  lw   a5, B_AMIN(a0)
     lw   a6, B_AMAX(a0)
+    lw   t0, B_FLOOR(a0)
     REQ4_CHANNEL 0, s0, s4
     REQ4_CHANNEL 1, s1, s5
     REQ4_CHANNEL 2, s2, s6

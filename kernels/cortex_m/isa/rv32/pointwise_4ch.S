@@ -28,6 +28,7 @@
 #define A_ROWS 116
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
+#define A_FLOOR 128
 
 /* frame: row bytes, pixels left, the pass's first outputs, the pass's first row; saved registers */
 #define F_ROW 0
@@ -62,8 +63,11 @@
     add  s7, s7, a7
 .endm
 
-/* requantize acc into byte k at ybase (t0, t1, a3..a5 temporaries; s8/s9 amin/amax) */
+/* requantize acc into byte k at ybase (t0, t1, a3..a5 temporaries; s8/s9 amin/amax); a sum below
+   t2 (neg_floor) is amin without the arithmetic */
 .macro REQ k, acc, ybase
+    mv   t0, s8
+    blt  \acc, t2, 2f
     lw   a3, (A_MULT + 4 * \k)(a0)
     lw   a4, (A_ROUND + 4 * \k)(a0)
     lw   a5, (A_RIGHT + 4 * \k)(a0)
@@ -121,8 +125,11 @@
 .endm
 
 /* requantize acc into byte k at ybase: a4 = m, a5 = offset << r + 2^(r-1), a6 = r, t5/t6 the
-   activation range; t0, t1 temporaries */
+   activation range; t0, t1 temporaries; a sum below t2 (neg_floor) is amin without the
+   arithmetic */
 .macro REQ3 k, acc, ybase
+    mv   t0, t5
+    blt  \acc, t2, 2f
     add  t0, \acc, \acc
     mul  t1, t0, a4
     mulh t0, t0, a4
@@ -229,6 +236,7 @@ etmcu_rv32_pointwise_4ch:
     add  a3, a2, t1
     lw   t5, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
+    lw   t2, A_FLOOR(a0)
     REQ3_CHANNEL 0, s0, s4, s8
     REQ3_CHANNEL 1, s1, s5, s9
     REQ3_CHANNEL 2, s2, s6, s10
@@ -298,7 +306,8 @@ etmcu_rv32_pointwise_4ch:
     li   t1, 1
     bne  t0, t1, 5f
     mv   a2, a1
-5:  REQ  0, s0, a1
+5:  lw   t2, A_FLOOR(a0)
+    REQ  0, s0, a1
     REQ  1, s1, a1
     REQ  2, s2, a1
     REQ  3, s3, a1

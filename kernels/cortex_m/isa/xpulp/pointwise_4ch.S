@@ -36,10 +36,13 @@
 #define A_ROWS 116
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
+#define A_FLOOR 128
 
 /* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << r,
-   a4 = r, ra = amin, t6 = amax */
-.macro REQ acc, off, ybase
+   a4 = r, ra = amin, t6 = amax; a sum below `floor` (neg_floor) is amin without the arithmetic */
+.macro REQ acc, off, ybase, floor
+    mv   t2, ra
+    blt  \acc, \floor, 1f
     add  t0, \acc, \acc
     mul  t1, t0, a2
     mulh t2, t0, a2
@@ -50,7 +53,7 @@
     .insn r 0x2b, 3, 0x42, t2, a3, a4      /* cv.addRNr t2, a3, a4 */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
     .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
-    sb   t2, \off(\ybase)
+1:  sb   t2, \off(\ybase)
 .endm
 
 /* channel k of both pixels: its parameters, then the two outputs */
@@ -58,24 +61,24 @@
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF + 4 * \k)(a0)
     lw   a4, (A_RIGHT + 4 * \k)(a0)
-    REQ  \acc0, \k, a6
-    REQ  \acc1, \k, t5
+    REQ  \acc0, \k, a6, t4
+    REQ  \acc1, \k, t5, t4
 .endm
 
 .macro REQ_CHANNEL3 k, acc0, acc1, acc2
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF + 4 * \k)(a0)
     lw   a4, (A_RIGHT + 4 * \k)(a0)
-    REQ  \acc0, \k, a6
-    REQ  \acc1, \k, t3
-    REQ  \acc2, \k, t4
+    REQ  \acc0, \k, a6, a5
+    REQ  \acc1, \k, t3, a5
+    REQ  \acc2, \k, t4, a5
 .endm
 
 .macro REQ_CHANNEL1 k, acc
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF + 4 * \k)(a0)
     lw   a4, (A_RIGHT + 4 * \k)(a0)
-    REQ  \acc, \k, a6
+    REQ  \acc, \k, a6, t4
 .endm
 
     .text
@@ -171,6 +174,7 @@ etmcu_xpulp_pointwise_4ch:
     add  t4, t3, t5
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
+    lw   a5, A_FLOOR(a0)
     REQ_CHANNEL3 0, s0, s4, s8
     REQ_CHANNEL3 1, s1, s5, s9
     REQ_CHANNEL3 2, s2, s6, s10
@@ -234,6 +238,7 @@ etmcu_xpulp_pointwise_4ch:
     /* requantize the eight sums and store them */
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
+    lw   t4, A_FLOOR(a0)
     REQ_CHANNEL 0, s0, s4
     REQ_CHANNEL 1, s1, s5
     REQ_CHANNEL 2, s2, s6
@@ -276,6 +281,7 @@ etmcu_xpulp_pointwise_4ch:
     bnez ra, 7b
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
+    lw   t4, A_FLOOR(a0)
     REQ_CHANNEL1 0, s0
     REQ_CHANNEL1 1, s1
     REQ_CHANNEL1 2, s2
