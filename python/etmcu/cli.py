@@ -124,6 +124,11 @@ def main(argv=None):
     ex.add_argument("--calibration", default=None, metavar="N|DIR",
                     help="with --quantize: N generated samples (default 32) or a directory of "
                          ".npy/.npz samples")
+    ex.add_argument("--int8-io", action="store_true",
+                    help="with --quantize int8: the method's inputs and outputs are the int8 "
+                         "tensors (4-D ones channels-last); their scale and zero point are in the "
+                         "program (./etmcu inspect shows them, ./etmcu run quantizes float .npy "
+                         "inputs with them)")
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
                     help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
     ex.add_argument("--scratch-target", choices=["portable", "dsp"], default="portable",
@@ -154,11 +159,14 @@ def main(argv=None):
             calibration = int(calibration)
         if calibration is not None and args.quantize is None:
             raise ExportError("--calibration needs --quantize int8", op="export")
+        if args.int8_io and args.quantize is None:
+            raise ExportError("--int8-io needs --quantize int8", op="export")
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
                       inplace=not args.no_inplace, quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax, frontend=frontend,
-                      seed=args.seed, external_constants=args.external_constants)
+                      seed=args.seed, external_constants=args.external_constants,
+                      int8_io=args.int8_io)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1

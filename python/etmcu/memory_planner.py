@@ -3,8 +3,9 @@
 Algorithm
 1. Buffers. Tensors that must share bytes are merged into one buffer with union-find:
    views (`etmcu::alias`: reshape/flatten/...), and - when `inplace` is on - the output of an
-   elementwise op with a same-sized input that dies at that instruction and is neither a method
-   input nor output (the kernel may then write over its input: out[i] depends only on in[i]).
+   op with an input its alias contract allows (lowering/schemas.py INPLACE_ARGS) that dies at
+   that instruction, has the same shape, dtype and dim order, and is neither a method input nor
+   output (the kernel may then write over its input: out[i] depends only on in[i]).
 2. Lifetimes over the instruction order: a buffer is live from the instruction that writes it
    (method inputs: from "before instruction 0") to the last instruction that reads it (method
    outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
@@ -17,7 +18,11 @@ Algorithm
    lifetime first) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
    buffer goes to the first region where it fits within the budget.
 4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
-   of simultaneously live buffers (aligned sizes; no placement can beat it).
+   of simultaneously live buffers (aligned sizes; no placement can beat it), and the naive
+   floor = max over instructions of the bytes of the distinct whole tensors one instruction
+   reads and writes (its inputs + outputs, views counted once, scratch and constants excluded):
+   no plan that keeps each tensor whole and never overlaps an op's input with its output can
+   go below it.
 """
 
 from dataclasses import dataclass
@@ -39,6 +44,8 @@ class MemoryPlan:
     buffers: int
     inplace_reuses: int = 0
     alignment: int = 16
+    naive_floor: int = 0
+    floor_instruction: int = -1
 
     @property
     def planned_bytes(self):
@@ -79,6 +86,7 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         uf.union(src, dst)
 
     io = {t.id for t in method.input_tensors} | {t.id for t in method.output_tensors}
+    floor, floor_k = naive_floor(method, tensors, uf)
 
     def lifetimes():
         start, end = {}, {}
@@ -118,12 +126,14 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
             out = method.writes[k][0]
             if uf.find(out) in group_io:
                 continue
-            size = tensors[out].nbytes
-            for tid in method.reads[k]:
-                r = uf.find(tid)
-                if r in group_io or end[r] != k or tensors[tid].nbytes != size:
+            o = tensors[out]
+            for tid in method.inplace_args[k]:
+                r, t = uf.find(tid), tensors[tid]
+                if r in group_io or end[r] != k or t.nbytes != o.nbytes:
                     continue
-                if tensors[tid].shape != tensors[out].shape:
+                # The contract is element i over element i: the same logical shape is not
+                # enough, the same memory order (dim order) and element type are needed too.
+                if t.shape != o.shape or t.order != o.order or t.dtype != o.dtype:
                     continue
                 ro = uf.find(out)
                 new = uf.union(r, ro)
@@ -165,7 +175,25 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
             best = (where, region_sizes)
     where, region_sizes = best
     placement = {tid: where[uf.find(tid)] for tid in tensors}
-    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment)
+    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment,
+                      floor, floor_k)
+
+
+def naive_floor(method, tensors, uf):
+    """(bytes, instruction) of the largest inputs + outputs of one instruction (module docstring)."""
+    best, where = 0, -1
+    for k in range(len(method.instructions)):
+        roots = {}
+        for tid in list(method.reads[k]) + list(method.writes[k]):
+            t = tensors.get(tid)
+            if t is None or t.scratch:
+                continue
+            r = uf.find(tid)
+            roots[r] = max(roots.get(r, 0), t.nbytes)
+        total = sum(roots.values())
+        if total > best:
+            best, where = total, k
+    return best, where
 
 
 def _place(order, size, start, end, regions):

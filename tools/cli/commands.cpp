@@ -26,20 +26,67 @@ std::string ends(const std::string& s, size_t n) {
   return s.size() >= n ? s.substr(s.size() - n) : "";
 }
 
-// Reads input file `path` for tensor input `index` with the program's dtype and shape.
-std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index) {
+// Logical (C order) bytes -> the tensor's dim order in memory (identity for contiguous).
+std::vector<uint8_t> to_dim_order(const std::vector<uint8_t>& logical, const TensorInfo& info) {
+  size_t dim = info.sizes.size(), e = element_size(info.dtype);
+  bool contiguous = true;
+  for (size_t d = 0; d < info.dim_order.size(); ++d) contiguous &= info.dim_order[d] == d;
+  if (contiguous || dim == 0) return logical;
+  // Strides of each logical dim in the physical (dim-ordered) layout.
+  std::vector<size_t> stride(dim);
+  size_t s = 1;
+  for (size_t k = dim; k-- > 0;) {
+    stride[info.dim_order[k]] = s;
+    s *= static_cast<size_t>(info.sizes[info.dim_order[k]]);
+  }
+  std::vector<uint8_t> phys(logical.size());
+  for (size_t k = 0, n = logical.size() / e; k < n; ++k) {
+    size_t rem = k, off = 0;
+    for (size_t d = dim; d-- > 0;) {
+      off += (rem % info.sizes[d]) * stride[d];
+      rem /= info.sizes[d];
+    }
+    std::memcpy(phys.data() + off * e, logical.data() + k * e, e);
+  }
+  return phys;
+}
+
+// float32 -> int8 as cortex_m::quantize_per_tensor does (float32 reciprocal, ties to even).
+std::vector<uint8_t> quantize_floats(const std::vector<uint8_t>& f32, QuantParams q) {
+  std::vector<uint8_t> out(f32.size() / 4);
+  float inv = 1.0f / q.scale;
+  for (size_t k = 0; k < out.size(); ++k) {
+    float x;
+    std::memcpy(&x, f32.data() + 4 * k, 4);
+    long r = std::lrint(x * inv) + q.zero_point;
+    r = std::min(127L, std::max(-128L, r));
+    out[k] = static_cast<uint8_t>(static_cast<int8_t>(r));
+  }
+  return out;
+}
+
+// Reads input file `path` for tensor input `index` with the program's dtype and shape. A .npy
+// is in logical order and is written in the tensor's dim order; a float32 .npy for an int8
+// input of a program with int8 I/O is quantized with the input's recorded scale/zero point.
+std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index,
+                                 const Result<QuantParams>& quant) {
   if (ends(path, 4) == ".npy") {
     NpyArray a = read_npy(path);
-    if (a.dtype != info.dtype)
+    bool quantize = a.dtype == ScalarType::Float && info.dtype == ScalarType::Char && quant.ok();
+    if (a.dtype != info.dtype && !quantize)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has dtype " +
                                scalar_type_name(a.dtype) + ", the program expects " +
-                               scalar_type_name(info.dtype));
+                               scalar_type_name(info.dtype) +
+                               (info.dtype == ScalarType::Char && !quant.ok()
+                                    ? " (no int8 I/O quantization recorded to quantize floats)"
+                                    : ""));
+    if (quantize) a.data = quantize_floats(a.data, quant.get());
     if (a.data.size() != info.nbytes)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
                                std::to_string(a.data.size()) +
                                " bytes of data, the program expects " +
                                std::to_string(info.nbytes));
-    return a.data;
+    return to_dim_order(a.data, info);
   }
   AlignedBytes raw = read_file(path);
   if (raw.size() != info.nbytes)
@@ -110,7 +157,7 @@ int run_command(const std::string& model, const std::string& method_name,
       buffers[i].assign(info.nbytes, 0);
       fill_ones(info.dtype, buffers[i].data(), info.nbytes / element_size(info.dtype));
     } else {
-      buffers[i] = input_bytes(inputs[i], info, i);
+      buffers[i] = input_bytes(inputs[i], info, i, meta.input_quant(i));
     }
     if (method.set_input_data(i, buffers[i].data(), buffers[i].size()) != Error::Ok)
       throw std::runtime_error("input " + std::to_string(i) + ": " + describe(method.diagnostic()));
@@ -164,6 +211,11 @@ int run_command(const std::string& model, const std::string& method_name,
     j["method"] = method_name;
     if (profile) j["profile"] = profile_rows;
     j["outputs"] = outputs;
+    for (size_t i = 0; i < method.outputs_size(); ++i) {
+      auto q = meta.output_quant(i);  // int8 I/O: how to dequantize output i
+      if (q.ok())
+        j["output_quant"].push_back({{"scale", q.get().scale}, {"zero_point", q.get().zero_point}});
+    }
     j["memory"] = {{"planned", session->planned_sizes()},
                    {"method_allocator_used", session->method_allocator().used()},
                    {"temp_used", session->temp_allocator().peak()}};
@@ -433,6 +485,13 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
              {"dim_order", std::vector<int>(t.dim_order.begin(), t.dim_order.end())},
              {"nbytes", t.nbytes},
              {"planned", t.is_memory_planned}};
+        auto q = input ? meta.input_quant(i) : meta.output_quant(i);
+        if (q.ok()) {
+          x["scale"] = q.get().scale;
+          x["zero_point"] = q.get().zero_point;
+        } else if (q.error() != Error::NotFound) {
+          x["quant_error"] = error_name(q.error());
+        }
       } else {
         x = {{"kind", tag.ok() ? static_cast<int>(tag.get()) : -1}};
       }

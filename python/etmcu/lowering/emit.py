@@ -12,13 +12,13 @@ Mirrors upstream's emitter so our files look like the ones in the corpus:
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..errors import ExportError
 from ..ir import ALIAS, Graph, Tensor
-from .schemas import INPLACE_SAFE, SCHEMAS, split_key
+from .schemas import INPLACE_ARGS, SCHEMAS, split_key
 
 
 @dataclass
@@ -33,12 +33,15 @@ class Method:
     reads: List[List[int]] = field(default_factory=list)
     writes: List[List[int]] = field(default_factory=list)
     inplace_ok: List[bool] = field(default_factory=list)
+    # Per instruction: the tensor ids its out may occupy exactly (the op's alias contract).
+    inplace_args: List[List[int]] = field(default_factory=list)
     aliases: List[Tuple[int, int]] = field(default_factory=list)   # (source id, view id)
     tensors: Dict[int, Tensor] = field(default_factory=dict)      # every tensor with a value
     tensor_value: Dict[int, int] = field(default_factory=dict)    # tensor id -> value index
     sources: List[str] = field(default_factory=list)              # user source per instruction
     input_tensors: List[Tensor] = field(default_factory=list)
     output_tensors: List[Tensor] = field(default_factory=list)
+    io_quant: Optional[dict] = None      # int8 I/O: {"inputs"/"outputs": [(scale, zero point)]}
 
     def op_counts(self):
         counts = {}
@@ -137,7 +140,10 @@ class _Emitter:
             # Scratch tensors are written by the kernel at this call only (lifetime [k, k]).
             self.m.writes.append([o.id for o in n.outputs] +
                                  [t.id for t in n.tensor_inputs() if t.scratch])
-            self.m.inplace_ok.append(n.op in INPLACE_SAFE)
+            cand = [n.args[i] for i in INPLACE_ARGS.get(n.op, ())]
+            self.m.inplace_args.append([t.id for t in cand if isinstance(t, Tensor)
+                                        and not t.is_const])
+            self.m.inplace_ok.append(bool(self.m.inplace_args[-1]))
             self.m.sources.append(n.source)
         for t in self.g.outputs:
             self.m.outputs.append(self.tensor_value(t))
