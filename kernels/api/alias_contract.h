@@ -7,6 +7,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/core/tensor.h"
+
 namespace etmcu {
 
 struct AliasContract {
@@ -47,6 +51,50 @@ inline uint32_t inplace_args_of(const char* name, size_t len) {
   for (size_t i = 0; i < n; ++i)
     if (strlen(c[i].op) == len && memcmp(c[i].op, name, len) == 0) return c[i].inplace_args;
   return 0;
+}
+
+// Offset-overlap contract of cortex_m::pad.out (kernels/cortex_m/ref/op_pad.cpp, the only
+// variant), mirrored by python/etmcu/lowering/overlap.py pad_min_distance: the kernel walks the
+// out rows of the innermost physical dim in memory order, each filled or memset(pre) +
+// memmove(input row) + memset(post), reading input rows in increasing order; a write for out row
+// q must end below the first input row not yet read. Returns the least (input address - out
+// address) that keeps this, or -1 where the contract does not apply (only exact channels-last 4-D
+// tensors whose out size is input + pads).
+inline int64_t pad_min_distance(const Tensor& in, const Tensor& out, Span<const int64_t> pre,
+                                Span<const int64_t> post) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (in.dim != 4 || out.dim != 4 || pre.size() != 4 || post.size() != 4) return -1;
+  int64_t d[4], od[4];
+  for (int i = 0; i < 4; ++i) {
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+    d[i] = in.sizes[kCl[i]];
+    od[i] = out.sizes[kCl[i]];
+    if (d[i] < 1 || pre[i] < 0 || post[i] < 0 || od[i] != d[i] + pre[i] + post[i]) return -1;
+  }
+  const int64_t rows_in = d[0] * d[1] * d[2];
+  int64_t read = 0, q = 0, worst = 0;
+  for (int64_t a = 0; a < od[0]; ++a)
+    for (int64_t b = 0; b < od[1]; ++b)
+      for (int64_t c = 0; c < od[2]; ++c, ++q) {
+        if (read >= rows_in) return worst;  // every input row read: nothing left to protect
+        const int64_t need = (q + 1) * od[3] - read * d[3];
+        if (need > worst) worst = need;
+        const int64_t ia = a - pre[0], ib = b - pre[1], ic = c - pre[2];
+        if (ia >= 0 && ia < d[0] && ib >= 0 && ib < d[1] && ic >= 0 && ic < d[2]) ++read;
+      }
+  return worst;
+}
+
+// The least (input address - out address) with which op `name`'s out may overlap its argument
+// `arg` (offset-overlap contract), or -1 when the op has none for that argument.
+inline int64_t overlap_min_distance(const char* name, size_t len, Span<EValue*> args, uint32_t arg,
+                                    const Tensor& out) {
+  static constexpr char kPad[] = "cortex_m::pad.out";
+  if (len == sizeof(kPad) - 1 && memcmp(name, kPad, len) == 0 && arg == 0 && args.size() == 6 &&
+      args[0]->is_tensor() && args[1]->is_int_list() && args[2]->is_int_list())
+    return pad_min_distance(args[0]->to_tensor(), out, args[1]->to_int_list(),
+                            args[2]->to_int_list());
+  return -1;
 }
 
 }  // namespace etmcu

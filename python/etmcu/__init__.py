@@ -40,7 +40,7 @@ def default_frontend():
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
            calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
-           seed=0, external_constants=False, int8_io=False):
+           seed=0, external_constants=False, int8_io=False, overlap=True):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -68,6 +68,8 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     external_constants: put every constant in a separate .ptd (prog.external_data; saved beside
     the .pte), named blobs the runtime finds by name at method load, as upstream's
     external_constants=True does; the .pte then carries no constant bytes.
+    overlap: let outs overlap the start of a dying input where the op's kernel declares an
+    offset contract (lowering/overlap.py; memory_planner.py); False: whole-tensor plan only.
     int8_io: with quantize="int8", the method's inputs and outputs are the int8 tensors (4-D ones
     channels-last) instead of float32: the caller quantizes/dequantizes with the (scale, zero
     point) recorded in the program (named data "etmcu.io_quant.<method>", prog.io_quant,
@@ -124,7 +126,7 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     method = lower(graph, method_name)
     if qinfo is not None and qinfo.io_quant is not None:
         method.io_quant = qinfo.io_quant
-    plan = plan_memory(method, memory_regions, inplace=inplace)
+    plan = plan_memory(method, memory_regions, inplace=inplace, overlap=overlap)
     external = ExternalConstants() if external_constants else None
     buffer, pool = build_pte([(method, plan)], external)
     offsets, segment = pool.layout()

@@ -111,6 +111,9 @@ def main(argv=None):
     ex.add_argument("--memory-regions", type=_regions, default=None,
                     help="byte budgets of planned memory regions 1..n, e.g. 65536,none")
     ex.add_argument("--no-inplace", action="store_true", help="disable in-place buffer reuse")
+    ex.add_argument("--no-overlap", action="store_true",
+                    help="disable offset overlaps (outs over the start of a dying input where the "
+                         "kernel's contract allows): whole-tensor plan")
     ex.add_argument("--external-constants", action="store_true",
                     help="write the constants to a .ptd beside the .pte (same stem), found by name at "
                          "method load; run with --data FILE.ptd")
@@ -162,7 +165,8 @@ def main(argv=None):
         if args.int8_io and args.quantize is None:
             raise ExportError("--int8-io needs --quantize int8", op="export")
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
-                      inplace=not args.no_inplace, quantize=args.quantize,
+                      inplace=not args.no_inplace, overlap=not args.no_overlap,
+                      quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax, frontend=frontend,
                       seed=args.seed, external_constants=args.external_constants,

@@ -10,6 +10,10 @@ Algorithm
    (method inputs: from "before instruction 0") to the last instruction that reads it (method
    outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
    outputs are live at the same time and never overlap in memory.
+   Offset overlaps: an op whose kernel may write its out over the start of a dying input
+   (lowering/overlap.py: the out begins d bytes before the input, d derived from the kernel's
+   loop order) gets one composite buffer, out at 0 and the input at align_up(d); the plan is
+   made with and without the composites and the smaller kept.
 3. Placement: greedy best-fit by size. Buffers are visited largest first (ties: earlier start,
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
@@ -46,6 +50,7 @@ class MemoryPlan:
     alignment: int = 16
     naive_floor: int = 0
     floor_instruction: int = -1
+    overlaps: int = 0            # composites: outs placed over the start of a dying input
 
     @property
     def planned_bytes(self):
@@ -74,7 +79,7 @@ class _UnionFind:
 
 
 def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment=16,
-                inplace=True) -> MemoryPlan:
+                inplace=True, overlap=True) -> MemoryPlan:
     """Plan all non-constant tensors of a lowered Method (see module docstring)."""
     regions = list(regions) if regions else [None]
     tensors = {tid: t for tid, t in method.tensors.items() if not t.is_const}
@@ -149,7 +154,58 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
     for tid, t in tensors.items():
         r = uf.find(tid)
         size[r] = max(size.get(r, 0), align_up(t.nbytes, alignment))
-    roots = sorted(size)
+
+    shift = _composites(method, uf, start, end, alignment) if overlap else {}
+    candidates = [{}]
+    if shift:
+        candidates.append(shift)     # keep the composites only where they lower the total
+    best = None
+    for sh in candidates:
+        res = _plan_roots(sh, size, start, end, regions, alignment, n_instr)
+        if best is None or sum(res[1]) < sum(best[1]):
+            best = res
+    where, region_sizes, lower, peak, nroots, sh = best
+    placement = {}
+    for tid in tensors:
+        r = uf.find(tid)
+        host, off = sh.get(r, (r, 0))
+        mem, base = where[host]
+        placement[tid] = (mem, base + off)
+    return MemoryPlan(placement, region_sizes, lower, peak, nroots, reuses, alignment,
+                      floor, floor_k, len(sh))
+
+
+def _composites(method, uf, start, end, alignment):
+    """Offset overlaps (lowering/overlap.py): for an instruction whose op lets its out start d
+    bytes before an input that dies there, the two buffers become one composite: out's buffer at
+    0, the input's at align_up(d). Returns {input root: (host root, offset)}; _plan_roots widens
+    the host's size and lifetime to the composite."""
+    shift, hosts = {}, set()
+    for k, ov in enumerate(getattr(method, "overlaps", [])):
+        if ov is None:
+            continue
+        tin, tout, d = ov
+        ri, ro = uf.find(tin), uf.find(tout)
+        # A method input may be overwritten once dead (inputs are set before every execute);
+        # an output never dies before the end, so end[ri] != k excludes it.
+        if ri == ro:
+            continue
+        if ri in shift or ro in shift or ri in hosts or ro in hosts:
+            continue
+        if end[ri] != k or start[ro] != k:
+            continue
+        shift[ri] = (ro, align_up(max(d, 0), alignment))
+        hosts.add(ro)
+    return shift
+
+
+def _plan_roots(shift, size, start, end, regions, alignment, n_instr):
+    """Lower bound and best placement of the buffers, composites (shift) folded into hosts."""
+    size, start, end = dict(size), dict(start), dict(end)
+    for r, (host, off) in shift.items():
+        size[host] = max(size[host], off + size[r])
+        start[host], end[host] = min(start[host], start[r]), max(end[host], end[r])
+    roots = sorted(r for r in size if r not in shift)
 
     # Lower bound: max over instruction slots (-1 .. n_instr) of live bytes.
     lower, peak = 0, -1
@@ -162,6 +218,7 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         sorted(roots, key=lambda r: (-size[r], start[r], r)),                    # best-fit by size
         sorted(roots, key=lambda r: (-size[r] * (end[r] - start[r] + 1), r)),    # by area
         sorted(roots, key=lambda r: (-(end[r] - start[r]), -size[r], r)),       # longest first
+        sorted(roots, key=lambda r: (start[r], -size[r], r)),                    # by first use
     ]
     best = None
     for order in orders:
@@ -174,9 +231,7 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         if best is None or sum(region_sizes) < sum(best[1]):
             best = (where, region_sizes)
     where, region_sizes = best
-    placement = {tid: where[uf.find(tid)] for tid in tensors}
-    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment,
-                      floor, floor_k)
+    return where, region_sizes, lower, peak, len(roots), shift
 
 
 def naive_floor(method, tensors, uf):

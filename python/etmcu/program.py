@@ -55,7 +55,8 @@ class ExportedProgram:
             lines.append(f"activation memory: planned {self.plan.planned_bytes} B, naive floor "
                          f"{floor} B (largest inputs+outputs of one op, instruction "
                          f"{self.plan.floor_instruction}), planned/floor "
-                         f"{self.plan.planned_bytes / floor:.3f}")
+                         f"{self.plan.planned_bytes / floor:.3f}"
+                         + (f", {self.plan.overlaps} offset overlaps" if self.plan.overlaps else ""))
         if self.io_quant is not None:
             for kind in ("inputs", "outputs"):
                 for i, (s, z) in enumerate(self.io_quant[kind]):

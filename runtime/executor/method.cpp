@@ -564,7 +564,8 @@ class MethodLoader {
 
   // Refuses a memory plan in which a kernel call's out overlaps one of its input tensors except
   // as the op's alias contract allows (kernels/api/alias_contract.h: exactly the same bytes,
-  // shape, dtype and dim order): the kernel would overwrite input bytes it has yet to read.
+  // shape, dtype and dim order, or the out starting at least the op's offset-overlap distance
+  // before the input): the kernel would overwrite input bytes it has yet to read.
   // The out is the returned value (the last argument): a tensor, or a list of tensors.
   __attribute__((noinline)) Error check_overlaps(const LoadedInstruction& li, const char* name,
                                                  size_t len, uint32_t n) {
@@ -596,6 +597,11 @@ class MethodLoader {
         bool exact = ib == ob && in.nbytes == out->nbytes && in.dtype == out->dtype &&
                      in.same_shape(*out) && in.same_dim_order(*out);
         if (j < 32 && (allowed >> j & 1u) && exact) continue;
+        // Offset-overlap contract: the out may start at least d bytes before this input.
+        if (ob <= ib) {
+          int64_t d = overlap_min_distance(name, len, Span<EValue*>(li.args, li.num_args), j, *out);
+          if (d >= 0 && static_cast<int64_t>(ib - ob) >= d) continue;
+        }
         diag_->fail_numbers(Error::InvalidProgram,
                             exact ? ET_TEXT("memory plan puts an op's out on an input its kernel "
                                             "does not declare in-place (argument, out offset)")

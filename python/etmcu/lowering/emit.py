@@ -18,6 +18,7 @@ import numpy as np
 
 from ..errors import ExportError
 from ..ir import ALIAS, Graph, Tensor
+from .overlap import OVERLAP_CONTRACTS
 from .schemas import INPLACE_ARGS, SCHEMAS, split_key
 
 
@@ -35,6 +36,9 @@ class Method:
     inplace_ok: List[bool] = field(default_factory=list)
     # Per instruction: the tensor ids its out may occupy exactly (the op's alias contract).
     inplace_args: List[List[int]] = field(default_factory=list)
+    # Per instruction: (input tensor id, out tensor id, d) when the op's offset-overlap contract
+    # (lowering/overlap.py) lets its out start d bytes before that input, else None.
+    overlaps: List[Optional[Tuple[int, int, int]]] = field(default_factory=list)
     aliases: List[Tuple[int, int]] = field(default_factory=list)   # (source id, view id)
     tensors: Dict[int, Tensor] = field(default_factory=dict)      # every tensor with a value
     tensor_value: Dict[int, int] = field(default_factory=dict)    # tensor id -> value index
@@ -144,6 +148,11 @@ class _Emitter:
             self.m.inplace_args.append([t.id for t in cand if isinstance(t, Tensor)
                                         and not t.is_const])
             self.m.inplace_ok.append(bool(self.m.inplace_args[-1]))
+            ov = OVERLAP_CONTRACTS.get(n.op)
+            d = ov[1](n.args, n.outputs[0]) if ov is not None else None
+            src = n.args[ov[0]] if ov is not None else None
+            self.m.overlaps.append((src.id, n.outputs[0].id, d) if d is not None
+                                   and isinstance(src, Tensor) and not src.is_const else None)
             self.m.sources.append(n.source)
         for t in self.g.outputs:
             self.m.outputs.append(self.tensor_value(t))
