@@ -64,25 +64,22 @@ inline int64_t pad_min_distance(const Tensor& in, const Tensor& out, Span<const 
                                 Span<const int64_t> post) {
   static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
   if (in.dim != 4 || out.dim != 4 || pre.size() != 4 || post.size() != 4) return -1;
-  int64_t d[4], od[4];
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;  // 1-byte rows
+  int32_t d[4], od[4], p[4];
   for (int i = 0; i < 4; ++i) {
     if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
     d[i] = in.sizes[kCl[i]];
     od[i] = out.sizes[kCl[i]];
     if (d[i] < 1 || pre[i] < 0 || post[i] < 0 || od[i] != d[i] + pre[i] + post[i]) return -1;
+    p[i] = static_cast<int32_t>(pre[i]);
   }
-  const int64_t rows_in = d[0] * d[1] * d[2];
-  int64_t read = 0, q = 0, worst = 0;
-  for (int64_t a = 0; a < od[0]; ++a)
-    for (int64_t b = 0; b < od[1]; ++b)
-      for (int64_t c = 0; c < od[2]; ++c, ++q) {
-        if (read >= rows_in) return worst;  // every input row read: nothing left to protect
-        const int64_t need = (q + 1) * od[3] - read * d[3];
-        if (need > worst) worst = need;
-        const int64_t ia = a - pre[0], ib = b - pre[1], ic = c - pre[2];
-        if (ia >= 0 && ia < d[0] && ib >= 0 && ib < d[1] && ic >= 0 && ic < d[2]) ++read;
-      }
-  return worst;
+  // The lead of the writes over the first unread input row grows by the out row (R) at a
+  // filled row and by R - Ri >= 0 at a copied one, so it is largest just before the last input
+  // row is read: at out row q* = that row's position, d = (q* + 1) * R - (rows_in - 1) * Ri.
+  const int64_t qs = ((static_cast<int64_t>(d[0] - 1 + p[0]) * od[1] + (d[1] - 1 + p[1])) * od[2]) +
+                     (d[2] - 1 + p[2]);
+  const int64_t rows_in = static_cast<int64_t>(d[0]) * d[1] * d[2];
+  return (qs + 1) * od[3] - (rows_in - 1) * d[3];
 }
 
 // The least (input address - out address) with which op `name`'s out may overlap its argument

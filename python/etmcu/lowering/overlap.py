@@ -6,6 +6,8 @@ buffer; method load recomputes d (kernels/api/alias_contract.h, the same loop) a
 with less. Correct for every shape the kernel accepts, or None (then no overlap is planned).
 """
 
+import numpy as np
+
 CL = (0, 2, 3, 1)
 
 
@@ -18,6 +20,8 @@ def pad_min_distance(x, out, pre, post):
     Only exact channels-last 4-D tensors (the int8 activations), where the kernel's NHWC view is
     the memory order."""
     if len(x.shape) != 4 or x.order != CL or out.order != CL or len(pre) != 4:
+        return None
+    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
         return None
     dims = [x.shape[i] for i in CL]
     odims = [out.shape[i] for i in CL]
@@ -39,6 +43,18 @@ def pad_min_distance(x, out, pre, post):
                 read += 1 if inside else 0
                 q += 1
     return worst if worst is not None else 0
+
+
+def pad_min_distance_closed(x, out, pre, post):
+    """The same d in O(1), as method load computes it (kernels/api/alias_contract.h): the lead
+    grows by R at a filled row and by R - Ri >= 0 at a copied one, so it peaks just before the
+    last input row is read, at that row's out position q*."""
+    if pad_min_distance(x, out, pre, post) is None:
+        return None
+    dims = [x.shape[i] for i in CL]
+    odims = [out.shape[i] for i in CL]
+    qs = ((dims[0] - 1 + pre[0]) * odims[1] + dims[1] - 1 + pre[1]) * odims[2] + dims[2] - 1 + pre[2]
+    return (qs + 1) * odims[3] - (dims[0] * dims[1] * dims[2] - 1) * dims[3]
 
 
 # op -> (index of the input argument the out may overlap, d(node) function of the node's args)

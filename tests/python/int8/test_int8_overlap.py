@@ -58,3 +58,17 @@ def test_contract_refuses_what_it_does_not_cover():
     assert pad_min_distance(x, y, [0, 0, 0, 0], [0, 1, 1, 0]) is None     # not channels-last
     assert pad_min_distance(_Meta((1, 4, 4, 3)), _Meta((1, 6, 5, 3)),
                             [0, 0, 0, 0], [0, 1, 1, 0]) is None           # sizes disagree
+
+
+def test_closed_form_equals_the_kernel_loop():
+    """Method load uses the O(1) form (kernels/api/alias_contract.h); the planner the loop that
+    mirrors the kernel. They agree on every shape and pad."""
+    from etmcu.lowering.overlap import pad_min_distance_closed
+    rng = np.random.default_rng(4500)
+    for _ in range(300):
+        x = tuple(int(v) for v in rng.integers(1, 6, size=4))
+        pre = [int(v) for v in rng.integers(0, 3, size=4)]
+        post = [int(v) for v in rng.integers(0, 3, size=4)]
+        y = tuple(s + a + b for s, a, b in zip(x, pre, post))
+        assert pad_min_distance(_Meta(x), _Meta(y), pre, post) == \
+            pad_min_distance_closed(_Meta(x), _Meta(y), pre, post)
