@@ -9,8 +9,8 @@ Algorithm
 2. Lifetimes over the instruction order: a buffer is live from the instruction that writes it
    (method inputs: from "before instruction 0") to the last instruction that reads it (method
    outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
-   outputs are live at the same time and never overlap in memory.
-   Offset overlaps: an op whose kernel may write its out over the start of a dying input
+   outputs are live at the same time and never overlap in memory, except for
+   offset overlaps: an op whose kernel may write its out over the start of a dying input
    (lowering/overlap.py: the out begins d bytes before the input, d derived from the kernel's
    loop order) gets one composite buffer, out at 0 and the input at align_up(d); the plan is
    made with and without the composites and the smaller kept.
@@ -18,15 +18,15 @@ Algorithm
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
    (the end of the region if none fits). Offsets and sizes are rounded to `alignment` (16, like
-   upstream). The pass is repeated with two other visit orders (size x lifetime, longest
-   lifetime first) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
+   upstream). The pass is repeated with three other visit orders (size x lifetime, longest
+   lifetime first, first use) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
    buffer goes to the first region where it fits within the budget.
 4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
    of simultaneously live buffers (aligned sizes; no placement can beat it), and the naive
    floor = max over instructions of the bytes of the distinct whole tensors one instruction
    reads and writes (its inputs + outputs, views counted once, scratch and constants excluded):
    no plan that keeps each tensor whole and never overlaps an op's input with its output can
-   go below it.
+   go below it (with composites, `planned_bytes` may).
 """
 
 from dataclasses import dataclass

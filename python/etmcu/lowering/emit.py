@@ -61,9 +61,24 @@ class _Emitter:
         self.g = graph
         self.m = Method(name)
         self.op_index = {}
+        self.shared = {}
+
+    # Read-only argument values (scalars, None, int and float lists) are shared by every call that
+    # passes the same one: each value costs the method allocator an EValue (and a list its
+    # items), and no kernel writes its non-tensor arguments. Doubles are keyed by repr so -0.0
+    # and 0.0 stay apart.
+    _SHAREABLE = ("Int", "Bool", "Double", "Null", "IntList", "DoubleList")
 
     def value(self, kind, payload):
+        key = None
+        if kind in self._SHAREABLE:
+            key = (kind, repr(payload) if kind in ("Double", "DoubleList") else
+                   (tuple(payload) if isinstance(payload, list) else payload))
+            if key in self.shared:
+                return self.shared[key]
         self.m.values.append((kind, payload))
+        if key is not None:
+            self.shared[key] = len(self.m.values) - 1
         return len(self.m.values) - 1
 
     def tensor_value(self, t: Tensor):
