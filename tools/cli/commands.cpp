@@ -320,15 +320,66 @@ int verify_bundled(const std::string& path, bool as_json) {
 }
 
 namespace {
+// Planned byte range [begin, end) of tensor value `v` in memory `id`, or {0, 0, 0}.
+struct PlannedRange {
+  uint32_t id = 0;
+  uint64_t begin = 0, end = 0;
+};
+PlannedRange planned_range(fb::Vector values, int64_t v) {
+  PlannedRange r;
+  if (v < 0 || v >= values.size) return r;
+  fb::Table ev(values.ref(static_cast<uint32_t>(v)));
+  if (ev.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) return r;
+  fb::Table t = ev.table(schema::evalue::kVal);
+  fb::Table alloc = t.table(schema::tensor::kAllocationInfo);
+  if (!alloc.valid()) return r;
+  uint64_t n = element_size(static_cast<ScalarType>(t.scalar<int8_t>(schema::tensor::kScalarType)));
+  fb::Vector sizes = t.vector(schema::tensor::kSizes);
+  for (uint32_t k = 0; k < sizes.size; ++k) n *= static_cast<uint64_t>(sizes.scalar<int32_t>(k));
+  r.id = alloc.scalar<uint32_t>(schema::alloc::kMemoryId);
+  r.begin = (static_cast<uint64_t>(alloc.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
+            alloc.scalar<uint32_t>(schema::alloc::kOffsetLow);
+  r.end = r.begin + n;
+  return r;
+}
+
+// True when some kernel call's returned out (a single tensor) shares planned bytes with another
+// tensor argument of the call: the program needs the load-time alias check.
+bool plan_overlaps(fb::Table plan) {
+  fb::Vector values = plan.vector(schema::plan::kValues);
+  fb::Vector chains = plan.vector(schema::plan::kChains);
+  for (uint32_t c = 0; c < chains.size; ++c) {
+    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+    for (uint32_t i = 0; i < instrs.size; ++i) {
+      fb::Table in(instrs.ref(i));
+      if (in.scalar<uint8_t>(schema::instr::kArgsType) != schema::kInstrKernelCall) continue;
+      fb::Vector args = in.table(schema::instr::kArgs).vector(schema::call::kArgs);
+      if (args.size < 2) continue;
+      const int32_t ret = args.scalar<int32_t>(args.size - 1);
+      PlannedRange out = planned_range(values, ret);
+      if (out.end <= out.begin) continue;
+      for (uint32_t j = 0; j + 1 < args.size; ++j) {
+        const int32_t a = args.scalar<int32_t>(j);
+        if (a == ret) continue;
+        PlannedRange r = planned_range(values, a);
+        if (r.end > r.begin && r.id == out.id && r.begin < out.end && out.begin < r.end)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The runtime features (runtime/core/features.h) a program needs, for selective firmware builds.
 std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) {
   bool delegates = false, external = false, mutable_data = false, control_flow = false;
-  bool lists = false, strings = false;
+  bool lists = false, strings = false, alias_check = false;
   fb::Table root = file.program();
   fb::Vector plans = root.vector(schema::program::kExecutionPlan);
   for (uint32_t p = 0; p < plans.size; ++p) {
     fb::Table plan(plans.ref(p));
     delegates = delegates || plan.vector(schema::plan::kDelegates).size > 0;
+    alias_check = alias_check || plan_overlaps(plan);
     fb::Vector values = plan.vector(schema::plan::kValues);
     for (uint32_t v = 0; v < values.size; ++v) {
       fb::Table ev(values.ref(v));
@@ -362,7 +413,8 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
           {"CONTROL_FLOW", control_flow},
           {"CONSTANT_BUFFER", constant_buffer},
           {"LISTS", lists},
-          {"STRINGS", strings}};
+          {"STRINGS", strings},
+          {"ALIAS_CHECK", alias_check}};
 }
 // Bit i set when some tensor value of some method has ScalarType i (for ETMCU_KERNEL_DTYPES).
 uint32_t program_dtype_mask(const PteFile& file) {

@@ -104,3 +104,17 @@ def test_method_load_refuses_a_too_close_overlap(tmp_path):
     assert p.returncode != 0
     assert "memory plan overlaps an op's out with an input" in p.stderr + p.stdout
     assert "cortex_m::pad.out" in p.stderr + p.stdout
+
+
+def test_alias_check_feature_follows_the_plan(tmp_path):
+    """`inspect --features` asks for the load-time alias check (ETMCU_FEATURE_ALIAS_CHECK) only
+    when some call's out shares planned bytes with an input; firmware for other programs leaves
+    the check out (the add firmware's code size)."""
+    mod, m = q_util.model("mobilenet_v1")
+    a, b = _pair(m, mod.INPUT_SHAPES[0])
+    for prog, want in ((a, "1"), (b, "0")):
+        pte = prog.save(tmp_path / f"f{want}.pte")
+        p = subprocess.run([str(q_util.CLI), "inspect", str(pte), "--features"],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert f"ETMCU_FEATURE_ALIAS_CHECK={want}" in p.stdout.split()
