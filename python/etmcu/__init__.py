@@ -40,7 +40,7 @@ def default_frontend():
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
            calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
-           seed=0, external_constants=False):
+           seed=0, external_constants=False, int8_io=False, overlap=True):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -68,6 +68,12 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     external_constants: put every constant in a separate .ptd (prog.external_data; saved beside
     the .pte), named blobs the runtime finds by name at method load, as upstream's
     external_constants=True does; the .pte then carries no constant bytes.
+    overlap: let outs overlap the start of a dying input where the op's kernel declares an
+    offset contract (lowering/overlap.py; memory_planner.py); False: whole-tensor plan only.
+    int8_io: with quantize="int8", the method's inputs and outputs are the int8 tensors (4-D ones
+    channels-last) instead of float32: the caller quantizes/dequantizes with the (scale, zero
+    point) recorded in the program (named data "etmcu.io_quant.<method>", prog.io_quant,
+    `./etmcu inspect`, MethodMeta::input_quant/output_quant), as MLPerf Tiny feeds int8 models.
     For int8 the verification runs the .pte on the example inputs and records the error vs
     eager (prog.verified_error) without a threshold: quantization error is expected.
     """
@@ -97,6 +103,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
         module.train(was_training)
     run_default_passes(graph, fold_bn=fold_bn)
     qinfo = None
+    if int8_io and quantize != "int8":
+        raise ExportError("int8_io (--int8-io) needs quantize='int8' (--quantize int8)",
+                          op="export")
     if quantize is not None:
         if quantize != "int8":
             raise ExportError(f"unknown quantization '{quantize}' (supported: int8)",
@@ -112,10 +121,12 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
             raise ExportError(f"softmax must be 'fp32' or 'int8', got '{softmax}'", op="quantize")
         _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target,
                                   linear_per_channel=linear == "per_channel",
-                                  int8_softmax=softmax == "int8")
+                                  int8_softmax=softmax == "int8", int8_io=int8_io)
         eliminate_dead_code(graph)
     method = lower(graph, method_name)
-    plan = plan_memory(method, memory_regions, inplace=inplace)
+    if qinfo is not None and qinfo.io_quant is not None:
+        method.io_quant = qinfo.io_quant
+    plan = plan_memory(method, memory_regions, inplace=inplace, overlap=overlap)
     external = ExternalConstants() if external_constants else None
     buffer, pool = build_pte([(method, plan)], external)
     offsets, segment = pool.layout()
@@ -127,6 +138,7 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
         prog.quantization = "int8"
         prog.fp32_ops = list(qinfo.fp32_ops)
         prog.calibration_samples = len(samples)
+        prog.io_quant = qinfo.io_quant
     if verify:
         prog.verified_error = _verify(module, example_inputs, prog,
                                       tolerance=None if qinfo is not None else 1e-4)
@@ -153,7 +165,14 @@ def _verify(module, example_inputs, prog, tolerance=1e-4):
             stack[:0] = list(v.values())
         else:
             refs.append(v)
-    outs = run_pte(prog.buffer, [x.numpy() for x in example_inputs], ptd=prog.external_data)
+    xs = [x.numpy() for x in example_inputs]
+    io = prog.io_quant
+    if io is not None:     # int8 I/O: quantize as the caller would, dequantize the outputs
+        from .quantize import dequantize_array, quantize_array
+        xs = [quantize_array(x, s, z) for x, (s, z) in zip(xs, io["inputs"])]
+    outs = run_pte(prog.buffer, xs, ptd=prog.external_data)
+    if io is not None:
+        outs = [dequantize_array(o, s, z) for o, (s, z) in zip(outs, io["outputs"])]
     worst = 0.0
     for o, r in zip(outs, refs):
         r = r.numpy()

@@ -111,6 +111,9 @@ def main(argv=None):
     ex.add_argument("--memory-regions", type=_regions, default=None,
                     help="byte budgets of planned memory regions 1..n, e.g. 65536,none")
     ex.add_argument("--no-inplace", action="store_true", help="disable in-place buffer reuse")
+    ex.add_argument("--no-overlap", action="store_true",
+                    help="disable offset overlaps (outs over the start of a dying input where the "
+                         "kernel's contract allows): whole-tensor plan")
     ex.add_argument("--external-constants", action="store_true",
                     help="write the constants to a .ptd beside the .pte (same stem), found by name at "
                          "method load; run with --data FILE.ptd")
@@ -124,6 +127,11 @@ def main(argv=None):
     ex.add_argument("--calibration", default=None, metavar="N|DIR",
                     help="with --quantize: N generated samples (default 32) or a directory of "
                          ".npy/.npz samples")
+    ex.add_argument("--int8-io", action="store_true",
+                    help="with --quantize int8: the method's inputs and outputs are the int8 "
+                         "tensors (4-D ones channels-last); their scale and zero point are in the "
+                         "program (./etmcu inspect shows them, ./etmcu run quantizes float .npy "
+                         "inputs with them)")
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
                     help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
     ex.add_argument("--scratch-target", choices=["portable", "dsp"], default="portable",
@@ -154,11 +162,15 @@ def main(argv=None):
             calibration = int(calibration)
         if calibration is not None and args.quantize is None:
             raise ExportError("--calibration needs --quantize int8", op="export")
+        if args.int8_io and args.quantize is None:
+            raise ExportError("--int8-io needs --quantize int8", op="export")
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
-                      inplace=not args.no_inplace, quantize=args.quantize,
+                      inplace=not args.no_inplace, overlap=not args.no_overlap,
+                      quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax, frontend=frontend,
-                      seed=args.seed, external_constants=args.external_constants)
+                      seed=args.seed, external_constants=args.external_constants,
+                      int8_io=args.int8_io)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1

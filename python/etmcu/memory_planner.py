@@ -3,21 +3,30 @@
 Algorithm
 1. Buffers. Tensors that must share bytes are merged into one buffer with union-find:
    views (`etmcu::alias`: reshape/flatten/...), and - when `inplace` is on - the output of an
-   elementwise op with a same-sized input that dies at that instruction and is neither a method
-   input nor output (the kernel may then write over its input: out[i] depends only on in[i]).
+   op with an input its alias contract allows (lowering/schemas.py INPLACE_ARGS) that dies at
+   that instruction, has the same shape, dtype and dim order, and is neither a method input nor
+   output (the kernel may then write over its input: out[i] depends only on in[i]).
 2. Lifetimes over the instruction order: a buffer is live from the instruction that writes it
    (method inputs: from "before instruction 0") to the last instruction that reads it (method
    outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
-   outputs are live at the same time and never overlap in memory.
+   outputs are live at the same time and never overlap in memory, except for
+   offset overlaps: an op whose kernel may write its out over the start of a dying input
+   (lowering/overlap.py: the out begins d bytes before the input, d derived from the kernel's
+   loop order) gets one composite buffer, out at 0 and the input at align_up(d); the plan is
+   made with and without the composites and the smaller kept.
 3. Placement: greedy best-fit by size. Buffers are visited largest first (ties: earlier start,
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
    (the end of the region if none fits). Offsets and sizes are rounded to `alignment` (16, like
-   upstream). The pass is repeated with two other visit orders (size x lifetime, longest
-   lifetime first) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
+   upstream). The pass is repeated with three other visit orders (size x lifetime, longest
+   lifetime first, first use) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
    buffer goes to the first region where it fits within the budget.
 4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
-   of simultaneously live buffers (aligned sizes; no placement can beat it).
+   of simultaneously live buffers (aligned sizes; no placement can beat it), and the naive
+   floor = max over instructions of the bytes of the distinct whole tensors one instruction
+   reads and writes (its inputs + outputs, views counted once, scratch and constants excluded):
+   no plan that keeps each tensor whole and never overlaps an op's input with its output can
+   go below it (with composites, `planned_bytes` may).
 """
 
 from dataclasses import dataclass
@@ -39,6 +48,9 @@ class MemoryPlan:
     buffers: int
     inplace_reuses: int = 0
     alignment: int = 16
+    naive_floor: int = 0
+    floor_instruction: int = -1
+    overlaps: int = 0            # composites: outs placed over the start of a dying input
 
     @property
     def planned_bytes(self):
@@ -67,7 +79,7 @@ class _UnionFind:
 
 
 def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment=16,
-                inplace=True) -> MemoryPlan:
+                inplace=True, overlap=True) -> MemoryPlan:
     """Plan all non-constant tensors of a lowered Method (see module docstring)."""
     regions = list(regions) if regions else [None]
     tensors = {tid: t for tid, t in method.tensors.items() if not t.is_const}
@@ -79,6 +91,7 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         uf.union(src, dst)
 
     io = {t.id for t in method.input_tensors} | {t.id for t in method.output_tensors}
+    floor, floor_k = naive_floor(method, tensors, uf)
 
     def lifetimes():
         start, end = {}, {}
@@ -118,12 +131,14 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
             out = method.writes[k][0]
             if uf.find(out) in group_io:
                 continue
-            size = tensors[out].nbytes
-            for tid in method.reads[k]:
-                r = uf.find(tid)
-                if r in group_io or end[r] != k or tensors[tid].nbytes != size:
+            o = tensors[out]
+            for tid in method.inplace_args[k]:
+                r, t = uf.find(tid), tensors[tid]
+                if r in group_io or end[r] != k or t.nbytes != o.nbytes:
                     continue
-                if tensors[tid].shape != tensors[out].shape:
+                # The contract is element i over element i: the same logical shape is not
+                # enough, the same memory order (dim order) and element type are needed too.
+                if t.shape != o.shape or t.order != o.order or t.dtype != o.dtype:
                     continue
                 ro = uf.find(out)
                 new = uf.union(r, ro)
@@ -139,7 +154,58 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
     for tid, t in tensors.items():
         r = uf.find(tid)
         size[r] = max(size.get(r, 0), align_up(t.nbytes, alignment))
-    roots = sorted(size)
+
+    shift = _composites(method, uf, start, end, alignment) if overlap else {}
+    candidates = [{}]
+    if shift:
+        candidates.append(shift)     # keep the composites only where they lower the total
+    best = None
+    for sh in candidates:
+        res = _plan_roots(sh, size, start, end, regions, alignment, n_instr)
+        if best is None or sum(res[1]) < sum(best[1]):
+            best = res
+    where, region_sizes, lower, peak, nroots, sh = best
+    placement = {}
+    for tid in tensors:
+        r = uf.find(tid)
+        host, off = sh.get(r, (r, 0))
+        mem, base = where[host]
+        placement[tid] = (mem, base + off)
+    return MemoryPlan(placement, region_sizes, lower, peak, nroots, reuses, alignment,
+                      floor, floor_k, len(sh))
+
+
+def _composites(method, uf, start, end, alignment):
+    """Offset overlaps (lowering/overlap.py): for an instruction whose op lets its out start d
+    bytes before an input that dies there, the two buffers become one composite: out's buffer at
+    0, the input's at align_up(d). Returns {input root: (host root, offset)}; _plan_roots widens
+    the host's size and lifetime to the composite."""
+    shift, hosts = {}, set()
+    for k, ov in enumerate(getattr(method, "overlaps", [])):
+        if ov is None:
+            continue
+        tin, tout, d = ov
+        ri, ro = uf.find(tin), uf.find(tout)
+        # A method input may be overwritten once dead (inputs are set before every execute);
+        # an output never dies before the end, so end[ri] != k excludes it.
+        if ri == ro:
+            continue
+        if ri in shift or ro in shift or ri in hosts or ro in hosts:
+            continue
+        if end[ri] != k or start[ro] != k:
+            continue
+        shift[ri] = (ro, align_up(max(d, 0), alignment))
+        hosts.add(ro)
+    return shift
+
+
+def _plan_roots(shift, size, start, end, regions, alignment, n_instr):
+    """Lower bound and best placement of the buffers, composites (shift) folded into hosts."""
+    size, start, end = dict(size), dict(start), dict(end)
+    for r, (host, off) in shift.items():
+        size[host] = max(size[host], off + size[r])
+        start[host], end[host] = min(start[host], start[r]), max(end[host], end[r])
+    roots = sorted(r for r in size if r not in shift)
 
     # Lower bound: max over instruction slots (-1 .. n_instr) of live bytes.
     lower, peak = 0, -1
@@ -152,6 +218,7 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         sorted(roots, key=lambda r: (-size[r], start[r], r)),                    # best-fit by size
         sorted(roots, key=lambda r: (-size[r] * (end[r] - start[r] + 1), r)),    # by area
         sorted(roots, key=lambda r: (-(end[r] - start[r]), -size[r], r)),       # longest first
+        sorted(roots, key=lambda r: (start[r], -size[r], r)),                    # by first use
     ]
     best = None
     for order in orders:
@@ -164,8 +231,24 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         if best is None or sum(region_sizes) < sum(best[1]):
             best = (where, region_sizes)
     where, region_sizes = best
-    placement = {tid: where[uf.find(tid)] for tid in tensors}
-    return MemoryPlan(placement, region_sizes, lower, peak, len(roots), reuses, alignment)
+    return where, region_sizes, lower, peak, len(roots), shift
+
+
+def naive_floor(method, tensors, uf):
+    """(bytes, instruction) of the largest inputs + outputs of one instruction (module docstring)."""
+    best, where = 0, -1
+    for k in range(len(method.instructions)):
+        roots = {}
+        for tid in list(method.reads[k]) + list(method.writes[k]):
+            t = tensors.get(tid)
+            if t is None or t.scratch:
+                continue
+            r = uf.find(tid)
+            roots[r] = max(roots.get(r, 0), t.nbytes)
+        total = sum(roots.values())
+        if total > best:
+            best, where = total, k
+    return best, where
 
 
 def _place(order, size, start, end, regions):

@@ -20,6 +20,7 @@ class ExportedProgram:
     fp32_ops: list = field(default_factory=list)   # (op, source) left in fp32 by int8 export
     calibration_samples: int = 0
     external_data: Optional[bytes] = None    # the .ptd of an export with external constants
+    io_quant: Optional[dict] = None          # int8 I/O: {"inputs"/"outputs": [(scale, zp)]}
 
     def ptd_path(self, path):
         """Where save() writes the .ptd: beside the .pte, same stem."""
@@ -49,6 +50,17 @@ class ExportedProgram:
         lines.append(f"planned bytes: {self.plan.planned_bytes} [{regions}], lower bound "
                      f"{self.plan.lower_bound} ({ratio:.3f}x), {self.plan.buffers} buffers, "
                      f"{self.plan.inplace_reuses} in-place reuses")
+        floor = self.plan.naive_floor
+        if floor:
+            lines.append(f"activation memory: planned {self.plan.planned_bytes} B, naive floor "
+                         f"{floor} B (largest inputs+outputs of one op, instruction "
+                         f"{self.plan.floor_instruction}), planned/floor "
+                         f"{self.plan.planned_bytes / floor:.3f}"
+                         + (f", {self.plan.overlaps} offset overlaps" if self.plan.overlaps else ""))
+        if self.io_quant is not None:
+            for kind in ("inputs", "outputs"):
+                for i, (s, z) in enumerate(self.io_quant[kind]):
+                    lines.append(f"int8 I/O: {kind[:-1]} {i} scale {s:.9g} zero_point {z}")
         lines.append(f"file bytes: {len(self.buffer)}")
         if self.quantization:
             lines.append(f"{self.quantization}: calibrated on {self.calibration_samples} samples")

@@ -77,6 +77,11 @@ def quantize_array(x, scale, zp):
     return np.clip(r, QMIN, QMAX).astype(np.int8)
 
 
+def dequantize_array(q, scale, zp):
+    """Same arithmetic as cortex_m::dequantize_per_tensor: (q - zp) * scale in float32."""
+    return ((np.asarray(q, np.int32) - zp).astype(np.float32) * np.float32(scale)).astype(np.float32)
+
+
 def symmetric_weights(w, per_channel):
     """int8 weights in [-127, 127] and float scales (one per output channel, axis 0)."""
     w = np.asarray(w, np.float64)
@@ -231,7 +236,7 @@ def layer_name(w):
 
 class Int8Rewriter:
     def __init__(self, graph: Graph, ranges, scratch_target="portable",
-                 linear_per_channel=False, int8_softmax=False):
+                 linear_per_channel=False, int8_softmax=False, int8_io=False):
         if scratch_target not in SCRATCH_TARGETS:
             raise ExportError(f"unknown scratch target '{scratch_target}'", op="quantize")
         self.g = graph
@@ -248,6 +253,9 @@ class Int8Rewriter:
         self.int8_ops = []
         self.users = graph.users()
         self.outputs = {t.id for t in graph.outputs}
+        self.int8_io = int8_io
+        # With int8_io: (scale, zero point) of every method input and output, in order.
+        self.io_quant = None
 
     # -- helpers ---------------------------------------------------------------------------
     def emit(self, op, args, out, src=""):
@@ -353,6 +361,8 @@ class Int8Rewriter:
     def run(self):
         skip = set()
         nodes = self.g.nodes
+        if self.int8_io:
+            self.int8_inputs()
         for i, n in enumerate(nodes):
             if id(n) in skip:
                 continue
@@ -363,8 +373,26 @@ class Int8Rewriter:
             if not done:
                 self.fallback(n)
         self.g.nodes = self.nodes
-        self.g.outputs = [self.get_f(t) for t in self.g.outputs]
+        if self.int8_io:
+            # The caller gets the int8 tensors (MLPerf Tiny style) and dequantizes itself.
+            outs = [self.get_q(t, nhwc=False) for t in self.g.outputs]
+            self.io_quant["outputs"] = [self.qp[t.id] for t in outs]
+            self.g.outputs = outs
+        else:
+            self.g.outputs = [self.get_f(t) for t in self.g.outputs]
         return self.g
+
+    def int8_inputs(self):
+        """Replace every float input by an int8 one (channels-last when 4-D, the layout the int8
+        kernels read, as MLPerf Tiny feeds its models): no on-device quantize, 1/4 the bytes."""
+        new = []
+        for t in self.g.inputs:
+            q = self.new_q(t, self.qparams_of(t))
+            q.name = t.name or "input"
+            self.q[t.id] = q
+            new.append(q)
+        self.g.inputs = new
+        self.io_quant = {"inputs": [self.qp[t.id] for t in new], "outputs": []}
 
     def fallback(self, n):
         args = []
@@ -713,7 +741,7 @@ class Int8Rewriter:
 
 
 def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False,
-                   int8_softmax=False):
+                   int8_softmax=False, int8_io=False):
     """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
     if not samples:
         raise ExportError("int8 quantization needs at least one calibration sample",
@@ -722,6 +750,6 @@ def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel
         if np.dtype(t.dtype) != np.float32:
             raise ExportError("int8 quantization supports float32 inputs only", op="quantize")
     ranges = observe(graph, samples)
-    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel, int8_softmax)
+    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel, int8_softmax, int8_io)
     rw.run()
     return graph, rw

@@ -25,6 +25,9 @@
 #ifndef ETMCU_FEATURE_STRINGS
 #define ETMCU_FEATURE_STRINGS 1  // String values (e.g. div's rounding_mode)
 #endif
+#ifndef ETMCU_FEATURE_ALIAS_CHECK
+#define ETMCU_FEATURE_ALIAS_CHECK 1  // method load checks op outs that overlap their inputs
+#endif
 
 #ifndef ETMCU_INSTRUCTION_HOOKS
 #define ETMCU_INSTRUCTION_HOOKS 0  // per-instruction observer and profiler (host builds turn it on)
@@ -38,5 +41,6 @@ constexpr bool kFeatureControlFlow = ETMCU_FEATURE_CONTROL_FLOW != 0;
 constexpr bool kFeatureConstantBuffer = ETMCU_FEATURE_CONSTANT_BUFFER != 0;
 constexpr bool kFeatureLists = ETMCU_FEATURE_LISTS != 0;
 constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
+constexpr bool kFeatureAliasCheck = ETMCU_FEATURE_ALIAS_CHECK != 0;
 constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;
 }  // namespace etmcu

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "kernels/api/alias_contract.h"
 #include "runtime/core/features.h"
 #include "runtime/executor/method_layout.h"
 #include "runtime/executor/program.h"
@@ -561,6 +562,63 @@ class MethodLoader {
     }
   }
 
+  // Refuses a memory plan in which a kernel call's out overlaps one of its input tensors except
+  // as the op's alias contract allows (kernels/api/alias_contract.h: exactly the same bytes,
+  // shape, dtype and dim order, or the out starting at least the op's offset-overlap distance
+  // before the input): the kernel would overwrite input bytes it has yet to read.
+  // The out is the returned value (the last argument): a tensor, or a list of tensors.
+  // Builds for programs without any such overlap leave it out (ETMCU_FEATURE_ALIAS_CHECK=0,
+  // from `inspect --features`): the host checked the embedded program when it was built.
+  __attribute__((noinline)) Error check_overlaps(const LoadedInstruction& li, const char* name,
+                                                 size_t len, uint32_t n) {
+    if (li.num_args < 2) return Error::Ok;
+    const EValue* ret = li.args[li.num_args - 1];
+    Tensor* single = nullptr;
+    Span<Tensor* const> outs;
+    if (ret->is_tensor()) {
+      single = &ret->to_tensor();
+      outs = Span<Tensor* const>(&single, 1);
+    } else if (ret->is_tensor_list()) {
+      outs = ret->to_tensor_list();
+    }
+    uint32_t allowed = inplace_args_of(name, len);
+    for (size_t o = 0; o < outs.size(); ++o) {
+      const Tensor* out = outs[o];
+      if (out == nullptr || out->data == nullptr || out->nbytes == 0) continue;
+      const uintptr_t ob = reinterpret_cast<uintptr_t>(out->data);
+      for (uint32_t j = 0; j + 1 < li.num_args; ++j) {
+        const EValue* a = li.args[j];
+        if (!a->is_tensor() || a == ret) continue;
+        const Tensor& in = a->to_tensor();
+        if (&in == out || in.data == nullptr || in.nbytes == 0) continue;
+        bool is_out = false;  // the out tensor(s) again, before the returned value
+        for (size_t k = 0; k < outs.size(); ++k) is_out |= outs[k] == &in;
+        if (is_out) continue;
+        const uintptr_t ib = reinterpret_cast<uintptr_t>(in.data);
+        if (ib + in.nbytes <= ob || ob + out->nbytes <= ib) continue;
+        bool exact = ib == ob && in.nbytes == out->nbytes && in.dtype == out->dtype &&
+                     in.same_shape(*out) && in.same_dim_order(*out);
+        if (j < 32 && (allowed >> j & 1u) && exact) continue;
+        // Offset-overlap contract: the out may start at least d bytes before this input.
+        if (ob <= ib) {
+          int64_t d = overlap_min_distance(name, len, Span<EValue*>(li.args, li.num_args), j, *out);
+          if (d >= 0 && static_cast<int64_t>(ib - ob) >= d) continue;
+        }
+        diag_->fail_numbers(Error::InvalidProgram,
+                            exact ? ET_TEXT("memory plan puts an op's out on an input its kernel "
+                                            "does not declare in-place (argument, byte distance "
+                                            "out - input)")
+                                  : ET_TEXT("memory plan overlaps an op's out with an input "
+                                            "(argument, byte distance out - input)"),
+                            j, static_cast<int64_t>(ob) - static_cast<int64_t>(ib),
+                            ET_TEXT("instruction"), n);
+        diag_->set_name(name, len);
+        return Error::InvalidProgram;
+      }
+    }
+    return Error::Ok;
+  }
+
   Error resolve_instructions() {
     fb::Vector chains = plan_.vector(sp::kChains);
     fb::Vector ops = plan_.vector(sp::kOperators);
@@ -615,6 +673,8 @@ class MethodLoader {
               return diag_->fail(Error::InvalidProgram, ET_TEXT("operator name empty or too long"),
                                  ET_TEXT("instruction"), n);
             li.kernel = find_kernel(name, len);
+            if (kFeatureAliasCheck)
+              ET_CHECK_OR_RETURN(check_overlaps(li, name, len, n) == Error::Ok, diag_->error);
             if (li.kernel == nullptr && missing_ == 0) {
               // Reported after every instruction was checked: structural errors come first.
               memcpy(missing_name_, name, len + 1);

@@ -1,11 +1,14 @@
 // MethodMeta accessors and the method layout computation.
 #include "runtime/executor/method_meta.h"
 
+#include <string.h>
+
 #include "kernels/api/kernel.h"
 #include "runtime/core/features.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_layout.h"
 #include "runtime/pte/pte_file.h"
+#include "runtime/pte/pte_named_data.h"
 #include "runtime/pte/schema.h"
 
 namespace etmcu {
@@ -163,6 +166,40 @@ Result<Tag> MethodMeta::output_tag(size_t i) const {
   if (i >= out.size) return Error::InvalidArgument;
   return tag_of(out.scalar<int32_t>(static_cast<uint32_t>(i)));
 }
+Result<QuantParams> MethodMeta::input_quant(size_t i) const { return io_quant(false, i); }
+Result<QuantParams> MethodMeta::output_quant(size_t i) const { return io_quant(true, i); }
+
+// Record layout (python/etmcu/serialize/pte.py io_quant_blob): "IOQ1", u16 inputs, u16 outputs,
+// then {f32 scale, i32 zero_point} per input, then per output, little-endian.
+Result<QuantParams> MethodMeta::io_quant(bool output, size_t i) const {
+  if (i >= (output ? num_outputs() : num_inputs())) return Error::InvalidArgument;
+  static constexpr char kPrefix[] = "etmcu.io_quant.";
+  char key[96];
+  size_t len = sizeof(kPrefix) - 1;
+  memcpy(key, kPrefix, len);
+  fb::String name = plan_.string(sp::kName);
+  if (name.size > sizeof(key) - len) return Error::NotFound;  // no key this long is written
+  memcpy(key + len, name.data, name.size);
+  len += name.size;
+  PteNamedData named(file_);
+  Result<NamedBlob> blob = named.get(key, len);
+  if (!blob.ok()) return blob.error();
+  const uint8_t* b = blob.get().bytes.data();
+  size_t n = blob.get().bytes.size();
+  if (n < 8 || memcmp(b, "IOQ1", 4) != 0) return Error::InvalidProgram;
+  uint16_t ni, no;
+  memcpy(&ni, b + 4, 2);
+  memcpy(&no, b + 6, 2);
+  if (ni != num_inputs() || no != num_outputs() || n < 8 + 8 * (size_t(ni) + no))
+    return Error::InvalidProgram;
+  const uint8_t* e = b + 8 + 8 * (output ? ni + i : i);
+  QuantParams q;
+  memcpy(&q.scale, e, 4);
+  memcpy(&q.zero_point, e + 4, 4);
+  if (!(q.scale > 0.0f)) return Error::InvalidProgram;
+  return q;
+}
+
 Result<TensorInfo> MethodMeta::input_tensor_meta(size_t i) const {
   fb::Vector in = plan_.vector(sp::kInputs);
   if (i >= in.size) return Error::InvalidArgument;

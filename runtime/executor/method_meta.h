@@ -22,6 +22,13 @@ struct TensorInfo {
   bool is_memory_planned = false;
 };
 
+// Affine int8 quantization of a method input/output of a program exported with int8 I/O:
+// real = (q - zero_point) * scale. The caller quantizes inputs and dequantizes outputs itself.
+struct QuantParams {
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+};
+
 class MethodMeta {
  public:
   MethodMeta() = default;
@@ -34,6 +41,11 @@ class MethodMeta {
   Result<Tag> output_tag(size_t i) const;
   Result<TensorInfo> input_tensor_meta(size_t i) const;
   Result<TensorInfo> output_tensor_meta(size_t i) const;
+  // Quantization of input/output i when the program was exported with int8 I/O (named data
+  // "etmcu.io_quant.<method>"); NotFound for float I/O, InvalidArgument for i out of range,
+  // InvalidProgram for a malformed record.
+  Result<QuantParams> input_quant(size_t i) const;
+  Result<QuantParams> output_quant(size_t i) const;
   // Planned buffers as the runtime indexes them (the .pte's slot 0 is hidden): buffer j is
   // memory_id j+1.
   size_t num_memory_planned_buffers() const;
@@ -49,6 +61,7 @@ class MethodMeta {
  private:
   Result<TensorInfo> tensor_meta(int32_t value_index) const;
   Result<Tag> tag_of(int32_t value_index) const;
+  Result<QuantParams> io_quant(bool output, size_t i) const;
   const PteFile* file_ = nullptr;
   fb::Table plan_;
 };

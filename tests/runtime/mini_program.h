@@ -62,6 +62,7 @@ struct ValueSpec {
   std::vector<uint64_t> sizes;  // 'T'
   uint32_t memory_id = 1;       // 'T': 0 = not memory-planned
   uint32_t offset_low = 0, offset_high = 0;
+  std::vector<uint64_t> dim_order;  // 'T': empty = contiguous (0, 1, ..., dim-1)
   static ValueSpec tensor(std::vector<uint64_t> s, uint32_t offset, uint32_t mem = 1) {
     ValueSpec v;
     v.sizes = std::move(s);
@@ -117,8 +118,9 @@ inline host::AlignedBytes build_program(const std::vector<ValueSpec>& values,
     if (v.memory_id != 0) f.push_back(FbBuilder::ref(st::kAllocationInfo, alloc));
     p.b.table(f, vals[i]);
     p.b.vec(4, v.sizes.size(), 0, v.sizes, sizes);
-    std::vector<uint64_t> dims;
-    for (size_t d = 0; d < v.sizes.size(); ++d) dims.push_back(d);
+    std::vector<uint64_t> dims = v.dim_order;
+    if (dims.empty())
+      for (size_t d = 0; d < v.sizes.size(); ++d) dims.push_back(d);
     p.b.vec(1, dims.size(), 0, dims, order);
     if (v.memory_id != 0)
       p.b.table({FbBuilder::u32(schema::alloc::kMemoryId, v.memory_id),

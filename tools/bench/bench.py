@@ -87,6 +87,7 @@ class Program:
         self.inputs = []
         self.ops = []
         self.host_profile = None
+        self.naive_floor = None  # largest inputs+outputs of one op (bytes), from `./etmcu export`
 
     @property
     def key(self):
@@ -97,7 +98,9 @@ def export(prog, work, timeout):
     out = os.path.join(work, f"{prog.model}_{prog.variant}.pte")
     cmd = [ETMCU, "export", f"models/{prog.model}.py:Model", "-o", out]
     if prog.variant == "int8":
-        cmd += ["--quantize", "int8"]
+        # int8 I/O, as MLPerf Tiny feeds its int8 models: no float input buffer, no on-device
+        # quantize/dequantize (the inputs below are quantized here with the program's scale).
+        cmd += ["--quantize", "int8", "--int8-io"]
     if os.path.exists(out):
         os.remove(out)
     try:
@@ -109,6 +112,8 @@ def export(prog, work, timeout):
         prog.error = f"export failed (`{' '.join(['./etmcu'] + cmd[1:])}`): {one_line(p.stderr + p.stdout)}"
         return
     prog.pte = out
+    m = re.search(r"naive floor (\d+) B", p.stdout)
+    prog.naive_floor = int(m.group(1)) if m else None
 
 
 def inspect(prog):
@@ -120,7 +125,9 @@ def inspect(prog):
 
 
 def make_inputs(prog, meth, work):
-    """Seeded random inputs (standard normal floats, small ints), one raw .bin per input."""
+    """Seeded random inputs (standard normal floats, small ints), one raw .bin per input. An int8
+    input with a recorded scale (int8 I/O) gets standard normal floats quantized with it, written
+    in the tensor's dim order (raw .bin is the memory image)."""
     import numpy as np
 
     rng = np.random.default_rng(2026)
@@ -132,7 +139,12 @@ def make_inputs(prog, meth, work):
         for s in x["shape"]:
             n *= s
         dt = np.dtype(x["dtype"] if x["dtype"] != "bool" else np.bool_)
-        if dt.kind == "f":
+        if "scale" in x:
+            f = rng.standard_normal(n).astype(np.float32) * np.float32(1.0 / x["scale"])
+            a = np.clip(np.rint(f).astype(np.int64) + x["zero_point"], -128, 127).astype(np.int8)
+            order = x.get("dim_order") or list(range(len(x["shape"])))
+            a = a.reshape(x["shape"]).transpose(order).reshape(-1)
+        elif dt.kind == "f":
             a = rng.standard_normal(n).astype(dt)
         elif dt.kind == "b":
             a = rng.integers(0, 2, n).astype(dt)
@@ -212,7 +224,7 @@ def run_target(prog, target, timeout):
 
 def base_row(prog, target):
     return {"model": prog.model, "variant": prog.variant, "target": target, "unit": UNIT[target],
-            "macs": prog.macs, "status": "", "error": ""}
+            "macs": prog.macs, "naive_floor": prog.naive_floor, "status": "", "error": ""}
 
 
 def board_info(elf):
@@ -277,7 +289,7 @@ def qemu_op_profile(fw, ops, work):
 
 
 CSV_FIELDS = ["model", "variant", "target", "status", "unit", "execute", "total", "ms_400mhz", "inferences_per_s",
-              "macs", "mac_per_count", "ram_peak", "ram_planned", "ram_method", "ram_temp", "ram_data", "ram_bss",
+              "macs", "mac_per_count", "ram_peak", "ram_planned", "naive_floor", "ram_method", "ram_temp", "ram_data", "ram_bss",
               "ram_stack_peak", "flash_code", "flash_text", "flash_model", "flash_total", "top_ops", "pub_ms",
               "pub_cycles", "pub_ram_kib", "pub_code_kib", "pub_source", "firmware", "error"]
 
@@ -359,7 +371,10 @@ def notes_lines():
          "Flash: code = everything linked except the .pte (runtime, kernels, board, libc); model = the .pte.",
          "* Published: ExecuTorch Cortex-M backend, int8, Cortex-M55 at 400 MHz (Alif E8), from "
          "`shared/seeds/executorch-cortex-m-backend.md`; add baseline: 11,333,312 cycles on CV32E40P from "
-         "`shared/seeds/executorch-runtime-cv32e40p.rst`. Data in bench/published.csv."]
+         "`shared/seeds/executorch-runtime-cv32e40p.rst`. Data in bench/published.csv.",
+         "* int8 rows: programs exported with `--quantize int8 --int8-io` (int8 inputs and outputs, as MLPerf "
+         "Tiny feeds its int8 models: no float input buffer, no on-device quantize/dequantize); the bench "
+         "quantizes its seeded standard-normal inputs with the scale and zero point the program records."]
 
 
 def table_lines(rows):
@@ -431,7 +446,30 @@ def comparison_lines(rows, pub):
         L += ["", f"add on the CV32E40P, whole run (reset to exit): ours {fmt_int(r['total'])} cycles, the seed's "
               f"{fmt_int(p['cycles'])} cycles: {float(p['cycles']) / r['total']:.0f}x fewer "
               f"(execute phase alone: {fmt_int(r['execute'])} cycles)."]
-    return L + xpulp_lines(rows)
+    return L + xpulp_lines(rows) + memory_lines(rows, pub)
+
+
+def memory_lines(rows, pub):
+    """int8 activation memory on the CV32E40P against the naive floor and ExecuTorch's peak RAM."""
+    L = ["| model | planned B | naive floor B | planned/floor | planned + method + stack KiB | "
+         "published peak RAM KiB | ratio |", "|---|---|---|---|---|---|---|"]
+    by = {(r["model"], r["variant"], r["target"]): r for r in rows}
+    for m in ZOO:
+        r, p = by.get((m, "int8", "cv32e40p")), pub.get((m, "cortex-m55"))
+        if r is None or r["status"] != "ok":
+            continue
+        fl = r.get("naive_floor")
+        peak = r["ram_planned"] + r["ram_method"] + r["ram_stack_peak"]
+        pk = float(p["peak_ram_kib"]) if p else None
+        L.append(f"| {TITLES[m]} | {fmt_int(r['ram_planned'])} | {fmt_int(fl) if fl else ''} | "
+                 f"{r['ram_planned'] / fl:.3f} | {kib(peak)} | {pk if pk else ''} | "
+                 f"{f'{peak / 1024 / pk:.2f}x' if pk else ''} |" if fl else
+                 f"| {TITLES[m]} | {fmt_int(r['ram_planned'])} | | | {kib(peak)} | {pk or ''} | |")
+    if len(L) == 2:
+        return []
+    return ["", "int8 activation memory on the CV32E40P (int8 I/O programs): planned bytes against the naive "
+            "floor (largest inputs + outputs of one operator, printed by `./etmcu export`), and planned + "
+            "method allocator + measured peak stack against ExecuTorch's published peak RAM:", ""] + L
 
 
 def xpulp_lines(rows):

@@ -26,20 +26,67 @@ std::string ends(const std::string& s, size_t n) {
   return s.size() >= n ? s.substr(s.size() - n) : "";
 }
 
-// Reads input file `path` for tensor input `index` with the program's dtype and shape.
-std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index) {
+// Logical (C order) bytes -> the tensor's dim order in memory (identity for contiguous).
+std::vector<uint8_t> to_dim_order(const std::vector<uint8_t>& logical, const TensorInfo& info) {
+  size_t dim = info.sizes.size(), e = element_size(info.dtype);
+  bool contiguous = true;
+  for (size_t d = 0; d < info.dim_order.size(); ++d) contiguous &= info.dim_order[d] == d;
+  if (contiguous || dim == 0) return logical;
+  // Strides of each logical dim in the physical (dim-ordered) layout.
+  std::vector<size_t> stride(dim);
+  size_t s = 1;
+  for (size_t k = dim; k-- > 0;) {
+    stride[info.dim_order[k]] = s;
+    s *= static_cast<size_t>(info.sizes[info.dim_order[k]]);
+  }
+  std::vector<uint8_t> phys(logical.size());
+  for (size_t k = 0, n = logical.size() / e; k < n; ++k) {
+    size_t rem = k, off = 0;
+    for (size_t d = dim; d-- > 0;) {
+      off += (rem % info.sizes[d]) * stride[d];
+      rem /= info.sizes[d];
+    }
+    std::memcpy(phys.data() + off * e, logical.data() + k * e, e);
+  }
+  return phys;
+}
+
+// float32 -> int8 as cortex_m::quantize_per_tensor does (float32 reciprocal, ties to even).
+std::vector<uint8_t> quantize_floats(const std::vector<uint8_t>& f32, QuantParams q) {
+  std::vector<uint8_t> out(f32.size() / 4);
+  float inv = 1.0f / q.scale;
+  for (size_t k = 0; k < out.size(); ++k) {
+    float x;
+    std::memcpy(&x, f32.data() + 4 * k, 4);
+    long r = std::lrint(x * inv) + q.zero_point;
+    r = std::min(127L, std::max(-128L, r));
+    out[k] = static_cast<uint8_t>(static_cast<int8_t>(r));
+  }
+  return out;
+}
+
+// Reads input file `path` for tensor input `index` with the program's dtype and shape. A .npy
+// is in logical order and is written in the tensor's dim order; a float32 .npy for an int8
+// input of a program with int8 I/O is quantized with the input's recorded scale/zero point.
+std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index,
+                                 const Result<QuantParams>& quant) {
   if (ends(path, 4) == ".npy") {
     NpyArray a = read_npy(path);
-    if (a.dtype != info.dtype)
+    bool quantize = a.dtype == ScalarType::Float && info.dtype == ScalarType::Char && quant.ok();
+    if (a.dtype != info.dtype && !quantize)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has dtype " +
                                scalar_type_name(a.dtype) + ", the program expects " +
-                               scalar_type_name(info.dtype));
+                               scalar_type_name(info.dtype) +
+                               (info.dtype == ScalarType::Char && !quant.ok()
+                                    ? " (no int8 I/O quantization recorded to quantize floats)"
+                                    : ""));
+    if (quantize) a.data = quantize_floats(a.data, quant.get());
     if (a.data.size() != info.nbytes)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
                                std::to_string(a.data.size()) +
                                " bytes of data, the program expects " +
                                std::to_string(info.nbytes));
-    return a.data;
+    return to_dim_order(a.data, info);
   }
   AlignedBytes raw = read_file(path);
   if (raw.size() != info.nbytes)
@@ -110,7 +157,7 @@ int run_command(const std::string& model, const std::string& method_name,
       buffers[i].assign(info.nbytes, 0);
       fill_ones(info.dtype, buffers[i].data(), info.nbytes / element_size(info.dtype));
     } else {
-      buffers[i] = input_bytes(inputs[i], info, i);
+      buffers[i] = input_bytes(inputs[i], info, i, meta.input_quant(i));
     }
     if (method.set_input_data(i, buffers[i].data(), buffers[i].size()) != Error::Ok)
       throw std::runtime_error("input " + std::to_string(i) + ": " + describe(method.diagnostic()));
@@ -164,6 +211,11 @@ int run_command(const std::string& model, const std::string& method_name,
     j["method"] = method_name;
     if (profile) j["profile"] = profile_rows;
     j["outputs"] = outputs;
+    for (size_t i = 0; i < method.outputs_size(); ++i) {
+      auto q = meta.output_quant(i);  // int8 I/O: how to dequantize output i
+      if (q.ok())
+        j["output_quant"].push_back({{"scale", q.get().scale}, {"zero_point", q.get().zero_point}});
+    }
     j["memory"] = {{"planned", session->planned_sizes()},
                    {"method_allocator_used", session->method_allocator().used()},
                    {"temp_used", session->temp_allocator().peak()}};
@@ -268,15 +320,66 @@ int verify_bundled(const std::string& path, bool as_json) {
 }
 
 namespace {
+// Planned byte range [begin, end) of tensor value `v` in memory `id`, or {0, 0, 0}.
+struct PlannedRange {
+  uint32_t id = 0;
+  uint64_t begin = 0, end = 0;
+};
+PlannedRange planned_range(fb::Vector values, int64_t v) {
+  PlannedRange r;
+  if (v < 0 || v >= values.size) return r;
+  fb::Table ev(values.ref(static_cast<uint32_t>(v)));
+  if (ev.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) return r;
+  fb::Table t = ev.table(schema::evalue::kVal);
+  fb::Table alloc = t.table(schema::tensor::kAllocationInfo);
+  if (!alloc.valid()) return r;
+  uint64_t n = element_size(static_cast<ScalarType>(t.scalar<int8_t>(schema::tensor::kScalarType)));
+  fb::Vector sizes = t.vector(schema::tensor::kSizes);
+  for (uint32_t k = 0; k < sizes.size; ++k) n *= static_cast<uint64_t>(sizes.scalar<int32_t>(k));
+  r.id = alloc.scalar<uint32_t>(schema::alloc::kMemoryId);
+  r.begin = (static_cast<uint64_t>(alloc.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
+            alloc.scalar<uint32_t>(schema::alloc::kOffsetLow);
+  r.end = r.begin + n;
+  return r;
+}
+
+// True when some kernel call's returned out (a single tensor) shares planned bytes with another
+// tensor argument of the call: the program needs the load-time alias check.
+bool plan_overlaps(fb::Table plan) {
+  fb::Vector values = plan.vector(schema::plan::kValues);
+  fb::Vector chains = plan.vector(schema::plan::kChains);
+  for (uint32_t c = 0; c < chains.size; ++c) {
+    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+    for (uint32_t i = 0; i < instrs.size; ++i) {
+      fb::Table in(instrs.ref(i));
+      if (in.scalar<uint8_t>(schema::instr::kArgsType) != schema::kInstrKernelCall) continue;
+      fb::Vector args = in.table(schema::instr::kArgs).vector(schema::call::kArgs);
+      if (args.size < 2) continue;
+      const int32_t ret = args.scalar<int32_t>(args.size - 1);
+      PlannedRange out = planned_range(values, ret);
+      if (out.end <= out.begin) continue;
+      for (uint32_t j = 0; j + 1 < args.size; ++j) {
+        const int32_t a = args.scalar<int32_t>(j);
+        if (a == ret) continue;
+        PlannedRange r = planned_range(values, a);
+        if (r.end > r.begin && r.id == out.id && r.begin < out.end && out.begin < r.end)
+          return true;
+      }
+    }
+  }
+  return false;
+}
+
 // The runtime features (runtime/core/features.h) a program needs, for selective firmware builds.
 std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) {
   bool delegates = false, external = false, mutable_data = false, control_flow = false;
-  bool lists = false, strings = false;
+  bool lists = false, strings = false, alias_check = false;
   fb::Table root = file.program();
   fb::Vector plans = root.vector(schema::program::kExecutionPlan);
   for (uint32_t p = 0; p < plans.size; ++p) {
     fb::Table plan(plans.ref(p));
     delegates = delegates || plan.vector(schema::plan::kDelegates).size > 0;
+    alias_check = alias_check || plan_overlaps(plan);
     fb::Vector values = plan.vector(schema::plan::kValues);
     for (uint32_t v = 0; v < values.size; ++v) {
       fb::Table ev(values.ref(v));
@@ -310,7 +413,8 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
           {"CONTROL_FLOW", control_flow},
           {"CONSTANT_BUFFER", constant_buffer},
           {"LISTS", lists},
-          {"STRINGS", strings}};
+          {"STRINGS", strings},
+          {"ALIAS_CHECK", alias_check}};
 }
 // Bit i set when some tensor value of some method has ScalarType i (for ETMCU_KERNEL_DTYPES).
 uint32_t program_dtype_mask(const PteFile& file) {
@@ -433,6 +537,13 @@ int inspect_command(const std::string& model, bool as_json, bool ops_only, bool 
              {"dim_order", std::vector<int>(t.dim_order.begin(), t.dim_order.end())},
              {"nbytes", t.nbytes},
              {"planned", t.is_memory_planned}};
+        auto q = input ? meta.input_quant(i) : meta.output_quant(i);
+        if (q.ok()) {
+          x["scale"] = q.get().scale;
+          x["zero_point"] = q.get().zero_point;
+        } else if (q.error() != Error::NotFound) {
+          x["quant_error"] = error_name(q.error());
+        }
       } else {
         x = {{"kind", tag.ok() ? static_cast<int>(tag.get()) : -1}};
       }

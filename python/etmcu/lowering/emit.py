@@ -12,13 +12,14 @@ Mirrors upstream's emitter so our files look like the ones in the corpus:
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..errors import ExportError
 from ..ir import ALIAS, Graph, Tensor
-from .schemas import INPLACE_SAFE, SCHEMAS, split_key
+from .overlap import OVERLAP_CONTRACTS
+from .schemas import INPLACE_ARGS, SCHEMAS, split_key
 
 
 @dataclass
@@ -33,12 +34,18 @@ class Method:
     reads: List[List[int]] = field(default_factory=list)
     writes: List[List[int]] = field(default_factory=list)
     inplace_ok: List[bool] = field(default_factory=list)
+    # Per instruction: the tensor ids its out may occupy exactly (the op's alias contract).
+    inplace_args: List[List[int]] = field(default_factory=list)
+    # Per instruction: (input tensor id, out tensor id, d) when the op's offset-overlap contract
+    # (lowering/overlap.py) lets its out start d bytes before that input, else None.
+    overlaps: List[Optional[Tuple[int, int, int]]] = field(default_factory=list)
     aliases: List[Tuple[int, int]] = field(default_factory=list)   # (source id, view id)
     tensors: Dict[int, Tensor] = field(default_factory=dict)      # every tensor with a value
     tensor_value: Dict[int, int] = field(default_factory=dict)    # tensor id -> value index
     sources: List[str] = field(default_factory=list)              # user source per instruction
     input_tensors: List[Tensor] = field(default_factory=list)
     output_tensors: List[Tensor] = field(default_factory=list)
+    io_quant: Optional[dict] = None      # int8 I/O: {"inputs"/"outputs": [(scale, zero point)]}
 
     def op_counts(self):
         counts = {}
@@ -54,9 +61,24 @@ class _Emitter:
         self.g = graph
         self.m = Method(name)
         self.op_index = {}
+        self.shared = {}
+
+    # Read-only argument values (scalars, None, int and float lists) are shared by every call that
+    # passes the same one: each value costs the method allocator an EValue (and a list its
+    # items), and no kernel writes its non-tensor arguments. Doubles are keyed by repr so -0.0
+    # and 0.0 stay apart.
+    _SHAREABLE = ("Int", "Bool", "Double", "Null", "IntList", "DoubleList")
 
     def value(self, kind, payload):
+        key = None
+        if kind in self._SHAREABLE:
+            key = (kind, repr(payload) if kind in ("Double", "DoubleList") else
+                   (tuple(payload) if isinstance(payload, list) else payload))
+            if key in self.shared:
+                return self.shared[key]
         self.m.values.append((kind, payload))
+        if key is not None:
+            self.shared[key] = len(self.m.values) - 1
         return len(self.m.values) - 1
 
     def tensor_value(self, t: Tensor):
@@ -137,7 +159,15 @@ class _Emitter:
             # Scratch tensors are written by the kernel at this call only (lifetime [k, k]).
             self.m.writes.append([o.id for o in n.outputs] +
                                  [t.id for t in n.tensor_inputs() if t.scratch])
-            self.m.inplace_ok.append(n.op in INPLACE_SAFE)
+            cand = [n.args[i] for i in INPLACE_ARGS.get(n.op, ())]
+            self.m.inplace_args.append([t.id for t in cand if isinstance(t, Tensor)
+                                        and not t.is_const])
+            self.m.inplace_ok.append(bool(self.m.inplace_args[-1]))
+            ov = OVERLAP_CONTRACTS.get(n.op)
+            d = ov[1](n.args, n.outputs[0]) if ov is not None else None
+            src = n.args[ov[0]] if ov is not None else None
+            self.m.overlaps.append((src.id, n.outputs[0].id, d) if d is not None
+                                   and isinstance(src, Tensor) and not src.is_const else None)
             self.m.sources.append(n.source)
         for t in self.g.outputs:
             self.m.outputs.append(self.tensor_value(t))

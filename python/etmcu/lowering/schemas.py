@@ -5,24 +5,24 @@ schemas where 1.13 has the op) and executorch's kernels/portable/functions.yaml 
 dim_order_ops. Only operators upstream's portable, quantized or Cortex-M libraries register
 belong here (tests/python/test_upstream_ops.py holds the table); anything else is decomposed by
 a pass first (passes.decompose_linear). Each entry lists the non-out arguments as "kind name"
-and how many out tensors follow. The lowering materialises *every* argument (defaults included) in this order, then the
+and how many out tensors follow, and optionally the op's alias contract (below). The lowering materialises *every* argument (defaults included) in this order, then the
 out tensor(s), then the return value: the single out again, or a TensorList of all outs.
 """
 
 _SCHEMAS = {
-    "aten::add.out": ("Tensor self, Tensor other, Scalar alpha", 1),
-    "aten::add.Scalar_out": ("Tensor self, Scalar other, Scalar alpha", 1),
-    "aten::sub.out": ("Tensor self, Tensor other, Scalar alpha", 1),
-    "aten::sub.Scalar_out": ("Tensor self, Scalar other, Scalar alpha", 1),
-    "aten::mul.out": ("Tensor self, Tensor other", 1),
-    "aten::mul.Scalar_out": ("Tensor self, Scalar other", 1),
-    "aten::div.out": ("Tensor self, Tensor other", 1),
-    "aten::div.Scalar_out": ("Tensor self, Scalar other", 1),
-    "aten::relu.out": ("Tensor self", 1),
-    "aten::hardtanh.out": ("Tensor self, Scalar min_val, Scalar max_val", 1),
-    "aten::clamp.out": ("Tensor self, Scalar? min, Scalar? max", 1),
-    "aten::sigmoid.out": ("Tensor self", 1),
-    "aten::tanh.out": ("Tensor self", 1),
+    "aten::add.out": ("Tensor self, Tensor other, Scalar alpha", 1, ("self", "other")),
+    "aten::add.Scalar_out": ("Tensor self, Scalar other, Scalar alpha", 1, ("self",)),
+    "aten::sub.out": ("Tensor self, Tensor other, Scalar alpha", 1, ("self", "other")),
+    "aten::sub.Scalar_out": ("Tensor self, Scalar other, Scalar alpha", 1, ("self",)),
+    "aten::mul.out": ("Tensor self, Tensor other", 1, ("self", "other")),
+    "aten::mul.Scalar_out": ("Tensor self, Scalar other", 1, ("self",)),
+    "aten::div.out": ("Tensor self, Tensor other", 1, ("self", "other")),
+    "aten::div.Scalar_out": ("Tensor self, Scalar other", 1, ("self",)),
+    "aten::relu.out": ("Tensor self", 1, ("self",)),
+    "aten::hardtanh.out": ("Tensor self, Scalar min_val, Scalar max_val", 1, ("self",)),
+    "aten::clamp.out": ("Tensor self, Scalar? min, Scalar? max", 1, ("self",)),
+    "aten::sigmoid.out": ("Tensor self", 1, ("self",)),
+    "aten::tanh.out": ("Tensor self", 1, ("self",)),
     "aten::_softmax.out": ("Tensor self, int dim, bool half_to_float", 1),
     "aten::_log_softmax.out": ("Tensor self, int dim, bool half_to_float", 1),
     "aten::convolution.out": (
@@ -65,11 +65,12 @@ _SCHEMAS = {
     "cortex_m::quantized_add.out": (
         "Tensor self, int self_zero_point, int self_multiplier, int self_shift, Tensor other, "
         "int other_zero_point, int other_multiplier, int other_shift, int output_zero_point, "
-        "int output_multiplier, int output_shift, int activation_min, int activation_max", 1),
+        "int output_multiplier, int output_shift, int activation_min, int activation_max", 1,
+        ("self", "other")),
     "cortex_m::quantized_mul.out": (
         "Tensor self, int self_zero_point, Tensor other, int other_zero_point, "
-        "int output_zero_point, int output_multiplier, int output_shift", 1),
-    "cortex_m::quantized_activation.out": ("Tensor input, Tensor lut", 1),
+        "int output_zero_point, int output_multiplier, int output_shift", 1, ("self", "other")),
+    "cortex_m::quantized_activation.out": ("Tensor input, Tensor lut", 1, ("input",)),
     "cortex_m::softmax.out": (
         "Tensor input, int dim, int input_zero_point, int output_zero_point, "
         "int input_multiplier, int input_shift, int diff_min", 1),
@@ -105,16 +106,22 @@ def _parse(spec):
     return args
 
 
-SCHEMAS = {key: (_parse(spec), nouts) for key, (spec, nouts) in _SCHEMAS.items()}
+SCHEMAS = {key: (_parse(row[0]), row[1]) for key, row in _SCHEMAS.items()}
 
-# Ops whose kernels compute out[i] from in[i] only (after broadcasting the *other* operand), so
-# the out tensor may share bytes with a same-shaped input that dies at this instruction.
-INPLACE_SAFE = {
-    "aten::add.out", "aten::add.Scalar_out", "aten::sub.out", "aten::sub.Scalar_out",
-    "aten::mul.out", "aten::mul.Scalar_out", "aten::div.out", "aten::div.Scalar_out",
-    "aten::relu.out", "aten::hardtanh.out", "aten::clamp.out", "aten::sigmoid.out",
-    "aten::tanh.out",
-}
+# Alias contract: the (Tensor) arguments an op's single out may occupy *exactly* - same bytes,
+# shape, dtype and dim order - because every variant of its kernel computes out[i] from in[i]
+# only, reading element i before writing it (elementwise ops, LUT activations, residual add; the
+# *other* operand may broadcast, but then it differs in shape and is not a candidate). The planner
+# merges such an out with a dying candidate; method load (runtime/executor/method.cpp with
+# kernels/api/alias_contract.cpp, checked against this table by tests/python/test_alias_contract.py)
+# refuses any other overlap of an op's out with its inputs; tests/python/int8 runs each declared
+# int8 kernel with out == input on every variant.
+INPLACE_ARGS = {}
+for _key, _row in _SCHEMAS.items():
+    if len(_row) > 2:
+        _names = [name for _, name in SCHEMAS[_key][0]]
+        INPLACE_ARGS[_key] = tuple(_names.index(a) for a in _row[2])
+INPLACE_SAFE = set(INPLACE_ARGS)
 
 
 def split_key(key):

@@ -183,13 +183,54 @@ def flatc_encode(doc, schema=None):
         return outs[0].read_bytes()
 
 
+IO_QUANT_MAGIC = b"IOQ1"
+
+
+def io_quant_key(method_name):
+    """Named-data key of a method's int8 I/O quantization (see io_quant_blob)."""
+    return f"etmcu.io_quant.{method_name}"
+
+
+def io_quant_blob(io):
+    """Little-endian: "IOQ1", u16 inputs, u16 outputs, then per input then per output
+    {f32 scale, i32 zero_point}. Read by MethodMeta::input_quant/output_quant."""
+    out = IO_QUANT_MAGIC + struct.pack("<HH", len(io["inputs"]), len(io["outputs"]))
+    for s, z in list(io["inputs"]) + list(io["outputs"]):
+        out += struct.pack("<fi", float(s), int(z))
+    return out
+
+
+def read_io_quant(blob):
+    """Inverse of io_quant_blob: {"inputs": [(scale, zp)], "outputs": [...]}."""
+    if blob[:4] != IO_QUANT_MAGIC:
+        raise ValueError("io_quant blob lacks its IOQ1 magic")
+    ni, no = struct.unpack_from("<HH", blob, 4)
+    vals = [struct.unpack_from("<fi", blob, 8 + 8 * k) for k in range(ni + no)]
+    return {"inputs": vals[:ni], "outputs": vals[ni:]}
+
+
 def build_pte(methods, external=None):
     """Serialise lowered+planned methods into .pte bytes. Returns (bytes, ConstantPool). With
-    `external` (an ExternalConstants), the constants go there instead, for the .ptd."""
+    `external` (an ExternalConstants), the constants go there instead, for the .ptd.
+    Segment 0 is the constant segment; methods with int8 I/O add one small segment each, named
+    by io_quant_key (Program.named_data)."""
     pool = ConstantPool()
     doc = program_json(methods, pool, external)
     offsets, segment = pool.layout()
     doc["segments"] = [{"offset": 0, "size": len(segment)}]
+    data = bytearray(segment)
+    named = []
+    for method, _ in methods:
+        if getattr(method, "io_quant", None) is None:
+            continue
+        blob = io_quant_blob(method.io_quant)
+        data += b"\0" * (align_up(len(data), 16) - len(data))
+        named.append({"key": io_quant_key(method.name), "segment_index": len(doc["segments"])})
+        doc["segments"].append({"offset": len(data), "size": len(blob)})
+        data += blob
+    if named:
+        doc["named_data"] = named
+    segment = bytes(data)
     fb = flatc_encode(doc)
     if fb[4:8] != b"ET12":
         raise ExportError("flatc output lacks the ET12 identifier", op="serialize")

@@ -7,6 +7,9 @@
 //                       "file": "x.bin", "write": "y.bin"}},   // bytes in memory order
 //           {"int": 3}, {"double": 0.5}, {"bool": true}, {"int_list": [1, 2]}, {"none": null},
 //           {"ref": 4}]}                                       // the same EValue as args[4]
+// With a top-level "arena_bytes": N, a tensor with "arena_offset": k has its bytes at offset k of
+// one shared arena (so an out can overlap an input as a memory plan places them); inputs are
+// copied in first, in argument order, and tensors to be written ("write") are not initialised.
 // A kernel error prints "error: <code> <message>" on stdout.
 #include <cstdio>
 #include <cstring>
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
   Holder h;
   std::vector<EValue> values(jargs.size());
   std::vector<std::pair<etmcu::Tensor*, std::string>> writes;
+  std::vector<uint8_t> arena(call.value("arena_bytes", size_t{0}), 0xA5);
   h.sizes.reserve(jargs.size());
   h.orders.reserve(jargs.size());
   h.data.reserve(jargs.size());
@@ -81,11 +85,20 @@ int main(int argc, char** argv) {
         if (nbytes > 0) std::memcpy(bytes.data(), got.data(), nbytes);
       }
       h.data.push_back(std::move(bytes));
+      if (t.contains("arena_offset")) {
+        const size_t off = t["arena_offset"].get<size_t>();
+        if (off > arena.size() || nbytes > arena.size() - off)
+          return fail("argument " + std::to_string(i) + ": outside the arena");
+        if (!t.contains("write") && nbytes > 0)
+          std::memcpy(arena.data() + off, h.data.back().data(), nbytes);
+        h.data.back().clear();
+        tensor->data = arena.data() + off;
+      }
       tensor->sizes = h.sizes.back().data();
       tensor->dim_order = h.orders.back().data();
       tensor->dim = static_cast<uint8_t>(h.sizes.back().size());
       tensor->nbytes = nbytes;
-      tensor->data = nbytes > 0 ? h.data.back().data() : nullptr;
+      if (!t.contains("arena_offset")) tensor->data = nbytes > 0 ? h.data.back().data() : nullptr;
       if (t.contains("write")) writes.push_back({tensor.get(), t["write"].get<std::string>()});
       values[i] = EValue::from_tensor(tensor.get());
       h.tensors.push_back(std::move(tensor));

@@ -35,7 +35,8 @@ class T:
     """A tensor argument: `phys` holds the bytes in memory order; `sizes` and `dim_order` are the
     logical metadata. NHWC arrays become channels-last [N,C,H,W] tensors with nhwc(...)."""
 
-    def __init__(self, phys, sizes=None, dim_order=None, write=False):
+    def __init__(self, phys, sizes=None, dim_order=None, write=False, arena_offset=None):
+        self.arena_offset = arena_offset   # bytes at this offset of the call's shared arena
         self.phys = np.ascontiguousarray(phys)
         self.sizes = list(sizes if sizes is not None else self.phys.shape)
         self.dim_order = list(dim_order if dim_order is not None else range(len(self.sizes)))
@@ -66,7 +67,7 @@ class Call:
         self.tmp = tmp
         self.n = 0
 
-    def __call__(self, op, args, expect_error=False):
+    def __call__(self, op, args, expect_error=False, arena_bytes=None):
         """Runs `op` with args (T, int, float, bool, list, None, Ref). Returns the written tensors
         (in memory order, shaped like their `phys`), or the error line when expect_error."""
         self.n += 1
@@ -77,6 +78,8 @@ class Call:
                 a.phys.tofile(f)
                 d = {"dtype": DTYPES[a.phys.dtype], "sizes": a.sizes, "dim_order": a.dim_order,
                      "file": str(f)}
+                if a.arena_offset is not None:
+                    d["arena_offset"] = int(a.arena_offset)
                 if a.write:
                     d["write"] = str(self.tmp / f"c{self.n}_o{i}.bin")
                     outs.append((a, d["write"]))
@@ -96,7 +99,10 @@ class Call:
             else:
                 raise TypeError(a)
         spec = self.tmp / f"c{self.n}.json"
-        spec.write_text(json.dumps({"op": op, "args": jargs}))
+        doc = {"op": op, "args": jargs}
+        if arena_bytes is not None:
+            doc["arena_bytes"] = int(arena_bytes)
+        spec.write_text(json.dumps(doc))
         p = subprocess.run([self.runner, str(spec)], capture_output=True, text=True)
         if expect_error:
             assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)

@@ -1,0 +1,120 @@
+"""Plans below the naive floor (offset overlaps, lowering/overlap.py) change no output bit: int8
+I/O programs with and without overlaps give identical int8 outputs on the host runtime, for
+MobileNetV1-0.25 and for random int8 CNNs with Keras-style asymmetric padding; and method load
+refuses a hand-broken plan whose overlap is closer than the kernel's contract."""
+
+import dataclasses
+import subprocess
+
+import numpy as np
+import pytest
+import torch
+from torch import nn
+
+import q_util
+from etmcu import export, quant_eval
+from etmcu.serialize.pte import build_pte
+
+N = 4
+
+
+def _pair(model, shape):
+    x = (torch.randn(shape, generator=torch.Generator().manual_seed(0)),)
+    a = export(model, x, quantize="int8", int8_io=True)
+    b = export(model, x, quantize="int8", int8_io=True, overlap=False)
+    return a, b
+
+
+def _runtime(prog, xs, tmp_path, tag):
+    if not q_util.CLI.exists():
+        pytest.fail(f"host runtime CLI not built: {q_util.CLI} (./etmcu build)")
+    pte = prog.save(tmp_path / f"{tag}.pte")
+    d = tmp_path / tag
+    d.mkdir()
+    return quant_eval.run_runtime(q_util.CLI, pte, xs, d)
+
+
+def _same_outputs(a, b, shape, tmp_path, n=N):
+    g = torch.Generator().manual_seed(7)
+    xs = [(torch.randn(shape, generator=g).numpy(),) for _ in range(n)]
+    ra, rb = _runtime(a, xs, tmp_path, "overlap"), _runtime(b, xs, tmp_path, "whole")
+    for u, v in zip(ra, rb):
+        assert u.dtype == np.int8 and u.tobytes() == v.tobytes()
+
+
+def test_mobilenet_below_the_naive_floor(tmp_path):
+    mod, m = q_util.model("mobilenet_v1")
+    a, b = _pair(m, mod.INPUT_SHAPES[0])
+    print(f"mobilenet_v1 int8 I/O: planned {a.plan.planned_bytes} B with overlaps, "
+          f"{b.plan.planned_bytes} B without, naive floor {a.plan.naive_floor} B")
+    assert a.plan.overlaps > 0
+    assert a.plan.planned_bytes < a.plan.naive_floor == b.plan.naive_floor <= b.plan.planned_bytes
+    _same_outputs(a, b, mod.INPUT_SHAPES[0], tmp_path)
+
+
+def _random_cnn(seed):
+    """Stride 1-2, kernels 1-5, depthwise and pointwise, asymmetric 'same' pads (ZeroPad2d)."""
+    rng = np.random.default_rng(seed)
+    c, layers = int(rng.integers(2, 9)), []
+    cin = 3
+    for _ in range(int(rng.integers(3, 6))):
+        k, s = int(rng.integers(1, 6)), int(rng.integers(1, 3))
+        total = k - 1 if s == 1 else max(k - 2, 0)
+        if total:
+            layers.append(nn.ZeroPad2d((total // 2, total - total // 2,
+                                        total // 2, total - total // 2)))
+        if rng.random() < 0.5 and cin > 1:
+            layers += [nn.Conv2d(cin, cin, k, s, groups=cin), nn.ReLU()]         # depthwise
+            layers += [nn.Conv2d(cin, c, 1), nn.ReLU()]                          # pointwise
+        else:
+            layers += [nn.Conv2d(cin, c, k, s), nn.ReLU()]
+        cin, c = c, int(rng.integers(2, 17))
+    layers += [nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(cin, 4)]
+    torch.manual_seed(seed)
+    return nn.Sequential(*layers).eval()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_cnns(seed, tmp_path):
+    shape = (1, 3, 24, 20)
+    a, b = _pair(_random_cnn(seed), shape)
+    print(f"random CNN {seed}: planned {a.plan.planned_bytes} B with overlaps "
+          f"({a.plan.overlaps}), {b.plan.planned_bytes} B without, floor {a.plan.naive_floor} B")
+    assert a.plan.planned_bytes <= b.plan.planned_bytes
+    _same_outputs(a, b, shape, tmp_path)
+
+
+def test_method_load_refuses_a_too_close_overlap(tmp_path):
+    """The exporter's plan moved 16 bytes closer than the pad's contract: refused at load."""
+    mod, m = q_util.model("mobilenet_v1")
+    a, _ = _pair(m, mod.INPUT_SHAPES[0])
+    method, plan = a.method, a.plan
+    k, (tin, tout, d) = next((k, ov) for k, ov in enumerate(method.overlaps)
+                             if ov is not None and plan.placement[ov[0]][1]
+                             - plan.placement[ov[1]][1] == (ov[2] + 15) // 16 * 16)
+    placement = dict(plan.placement)
+    mem, off = placement[tin]
+    placement[tin] = (mem, off - 16)
+    broken = dataclasses.replace(plan, placement=placement)
+    buf, _ = build_pte([(method, broken)])
+    pte = tmp_path / "broken.pte"
+    pte.write_bytes(buf)
+    p = subprocess.run([str(q_util.CLI), "run", str(pte)], capture_output=True, text=True,
+                       timeout=120)
+    assert p.returncode != 0
+    assert "memory plan overlaps an op's out with an input" in p.stderr + p.stdout
+    assert "cortex_m::pad.out" in p.stderr + p.stdout
+
+
+def test_alias_check_feature_follows_the_plan(tmp_path):
+    """`inspect --features` asks for the load-time alias check (ETMCU_FEATURE_ALIAS_CHECK) only
+    when some call's out shares planned bytes with an input; firmware for other programs leaves
+    the check out (the add firmware's code size)."""
+    mod, m = q_util.model("mobilenet_v1")
+    a, b = _pair(m, mod.INPUT_SHAPES[0])
+    for prog, want in ((a, "1"), (b, "0")):
+        pte = prog.save(tmp_path / f"f{want}.pte")
+        p = subprocess.run([str(q_util.CLI), "inspect", str(pte), "--features"],
+                           capture_output=True, text=True, timeout=120)
+        assert p.returncode == 0, p.stderr
+        assert f"ETMCU_FEATURE_ALIAS_CHECK={want}" in p.stdout.split()
