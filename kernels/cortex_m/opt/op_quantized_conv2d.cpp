@@ -136,9 +136,10 @@ int32_t interior_width(const int8::ConvJob& j) {
 // zero weights cancel (no offset either: the folded ioff * sum(w) counts the real taps only).
 // Returns the first channel not computed; the row path does the rest and the border pixels.
 __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_t kwi,
-                                                  bool* rows_clipped) {
+                                                  bool* rows_clipped, bool* borders_done) {
   const int32_t c = j.in.c, filter = j.kh * j.kw * c;
   *rows_clipped = false;
+  *borders_done = false;
   const bool widened = kwi != j.kw;
   const int32_t wide_filter = j.kh * kwi * c;
   if (kwi == 0 || wide_filter >= int8::kPointwiseMaxRow) return 0;
@@ -158,6 +159,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   b.amin = j.amin;
   b.amax = j.amax;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
+  b.w_row_skip = 0;
   // 1x1, stride 1, no padding: every pixel's receptive field follows the previous one
   // (not widened: the last pixel's widened row would read past the input)
   const bool one_run = !widened && j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
@@ -168,16 +170,25 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   // gather. Every such row has one input row at least when pad < kh; the constants stay in the
   // kernel's range when |bias| + |ioff| * 128 * filter does (checked once for all blocks).
   constexpr int32_t kMaxClipRows = 8;
-  bool clip = !one_run && j.pad.h > 0 && j.pad.h < j.kh && j.kh <= kMaxClipRows;
-  if (clip) {
+  bool bound_ok = false;
+  if (!one_run && (j.pad.h > 0 || j.pad.w > 0)) {
     int64_t bmax = 0;
     for (int32_t ch = 0; ch < j.out.c && j.bias; ++ch)
       bmax = j.bias[ch] < 0 ? (-int64_t(j.bias[ch]) > bmax ? -int64_t(j.bias[ch]) : bmax)
                             : (j.bias[ch] > bmax ? j.bias[ch] : bmax);
     const int64_t ioff = j.ioff < 0 ? -j.ioff : j.ioff;
-    clip = bmax + ioff * 128 * static_cast<int64_t>(filter) < int8::kPointwiseMaxFull;
+    bound_ok = bmax + ioff * 128 * static_cast<int64_t>(filter) < int8::kPointwiseMaxFull;
   }
+  const bool clip = bound_ok && j.pad.h > 0 && j.pad.h < j.kh && j.kh <= kMaxClipRows;
+  // The left and right border columns too, where the ISA's kernel skips weight bytes between
+  // kernel rows (kPointwiseWeightSkip): each window clipped to its taps inside the input (the
+  // weights of those taps, row by row; their sums for the folded offset). Nothing is then
+  // gathered. A column's pixels between the border rows go as one run down the column.
+  constexpr int32_t kMaxTaps = 16;
+  const bool cols = int8::kPointwiseWeightSkip && bound_ok && !widened && j.pad.w > 0 &&
+                    j.pad.w < j.kw && j.kh * j.kw <= kMaxTaps && (j.pad.h == 0 || clip);
   int32_t row_sums[4][kMaxClipRows];
+  int32_t tap_sums[4][kMaxTaps];
   int32_t oc = 0;
   for (; oc + 4 <= j.out.c; oc += 4) {
     bool ok = true;
@@ -186,7 +197,16 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       const int8_t* w = j.w + static_cast<size_t>(ch) * filter;
       // sum(w): per kernel row when the border rows are clipped (their sums are needed there)
       int32_t sw = 0;
-      if (clip) {
+      if (cols) {
+        for (int32_t t = 0; t < j.kh * j.kw; ++t) {
+          tap_sums[k][t] = int8::row_sum(w + t * c, c);
+          sw += tap_sums[k][t];
+        }
+        for (int32_t ky = 0; ky < j.kh && clip; ++ky) {
+          row_sums[k][ky] = 0;
+          for (int32_t kx = 0; kx < j.kw; ++kx) row_sums[k][ky] += tap_sums[k][ky * j.kw + kx];
+        }
+      } else if (clip) {
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           const int8_t* wr = w + ky * j.kw * c;
           row_sums[k][ky] = widened ? byte_sum(wr, j.kw * c) : int8::row_sum(wr, j.kw * c);
@@ -231,9 +251,68 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
         b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + xs.first) * j.out.c + oc;
         int8::pointwise_4ch(b);
       }
-    if (!clip) continue;
     const int32_t full[4] = {b.full[0], b.full[1], b.full[2], b.full[3]};
     const int8_t* w0 = b.w;
+    if (cols) {
+      // bias + ioff * (the sums of the taps in rows [ky0, ky1), columns [kx0, kx1))
+      auto clipped_full = [&](int32_t ky0, int32_t ky1, int32_t kx0, int32_t kx1) {
+        for (int k = 0; k < 4; ++k) {
+          int32_t sw = 0;
+          for (int32_t ky = ky0; ky < ky1; ++ky)
+            for (int32_t kx = kx0; kx < kx1; ++kx) sw += tap_sums[k][ky * j.kw + kx];
+          b.full[k] = wrap_add(j.bias ? j.bias[oc + k] : 0, wrap_mul(j.ioff, sw));
+        }
+      };
+      for (int32_t n = 0; n < j.out.n; ++n)
+        for (int32_t ox = 0; ox < j.out.w; ++ox) {
+          if (ox == xs.first) ox = xs.end;  // (the inside columns are done)
+          if (ox >= j.out.w) break;
+          const int32_t ix0 = ox * j.stride.w - j.pad.w;
+          const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
+          const int32_t kx1 = j.in.w - ix0 < j.kw ? j.in.w - ix0 : j.kw;
+          const int32_t run = (kx1 - kx0) * c;
+          b.words = run / 4;
+          b.row_skip = j.in.w * c - run;
+          b.w_row_skip = (j.kw - (kx1 - kx0)) * c;
+          if (ys.end > ys.first) {  // the rows whose windows are inside vertically: one run
+            clipped_full(0, j.kh, kx0, kx1);
+            const int32_t iy = ys.first * j.stride.h - j.pad.h;
+            b.rows = j.kh;
+            b.w = w0 + kx0 * c;
+            b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix0 + kx0) * c;
+            b.x_step = j.stride.h * j.in.w * c;
+            b.pixels = ys.end - ys.first;
+            b.y =
+                j.y + ((static_cast<size_t>(n) * j.out.h + ys.first) * j.out.w + ox) * j.out.c + oc;
+            b.y_step = j.out.w * j.out.c;
+            int8::pointwise_4ch(b);
+          }
+          b.pixels = 1;
+          for (int32_t oy = 0; oy < j.out.h; ++oy) {  // the corners
+            if (oy == ys.first) oy = ys.end;
+            if (oy >= j.out.h) break;
+            const int32_t iy0 = oy * j.stride.h - j.pad.h;
+            const int32_t ky0 = iy0 < 0 ? -iy0 : 0;
+            const int32_t ky1 = j.in.h - iy0 < j.kh ? j.in.h - iy0 : j.kh;
+            clipped_full(ky0, ky1, kx0, kx1);
+            b.rows = ky1 - ky0;
+            b.w = w0 + (ky0 * j.kw + kx0) * c;
+            b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy0 + ky0) * j.in.w + ix0 + kx0) * c;
+            b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + ox) * j.out.c + oc;
+            int8::pointwise_4ch(b);
+          }
+        }
+      b.words = kwi * c / 4;
+      b.row_skip = (j.in.w - kwi) * c;
+      b.w_row_skip = 0;
+      b.x_step = c * j.stride.w;
+      b.y_step = j.out.c;
+      b.pixels = xs.end - xs.first;
+      b.rows = j.kh;
+      b.w = w0;
+      for (int k = 0; k < 4; ++k) b.full[k] = full[k];
+    }
+    if (!clip) continue;
     for (int32_t n = 0; n < j.out.n; ++n)
       for (int32_t oy = 0; oy < j.out.h; ++oy) {
         if (oy == ys.first) oy = ys.end;  // (the interior rows are done)
@@ -257,6 +336,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
     for (int k = 0; k < 4; ++k) b.full[k] = full[k];
   }
   *rows_clipped = clip && oc > 0;
+  *borders_done = cols && oc > 0;
   return oc;
 }
 
@@ -338,6 +418,7 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
   b.amin = j.amin;
   b.amax = j.amax;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
+  b.w_row_skip = 0;
   // Block oc's parameters (and repacked weights) into b; false when it is outside the contract.
   auto prepare = [&](int32_t oc) {
     for (int k = 0; k < 4; ++k) {
@@ -436,9 +517,12 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   int32_t interior = 0, all = 0;
   const int32_t kwi = interior_width(job);
   bool rows_clipped = false;  // interior_blocks did the inside columns of the border rows too
+  bool borders_done = false;  // and every border pixel
   if (int8::kPointwise4ch) {
-    interior = interior_blocks(job, kwi, &rows_clipped);
-    if (interior > 0) {
+    interior = interior_blocks(job, kwi, &rows_clipped, &borders_done);
+    if (interior > 0 && borders_done) {
+      all = interior;
+    } else if (interior > 0) {
       // border pixels exist only with padding or a widened row (else every receptive field is
       // inside)
       all = job.pad.h == 0 && job.pad.w == 0 && kwi == job.kw

@@ -102,6 +102,7 @@ int32_t linear_blocks(const int8::LinearJob& j) {
   b.amin = j.amin;
   b.amax = j.amax;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
+  b.w_row_skip = 0;
   for (int i = 0; i < 4; ++i) {
     b.mult[i] = q.multiplier;
     b.offset_high[i] = q.offset_high;

@@ -34,6 +34,10 @@ struct PointwiseBlock {
   // Sums below this give amin without their requantization (negative_floor): 0 when amin is at
   // or above the output offset (a fused ReLU, or upstream's KWS ranges), else INT32_MIN (never).
   int32_t neg_floor;
+  // Bytes the weight rows skip after each kernel row (0: the filter's rows back to back). With
+  // it a border pixel's window is its taps inside the input (ISAs whose kernel reads it:
+  // kPointwiseWeightSkip; the others are only given 0).
+  int32_t w_row_skip;
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
@@ -42,7 +46,8 @@ static_assert(sizeof(void*) != 4 ||
                    offsetof(PointwiseBlock, round_high) == 100 &&
                    offsetof(PointwiseBlock, rows) == 116 &&
                    offsetof(PointwiseBlock, w_stride) == 124 &&
-                   offsetof(PointwiseBlock, neg_floor) == 128),
+                   offsetof(PointwiseBlock, neg_floor) == 128 &&
+                   offsetof(PointwiseBlock, w_row_skip) == 132),
               "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the filter is
@@ -69,7 +74,7 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
       const int8_t* w = b.w + static_cast<ptrdiff_t>(k) * b.w_stride;
       const int8_t* xr = x;
       int32_t v = b.full[k];
-      for (int32_t r = 0; r < b.rows; ++r, xr += 4 * b.words + b.row_skip)
+      for (int32_t r = 0; r < b.rows; ++r, xr += 4 * b.words + b.row_skip, w += b.w_row_skip)
         for (int32_t i = 0; i < b.words; ++i, w += 4) v = dot4(v, xr + 4 * i, w);
       const cmsis::Requant2v q{b.mult[k], b.offset_high[k], b.right[k]};
       y[k] = static_cast<int8_t>(v < b.neg_floor ? b.amin

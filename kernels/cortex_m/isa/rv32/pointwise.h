@@ -17,6 +17,8 @@ namespace int8 {
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = true;
+// The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
+constexpr bool kPointwiseWeightSkip = true;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)

@@ -29,6 +29,7 @@
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
 #define A_FLOOR 128
+#define A_WROWSKIP 132
 
 /* frame: row bytes, pixels left, the pass's first outputs, the pass's first row; saved registers */
 #define F_ROW 0
@@ -228,6 +229,11 @@ etmcu_rv32_pointwise_4ch:
     add  a1, a1, t1
     add  a2, a2, t1
     add  a3, a3, t1
+    lw   t1, A_WROWSKIP(a0)       /* and of the weights */
+    add  t2, t2, t1
+    add  t3, t3, t1
+    add  t4, t4, t1
+    add  t5, t5, t1
     addi ra, ra, -1
     bnez ra, 7b
     lw   a1, F_Y(sp)              /* outputs: y_step apart */
@@ -297,6 +303,11 @@ etmcu_rv32_pointwise_4ch:
     lw   t1, A_ROWSKIP(a0)        /* the next kernel row of both receptive fields */
     add  a1, a1, t1
     add  a2, a2, t1
+    lw   t1, A_WROWSKIP(a0)       /* and of the weights */
+    add  t2, t2, t1
+    add  t3, t3, t1
+    add  t4, t4, t1
+    add  t5, t5, t1
     addi t0, t0, -1
     bnez t0, 7b
     /* outputs: the first pixel's at F_Y, the second's y_step further (the same when odd) */

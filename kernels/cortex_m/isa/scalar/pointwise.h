@@ -12,6 +12,8 @@ namespace int8 {
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = false;
+// The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
+constexpr bool kPointwiseWeightSkip = false;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
   pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {

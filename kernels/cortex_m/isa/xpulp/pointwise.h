@@ -19,6 +19,8 @@ namespace int8 {
 // A run of one pixel costs half of a pair (linear layers take this kernel then).
 constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
+// The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
+constexpr bool kPointwiseWeightSkip = true;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)

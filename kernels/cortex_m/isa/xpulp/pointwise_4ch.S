@@ -37,6 +37,7 @@
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
 #define A_FLOOR 128
+#define A_WROWSKIP 132
 
 /* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << r,
    a4 = r, ra = amin, t6 = amax; a sum below `floor` (neg_floor) is amin without the arithmetic */
@@ -166,6 +167,11 @@ etmcu_xpulp_pointwise_4ch:
     add  t0, t0, a4
     add  t1, t1, a4
     add  t2, t2, a4
+    lw   a4, A_WROWSKIP(a0)   /* and of the weights */
+    add  t3, t3, a4
+    add  t4, t4, a4
+    add  t5, t5, a4
+    add  t6, t6, a4
     addi ra, ra, -1
     bnez ra, 8b
     /* requantize the twelve sums: outputs at a6, t3, t4 (y_step apart) */
@@ -233,6 +239,11 @@ etmcu_xpulp_pointwise_4ch:
     lw   a4, A_ROWSKIP(a0)    /* the next kernel row of both receptive fields */
     add  t0, t0, a4
     add  t1, t1, a4
+    lw   a4, A_WROWSKIP(a0)   /* and of the weights */
+    add  t2, t2, a4
+    add  t3, t3, a4
+    add  t4, t4, a4
+    add  a5, a5, a4
     addi ra, ra, -1
     bnez ra, 6b
     /* requantize the eight sums and store them */
@@ -277,6 +288,11 @@ etmcu_xpulp_pointwise_4ch:
     .insn r 0x7b, 1, 0x54, s3, a2, t6
     lw   a4, A_ROWSKIP(a0)
     add  t0, t0, a4
+    lw   a4, A_WROWSKIP(a0)
+    add  t2, t2, a4
+    add  t3, t3, a4
+    add  t4, t4, a4
+    add  a5, a5, a4
     addi ra, ra, -1
     bnez ra, 7b
     lw   ra, A_AMIN(a0)
