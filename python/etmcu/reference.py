@@ -37,7 +37,10 @@ class ReferenceProgram:
         else:
             self.const_bytes = b""
 
-    def run(self, inputs, method=0):
+    def run(self, inputs, method=0, on_instruction=None):
+        """Run method `method` on `inputs`; returns copies of its outputs. on_instruction(n, out):
+        called after instruction n with its (first) output tensor, a logical-order view that the
+        next instructions may overwrite (copy what you keep)."""
         plan = self.doc["execution_plan"][method]
         self.dim_orders = {}
         arenas = [bytearray(max(int(s), 1)) for s in plan["non_const_buffer_sizes"]]
@@ -72,7 +75,7 @@ class ReferenceProgram:
             dst = values[idx]
             dst[...] = np.asarray(x, dtype=dst.dtype).reshape(dst.shape)
         ops = plan["operators"]
-        for ins in plan["chains"][0]["instructions"]:
+        for n_ins, ins in enumerate(plan["chains"][0]["instructions"]):
             a = ins["instr_args"]
             op = ops[a["op_index"]]
             key = op["name"] + ("." + op["overload"] if op.get("overload") else "")
@@ -83,6 +86,9 @@ class ReferenceProgram:
             if key.startswith("cortex_m::"):
                 check_layouts(key, args, self.dim_orders)
             fn(args)
+            if on_instruction is not None and a["args"]:
+                last = values[a["args"][-1]]      # the out tensor, or the TensorList of outs
+                on_instruction(n_ins, last[0] if isinstance(last, list) else last)
         return [values[i].copy() for i in plan["outputs"]]
 
     def _tensor(self, v, arenas):
@@ -148,6 +154,10 @@ KERNELS = {
     "aten::div.out": _k(torch.div, 2),
     "aten::div.Scalar_out": _k(torch.div, 2),
     "aten::relu.out": _k(torch.relu, 1),
+    # IR-only ops (passes.decompose_activations turns the fp32 ones into kernels the runtime has)
+    "aten::hardswish.out": _k(torch.nn.functional.hardswish, 1),
+    "aten::hardsigmoid.out": _k(torch.nn.functional.hardsigmoid, 1),
+    "aten::silu.out": _k(torch.nn.functional.silu, 1),
     "aten::hardtanh.out": _k(torch.nn.functional.hardtanh, 3),
     "aten::clamp.out": _k(torch.clamp, 3),
     "aten::sigmoid.out": _k(torch.sigmoid, 1),

@@ -129,6 +129,7 @@ class FxFrontend:
         self.env = {}
         self.node = None          # the fx node being translated (for error messages)
         self.source = ""
+        self.module = ""          # module path of the fx node being translated ("net.0")
         self._const_cache = {}
         # Parameters and buffers by identity -> their fully qualified name ("fc1.weight"): the name
         # a constant keeps (it is the key of an external constant in the .ptd, as upstream's).
@@ -156,7 +157,7 @@ class FxFrontend:
         """Append one IR node; returns its output tensors."""
         out_dtypes = out_dtypes or [np.float32] * len(out_shapes)
         outs = [self.g.new_tensor(s, d) for s, d in zip(out_shapes, out_dtypes)]
-        self.g.nodes.append(_node(op, args, outs, self.source))
+        self.g.nodes.append(_node(op, args, outs, self.source, self.module))
         return outs
 
     def emit1(self, op, args, like):
@@ -187,6 +188,7 @@ class FxFrontend:
         for n in self.gm.graph.nodes:
             self.node = n
             self.source = user_source(n)
+            self.module = n.meta.get("etmcu_module", "")
             res = results.get(n)
             if n.op == "placeholder":
                 ex = next(placeholders, None)
@@ -315,9 +317,9 @@ def _copies(xs):
     return [x.clone() if isinstance(x, torch.Tensor) else x for x in xs]
 
 
-def _node(op, args, outs, source):
+def _node(op, args, outs, source, module=""):
     from ..ir import Node
-    return Node(op, list(args), outs, source)
+    return Node(op, list(args), outs, source, module)
 
 
 _SHAPE_METHODS = {"size", "dim", "numel", "ndimension", "nelement"}
@@ -867,6 +869,9 @@ MODULE_HANDLERS = {
     nn.Hardtanh: _hardtanh_module,          # also ReLU6 (a Hardtanh subclass)
     nn.Sigmoid: _act_module("aten::sigmoid.out"),
     nn.Tanh: _act_module("aten::tanh.out"),
+    nn.Hardswish: _act_module("aten::hardswish.out"),
+    nn.Hardsigmoid: _act_module("aten::hardsigmoid.out"),
+    nn.SiLU: _act_module("aten::silu.out"),
     nn.Softmax: _softmax_module("aten::_softmax.out"),
     nn.LogSoftmax: _softmax_module("aten::_log_softmax.out"),
     nn.MaxPool2d: _maxpool_module,
@@ -898,6 +903,8 @@ FUNCTION_HANDLERS = {
     torch.relu: _unary("aten::relu.out"), F.relu: _unary("aten::relu.out"),
     F.relu6: _relu6, F.hardtanh: _hardtanh,
     torch.sigmoid: _unary("aten::sigmoid.out"), F.sigmoid: _unary("aten::sigmoid.out"),
+    F.hardswish: _unary("aten::hardswish.out"), F.hardsigmoid: _unary("aten::hardsigmoid.out"),
+    F.silu: _unary("aten::silu.out"),
     torch.tanh: _unary("aten::tanh.out"), F.tanh: _unary("aten::tanh.out"),
     torch.clamp: _clamp, torch.clip: _clamp,
     torch.softmax: _softmax("aten::_softmax.out"), F.softmax: _softmax("aten::_softmax.out"),
@@ -984,9 +991,35 @@ def trace_error(e, module, tracer_name):
     return ExportError(msg, op="trace", source=where, hint=hint, show_op=False)
 
 
+class _ModuleTracer(torch.fx.Tracer):
+    """fx's Tracer that also records, on every node, the path of the innermost module being
+    called ("net.0"): torch 1.13's fx keeps no module stack, and a user needs the layer's name,
+    not the one source line `x = self.net(x)` every layer of a Sequential shares."""
+
+    def __init__(self):
+        super().__init__()
+        self._stack = []
+
+    def call_module(self, m, forward, args, kwargs):
+        try:
+            path = self.path_of_module(m)
+        except NameError:
+            path = ""
+        self._stack.append(path)
+        try:
+            return super().call_module(m, forward, args, kwargs)
+        finally:
+            self._stack.pop()
+
+    def create_node(self, *args, **kwargs):
+        node = super().create_node(*args, **kwargs)
+        node.meta["etmcu_module"] = self._stack[-1] if self._stack else ""
+        return node
+
+
 def trace(module, example_inputs):
     """Trace `module` with torch.fx (recording user stack traces) and translate it to IR."""
-    tracer = torch.fx.Tracer()
+    tracer = _ModuleTracer()
     tracer.record_stack_traces = True
     try:
         graph = tracer.trace(module)

@@ -12,7 +12,7 @@ Mirrors upstream's emitter so our files look like the ones in the corpus:
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -37,6 +37,8 @@ class Method:
     tensors: Dict[int, Tensor] = field(default_factory=dict)      # every tensor with a value
     tensor_value: Dict[int, int] = field(default_factory=dict)    # tensor id -> value index
     sources: List[str] = field(default_factory=list)              # user source per instruction
+    modules: List[str] = field(default_factory=list)              # layer (module path) per instruction
+    refs: List[Any] = field(default_factory=list)   # int8: (module, source, scale, zp) it approximates
     input_tensors: List[Tensor] = field(default_factory=list)
     output_tensors: List[Tensor] = field(default_factory=list)
 
@@ -139,6 +141,8 @@ class _Emitter:
                                  [t.id for t in n.tensor_inputs() if t.scratch])
             self.m.inplace_ok.append(n.op in INPLACE_SAFE)
             self.m.sources.append(n.source)
+            self.m.modules.append(n.module)
+            self.m.refs.append(getattr(n, "ref", None))
         for t in self.g.outputs:
             self.m.outputs.append(self.tensor_value(t))
         self.m.output_tensors = list(self.g.outputs)
