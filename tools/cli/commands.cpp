@@ -26,6 +26,19 @@ std::string ends(const std::string& s, size_t n) {
   return s.size() >= n ? s.substr(s.size() - n) : "";
 }
 
+std::vector<int64_t> squeezed(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> out;
+  for (int64_t d : shape)
+    if (d != 1) out.push_back(d);
+  return out;
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
 // Reads input file `path` for tensor input `index` with the program's dtype and shape.
 std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index) {
   if (ends(path, 4) == ".npy") {
@@ -34,6 +47,17 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has dtype " +
                                scalar_type_name(a.dtype) + ", the program expects " +
                                scalar_type_name(info.dtype));
+    // Shapes, not just bytes: [1, 49, 40] for a [1, 40, 49] input has the same byte count but
+    // another layout. Dims of size 1 may be left out or added ([40, 49] is fine).
+    std::vector<int64_t> want(info.sizes.begin(), info.sizes.end());
+    if (squeezed(a.shape) != squeezed(want))
+      throw std::runtime_error(
+          "input " + std::to_string(index) + " ('" + path + "') has shape " + shape_text(a.shape) +
+          ", the program expects " + shape_text(want) + " (" + scalar_type_name(info.dtype) + ")" +
+          (a.data.size() == info.nbytes
+               ? ": the same number of elements in another layout (transpose the array to the "
+                 "expected axis order, e.g. a.transpose(...), rather than reshape it)"
+               : ""));
     if (a.data.size() != info.nbytes)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
                                std::to_string(a.data.size()) +
