@@ -67,7 +67,15 @@ def host_values(pte, x):
 @pytest.mark.parametrize("name", MODELS)
 def test_outputs_equal_host_on_every_target(programs, name, target):
     pte, x = programs[name]
-    res = fw_json(pte, "--target", target, "--input", x)
+    board = []
+    if target == "cortex-m0" and name == "ResCnn":
+        # 20 KiB of activations: not on the micro:bit's 16 KiB of RAM, and the message says where
+        p = fw(pte, "--target", target, "--input", x, check=False)
+        assert p.returncode == 1 and "does not fit the microbit board's RAM" in p.stderr
+        assert "--target cortex-m0 --board mps2-an385" in p.stderr
+        assert "--quantize int8" not in p.stderr          # it is int8 already
+        board = ["--board", "mps2-an385"]
+    res = fw_json(pte, "--target", target, "--input", x, *board)
     assert res["outputs"][0]["values"] == host_values(pte, x)
 
 
