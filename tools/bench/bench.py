@@ -603,8 +603,9 @@ def main(argv=None):
                 macs = sum(r["macs"] for r in program_layers(data)) or None
             except Exception:  # noqa: BLE001 - a program flatc cannot decode: no MAC count
                 macs = None
-            progs.append(Program(os.path.splitext(os.path.basename(m))[0], variant,
-                                 pte=os.path.abspath(m), macs=macs))
+            name = os.path.splitext(os.path.basename(m))[0]
+            TITLES.setdefault(name, f"{name} (.pte)")
+            progs.append(Program(name, variant, pte=os.path.abspath(m), macs=macs))
         elif m == "add":
             progs.append(Program("add", "fp32", macs=0))
         elif m == "kws_upstream":

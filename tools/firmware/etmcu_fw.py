@@ -811,11 +811,11 @@ def print_profile(result, info):
     for r in result["profile"]:
         rows.append(dict(r, count=round(r["ticks"] * per_tick)))
     if cv32:
-        note = ("profile (cycles per instruction of the method, exact; each includes the timing "
+        note = ("profile (cycles per program instruction, exact; each includes the timing "
                 "hooks' own ~100 cycles):")
         unit = "cycles"
     else:
-        note = (f"profile (instructions per instruction of the method, from SysTick: "
+        note = (f"profile (executed instructions per program instruction, from SysTick: "
                 f"±{per_tick:g} each):")
         unit = "instr."
     print(format_profile(rows, unit, note))

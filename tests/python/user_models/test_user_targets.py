@@ -110,3 +110,20 @@ def test_small_stack_is_reported_as_such(programs, target, stack):
     assert f"stack too small on" in p.stderr and f"--stack-bytes {stack} is below" in p.stderr, \
         p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_bench_runs_a_users_pte_into_a_scratch_folder(programs):
+    """`./etmcu bench --models my.pte`: a user's program as it is (int8 from its ops, MACs from its
+    layers); without --output it writes build/bench/results, never the committed bench/results."""
+    pte, _ = programs["Mlp"]
+    committed = ROOT / "bench" / "results" / "results.csv"
+    before = committed.read_bytes() if committed.exists() else None
+    p = subprocess.run([sys.executable, str(ROOT / "tools" / "bench" / "bench.py"), "--models",
+                        str(pte), "--targets", "cv32e40p", "--no-op-profile"],
+                       capture_output=True, text=True, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    rows = (ROOT / "build" / "bench" / "results" / "results.csv").read_text().splitlines()
+    row = next(r for r in rows if r.startswith("Mlp8,"))
+    assert ",int8,cv32e40p,ok,cycles," in row
+    assert f",{64 * 128 + 128 * 64 + 64 * 10}," in row          # MACs of the three Linear layers
+    assert (committed.read_bytes() if committed.exists() else None) == before
