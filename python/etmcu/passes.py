@@ -231,9 +231,30 @@ def decompose_activations(graph):
     return graph
 
 
+MAX_POOL = "aten::max_pool2d_with_indices.out"
+
+
+def drop_unused_pool_indices(graph):
+    """A max pool whose int64 indices nothing reads (every nn.MaxPool2d without return_indices)
+    gets an indices tensor with no elements, which the portable kernel does not write: no int64
+    buffer, 8 bytes per output element, is planned for it. (Upstream's portable kernel wants
+    indices of the output's shape; such a program is etmcu-only.)"""
+    users = graph.users()
+    outputs = {t.id for t in graph.outputs}
+    for n in graph.nodes:
+        if n.op != MAX_POOL or len(n.outputs) != 2:
+            continue
+        idx = n.outputs[1]
+        if users.get(idx.id) or idx.id in outputs or not idx.nbytes:
+            continue
+        n.outputs[1] = graph.new_tensor((0,) * len(idx.shape), idx.dtype, name="no_indices")
+    return graph
+
+
 def run_default_passes(graph, fold_bn=True):
     decompose_linear(graph)
     if fold_bn:
         fold_batchnorm(graph)
     eliminate_dead_code(graph)
+    drop_unused_pool_indices(graph)
     return graph

@@ -190,7 +190,8 @@ KERNELS = {
 def _max_pool(args):
     out, idx = A.max_pool2d_with_indices(*[_t(a) for a in args[:6]])
     _store(args[6], out)
-    _store(args[7], idx)
+    if args[7].size:            # an empty indices tensor: not written (passes.drop_unused_pool_indices)
+        _store(args[7], idx)
 
 
 def _batch_norm(args):

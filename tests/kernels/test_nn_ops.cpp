@@ -204,6 +204,34 @@ TEST(MaxPool2d, Variants) {
   }
 }
 
+TEST(MaxPool2d, EmptyIndicesAreNotWritten) {
+  // What the exporter emits when nothing reads the indices: no int64 buffer to plan.
+  Args a;
+  a.tensor<float>({1, 1, 2, 4}, {1, 5, 3, 2, 4, 0, 7, 6});
+  a.add_int_list({2, 2});
+  a.add_int_list({});
+  a.add_int_list({0, 0});
+  a.add_int_list({1, 1});
+  a.add_bool(false);
+  a.tensor<float>({1, 1, 1, 2});
+  a.empty({0, 0, 0, 0}, ScalarType::Long);
+  a.add_tensor_list({6, 7});
+  ASSERT_EQ(a.call(kernels::aten_max_pool2d_with_indices_out), Error::Ok) << a.ctx.failure;
+  EXPECT_EQ(a.values<float>(6), (std::vector<float>{5, 7}));
+
+  Args b;  // indices with elements must still have the output's shape
+  b.tensor<float>({1, 1, 2, 4}, {1, 5, 3, 2, 4, 0, 7, 6});
+  b.add_int_list({2, 2});
+  b.add_int_list({});
+  b.add_int_list({0, 0});
+  b.add_int_list({1, 1});
+  b.add_bool(false);
+  b.tensor<float>({1, 1, 1, 2});
+  b.tensor<int64_t>({1, 1, 1, 1});
+  b.add_tensor_list({6, 7});
+  EXPECT_EQ(b.call(kernels::aten_max_pool2d_with_indices_out), Error::InvalidArgument);
+}
+
 TEST(MaxPool2d, NaNAndErrors) {
   Args a;
   a.tensor<float>({1, 1, 2, 2}, {1, NAN, 3, 2});

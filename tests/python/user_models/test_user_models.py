@@ -237,3 +237,28 @@ def test_npy_input_of_transposed_shape_is_refused(tmp_path):
     assert "another layout" in p.stderr
     np.save(tmp_path / "ok.npy", np.zeros((40, 49), np.float32))     # size-1 dims may go
     host_run(pte, tmp_path / "ok.npy")
+
+
+@needs_cli
+def test_fp32_max_pool_plans_no_indices(tmp_path):
+    """nn.MaxPool2d's int64 indices, which nothing reads, get no buffer: the residual CNN's fp32
+    plan is 81,920 bytes instead of 114,688 (16 x 16 x 16 indices x 8 bytes), and the host runtime
+    still gives the reference interpreter's outputs (to fp32 rounding)."""
+    from etmcu.serialize.pte import decode_json
+    m = um.ResCnn()
+    x = torch.randn(1, 3, 32, 32, generator=torch.Generator().manual_seed(0))
+    prog = etmcu.export(m, (x,), frontend="fx")
+    plan = decode_json(prog.buffer)["execution_plan"][0]
+    pools = [i for i in prog.method.instructions
+             if prog.method.operators[i[0]][0] == "aten::max_pool2d_with_indices"]
+    (pool,) = pools
+    idx = plan["values"][pool[1][7]]["val"]
+    assert idx["scalar_type"] == "LONG" and idx["sizes"] == [0, 0, 0, 0]
+    assert sum(prog.plan.region_sizes) == 81920
+    pte = tmp_path / "r.pte"
+    prog.save(str(pte))
+    np.save(tmp_path / "x.npy", x.numpy())
+    res = json.loads(host_run(pte, tmp_path / "x.npy").stdout.strip().splitlines()[-1])
+    np.testing.assert_allclose(np.array(res["outputs"][0]["values"], np.float32),
+                               run_pte(prog.buffer, [x.numpy()])[0].reshape(-1),
+                               rtol=1e-5, atol=1e-6)       # fp32: torch vs C++ last bits
