@@ -99,7 +99,7 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     was_training = module.training
     module.eval()
     try:
-        check_inputs(module, example_inputs)
+        check_inputs(module, example_inputs, frontend)
         if frontend == "fx":
             graph = trace(module, example_inputs)
         else:

@@ -176,6 +176,9 @@ KERNELS = {
     "aten::view_copy.out": _k(lambda x, s: x.reshape(s), 2),
     "aten::expand_copy.out": _k(lambda x, s, i: x.expand(s), 3),
     "aten::cat.out": _k(lambda ts, d: torch.cat([_t(t) for t in ts], d), 2),
+    "aten::select_copy.int_out": _k(lambda x, d, i: torch.select(x, d, i), 3),
+    "aten::slice_copy.Tensor_out": _k(
+        lambda x, d, s, e, st: x[(slice(None),) * (d % x.dim()) + (slice(s, e, st),)], 5),
     "aten::clone.out": _k(lambda x, mf: x.clone(), 2),
     "dim_order_ops::_to_dim_order_copy.out": lambda args: _store(args[3], _t(args[0])),
     "dim_order_ops::_clone_dim_order.out": lambda args: _store(args[3], _t(args[0])),

@@ -26,6 +26,7 @@ from torch import nn
 
 from ..errors import ExportError
 from ..ir import ALIAS, Graph, Tensor
+from .recurrent import gru_module, lstm_module
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
 _FRAME_RE = re.compile(r'File "([^"]+)", line (\d+), in [^\n]*\n([^\n]*)')
@@ -830,8 +831,48 @@ def _matmul(fe, args, kwargs, res):
 def _getitem(fe, args, kwargs, res):
     obj, idx = args[0], args[1]
     if isinstance(obj, Tensor):
-        raise fe.error("tensor indexing/slicing is not supported", op="Tensor.__getitem__")
+        return _index_tensor(fe, obj, idx, res)
     return obj[idx]
+
+
+def _index_tensor(fe, x, idx, res):
+    """Basic indexing with ints, slices (step > 0) and `...`, e.g. y[:, -1] (the last time step):
+    slice_copy per sliced dim, select_copy per int. Anything else (tensors, None, bools) is
+    advanced indexing, which the runtime has no kernel for."""
+    items = list(idx) if isinstance(idx, tuple) else [idx]
+    if any(not (isinstance(i, (int, slice)) or i is Ellipsis) or isinstance(i, bool)
+           for i in items):
+        raise fe.error("tensor indexing is supported with ints, slices and ... only",
+                       op="Tensor.__getitem__")
+    if Ellipsis in items:
+        k = items.index(Ellipsis)
+        items[k:k + 1] = [slice(None)] * (len(x.shape) - (len(items) - 1))
+    if len(items) > len(x.shape):
+        raise fe.error(f"too many indices for a {len(x.shape)}-D tensor", op="Tensor.__getitem__")
+    dim = 0
+    for i in items:
+        size = x.shape[dim]
+        if isinstance(i, int):
+            j = i + size if i < 0 else i
+            if not 0 <= j < size:
+                raise fe.error(f"index {i} out of range for dim {dim} of size {size}",
+                               op="Tensor.__getitem__")
+            shape = x.shape[:dim] + x.shape[dim + 1:]
+            x = fe.emit("aten::select_copy.int_out", [x, dim, j], [shape], [x.dtype])[0]
+            continue
+        start, stop, step = i.indices(size)
+        if step < 1:
+            raise fe.error("negative slice steps are not supported", op="Tensor.__getitem__")
+        if (start, stop, step) != (0, size, 1):
+            n = len(range(start, stop, step))
+            shape = x.shape[:dim] + (n,) + x.shape[dim + 1:]
+            x = fe.emit("aten::slice_copy.Tensor_out", [x, dim, start, stop, step], [shape],
+                        [x.dtype])[0]
+        dim += 1
+    if tuple(x.shape) != tuple(res.shape):
+        raise fe.error("internal: indexing gave another shape than PyTorch",
+                       op="Tensor.__getitem__")
+    return x
 
 
 def _identity_module(fe, mod, args, kwargs, res):
@@ -869,6 +910,8 @@ MODULE_HANDLERS = {
     nn.Hardtanh: _hardtanh_module,          # also ReLU6 (a Hardtanh subclass)
     nn.Sigmoid: _act_module("aten::sigmoid.out"),
     nn.Tanh: _act_module("aten::tanh.out"),
+    nn.LSTM: lstm_module,
+    nn.GRU: gru_module,
     nn.Hardswish: _act_module("aten::hardswish.out"),
     nn.Hardsigmoid: _act_module("aten::hardsigmoid.out"),
     nn.SiLU: _act_module("aten::silu.out"),
@@ -1007,7 +1050,14 @@ class _ModuleTracer(torch.fx.Tracer):
             path = ""
         self._stack.append(path)
         try:
-            return super().call_module(m, forward, args, kwargs)
+            out = super().call_module(m, forward, args, kwargs)
+            # A recurrent layer returns (output, state): give fx its structure so that
+            # `y, (h, c) = self.lstm(x)` unpacks (a bare Proxy cannot be unpacked).
+            if isinstance(m, nn.LSTM) and isinstance(out, torch.fx.Proxy):
+                return (out[0], (out[1][0], out[1][1]))
+            if isinstance(m, nn.GRU) and isinstance(out, torch.fx.Proxy):
+                return (out[0], out[1])
+            return out
         finally:
             self._stack.pop()
 

@@ -42,6 +42,8 @@ _SCHEMAS = {
     "aten::view_copy.out": ("Tensor self, int[] size", 1),
     "aten::expand_copy.out": ("Tensor self, int[] size, bool implicit", 1),
     "aten::cat.out": ("Tensor[] tensors, int dim", 1),
+    "aten::select_copy.int_out": ("Tensor self, int dim, int index", 1),
+    "aten::slice_copy.Tensor_out": ("Tensor self, int dim, int? start, int? end, int step", 1),
     "aten::clone.out": ("Tensor self, MemoryFormat? memory_format", 1),
     "dim_order_ops::_to_dim_order_copy.out": ("Tensor self, bool non_blocking, int[]? dim_order", 1),
     "dim_order_ops::_clone_dim_order.out": ("Tensor self, bool non_blocking, int[]? dim_order", 1),
