@@ -176,6 +176,10 @@ KERNELS = {
     "aten::view_copy.out": _k(lambda x, s: x.reshape(s), 2),
     "aten::expand_copy.out": _k(lambda x, s, i: x.expand(s), 3),
     "aten::cat.out": _k(lambda ts, d: torch.cat([_t(t) for t in ts], d), 2),
+    "aten::upsample_bilinear2d.vec_out": _k(
+        lambda x, size, ac, sf: torch.nn.functional.interpolate(
+            x, size=None if size is None else list(size), mode="bilinear", align_corners=ac,
+            scale_factor=None if sf is None else list(sf)), 4),
     "aten::select_copy.int_out": _k(lambda x, d, i: torch.select(x, d, i), 3),
     "aten::slice_copy.Tensor_out": _k(
         lambda x, d, s, e, st: x[(slice(None),) * (d % x.dim()) + (slice(s, e, st),)], 5),

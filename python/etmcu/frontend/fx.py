@@ -768,10 +768,18 @@ def _pad_module(fe, mod, args, kwargs, res):
 
 def _interp_common(fe, x, size, scale, mode, align_corners, recompute, res):
     x = fe.tensor(x)
-    if mode != "nearest":
-        raise fe.error(f"interpolate mode '{mode}' is not supported (only 'nearest')")
+    if mode not in ("nearest", "bilinear"):
+        raise fe.error(f"interpolate mode '{mode}' is not supported (only 'nearest', 'bilinear')")
     if len(x.shape) != 4:
         raise fe.error("interpolate needs a 4-D [N,C,H,W] input")
+    if mode == "bilinear":
+        ac = bool(align_corners)
+        if size is not None or recompute:
+            return fe.emit1("aten::upsample_bilinear2d.vec_out",
+                            [x, list(res.shape[2:]), ac, None], res)
+        scales = [float(s) for s in (scale if isinstance(scale, (list, tuple)) else [scale])]
+        return fe.emit1("aten::upsample_bilinear2d.vec_out",
+                        [x, None, ac, scales * 2 if len(scales) == 1 else scales], res)
     if size is not None or recompute:
         return fe.emit1("aten::upsample_nearest2d.vec_out", [x, list(res.shape[2:]), None], res)
     scales = [float(s) for s in _pair(scale)] if not isinstance(scale, (list, tuple)) else \

@@ -54,6 +54,8 @@ _SCHEMAS = {
         "Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, "
         "float momentum, float eps", 3),
     "aten::upsample_nearest2d.vec_out": ("Tensor input, int[]? output_size, float[]? scale_factors", 1),
+    "aten::upsample_bilinear2d.vec_out": (
+        "Tensor input, int[]? output_size, bool align_corners, float[]? scale_factors", 1),
     "aten::native_layer_norm.out": (
         "Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps", 3),
     "aten::constant_pad_nd.out": ("Tensor self, int[] pad, Scalar value", 1),

@@ -110,3 +110,42 @@ def test_basic_indexing_is_select_and_slice():
     prog = etmcu.export(M(), (torch.randn(2, 5, 8),), frontend="fx")
     ops = {op for op, _ in prog.method.operators}
     assert {"aten::select_copy", "aten::slice_copy"} <= ops
+
+
+class Up(nn.Module):
+    def __init__(self, **kw):
+        super().__init__()
+        torch.manual_seed(5)
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.kw = kw
+
+    def forward(self, x):
+        return nn.functional.interpolate(self.conv(x), mode="bilinear", **self.kw)
+
+
+@pytest.mark.parametrize("kw", [dict(scale_factor=2, align_corners=False),
+                                dict(size=(9, 7), align_corners=True),
+                                dict(scale_factor=1.5, align_corners=False)])
+def test_bilinear_upsampling_fp32(kw, tmp_path):
+    m = Up(**kw)
+    x = torch.randn(1, 3, 6, 5)
+    prog = etmcu.export(m, (x,), frontend="fx")            # verified against eager
+    assert "aten::upsample_bilinear2d" in {op for op, _ in prog.method.operators}
+    if not CLI.exists():
+        pytest.skip("host tools not built")
+    pte = tmp_path / "u.pte"
+    prog.save(str(pte))
+    np.save(tmp_path / "x.npy", x.numpy())
+    p = subprocess.run([str(CLI), "run", str(pte), "--input", str(tmp_path / "x.npy"), "--json"],
+                       capture_output=True, text=True, check=True)
+    got = json.loads(p.stdout.strip().splitlines()[-1])["outputs"][0]["values"]
+    with torch.no_grad():
+        want = m(x).numpy().reshape(-1)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_bilinear_in_an_int8_program_is_reported_fp32():
+    prog = etmcu.export(Up(scale_factor=2), (torch.randn(1, 3, 6, 5),), quantize="int8",
+                        frontend="fx")
+    (op,) = prog.fp32_ops
+    assert op.op == "aten::upsample_bilinear2d.vec_out" and "no int8 upsampling kernel" in op.why
