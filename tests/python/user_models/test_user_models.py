@@ -262,3 +262,46 @@ def test_fp32_max_pool_plans_no_indices(tmp_path):
     np.testing.assert_allclose(np.array(res["outputs"][0]["values"], np.float32),
                                run_pte(prog.buffer, [x.numpy()])[0].reshape(-1),
                                rtol=1e-5, atol=1e-6)       # fp32: torch vs C++ last bits
+
+
+class Acts(nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.c1, self.a1 = nn.Conv2d(3, 8, 3), nn.Hardswish()
+        self.c2, self.a2 = nn.Conv2d(8, 8, 1), nn.SiLU()
+        self.c3, self.a3 = nn.Conv2d(8, 8, 1), nn.Hardsigmoid()
+        self.c4 = nn.Conv2d(8, 8, 1)
+
+    def forward(self, x):
+        x = self.a1(self.c1(x))
+        x = self.a2(self.c2(x))
+        x = self.a3(self.c3(x))
+        return torch.tanh(self.c4(x))
+
+
+def test_lut_activations_are_int8_and_fp32_decomposed():
+    x = torch.randn(1, 3, 8, 8, generator=torch.Generator().manual_seed(1))
+    p8 = etmcu.export(Acts(), (x,), quantize="int8", frontend="fx")
+    assert p8.fp32_ops == []
+    assert op_sequence(p8).count("cortex_m::quantized_activation") == 4
+    p32 = etmcu.export(Acts(), (x,), frontend="fx")            # verified against eager (1e-4)
+    assert "aten::hardswish" not in op_sequence(p32)
+    # each table is quantize(f(dequantize(q))) of its calibrated scales, half away from zero
+    from etmcu.quantize import activation_lut
+    lut = activation_lut(lambda v: v * min(max(v + 3, 0), 6) / 6, (0.05, -10), (0.04, -60))
+    q = np.arange(-128, 128)
+    real = (q + 10) * 0.05
+    want = np.clip(np.floor(np.abs(real * np.clip(real + 3, 0, 6) / 6 / 0.04) + 0.5)
+                   * np.sign(real) - 60, -128, 127)
+    np.testing.assert_array_equal(lut, want.astype(np.int8))
+
+
+@needs_cli
+def test_lut_activations_host_equals_reference(tmp_path):
+    x = torch.randn(1, 3, 8, 8, generator=torch.Generator().manual_seed(2))
+    prog = etmcu.export(Acts(), (x,), quantize="int8", frontend="fx")
+    pte = tmp_path / "a.pte"
+    prog.save(str(pte))
+    (got,) = etmcu.Program(pte).run(x)
+    np.testing.assert_array_equal(got, run_pte(prog.buffer, [x.numpy()])[0])
