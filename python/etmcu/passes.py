@@ -186,6 +186,13 @@ def lift_1d(graph):
             nodes.append(Node(n.op, [as4[n.args[0].id], as4[n.args[1].id]] + list(n.args[2:]),
                               [y4], n.source, n.module))
             back(y4, y, n)
+        elif (n.op == "aten::constant_pad_nd.out" and len(n.args[0].shape) == 3
+              and len(n.args[1]) == 2 and not n.args[0].is_const):
+            # padding of the time axis (Conv1d padding='same' with an even kernel): W of the view
+            x = n.args[0]
+            y4 = graph.new_tensor((y.shape[0], y.shape[1], 1, y.shape[2]), y.dtype)
+            nodes.append(Node(n.op, [view4(x, n)] + list(n.args[1:]), [y4], n.source, n.module))
+            back(y4, y, n)
         elif (n.op == "aten::mean.out" and len(n.args[0].shape) == 3 and n.args[3] is None
               and not n.args[0].is_const and [d % 3 for d in (n.args[1] or [])] == [2]):
             # mean over time: a global average over the [N, C, 1, L] view, then a view back

@@ -305,3 +305,41 @@ def test_lut_activations_host_equals_reference(tmp_path):
     prog.save(str(pte))
     (got,) = etmcu.Program(pte).run(x)
     np.testing.assert_array_equal(got, run_pte(prog.buffer, [x.numpy()])[0])
+
+
+class Conv1dVariants(nn.Module):
+    """padding='same' with an even kernel (a pad on the time axis), depthwise with dilation, a
+    residual add, grouped with stride, a time mean with keepdim."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.a = nn.Conv1d(8, 8, 4, padding="same")
+        self.b = nn.Conv1d(8, 8, 3, groups=8, dilation=2, padding=2)
+        self.c = nn.Conv1d(8, 16, 3, groups=2, stride=2)
+
+    def forward(self, x):
+        x = torch.relu(self.a(x))
+        x = torch.relu(self.b(x)) + x
+        return self.c(x).mean(-1, keepdim=True)
+
+
+def test_conv1d_variants_are_all_int8():
+    x = torch.randn(1, 8, 20, generator=torch.Generator().manual_seed(0))
+    prog = etmcu.export(Conv1dVariants(), (x,), quantize="int8", frontend="fx")
+    assert prog.fp32_ops == []
+    seq = op_sequence(prog)
+    assert seq.count("cortex_m::pad") == 1 and seq.count("cortex_m::quantized_add") == 1
+    assert seq.count("cortex_m::quantized_depthwise_conv2d") == 1
+    with torch.no_grad():
+        ref = Conv1dVariants().eval()(x).numpy()
+    out = run_pte(prog.buffer, [x.numpy()])[0]
+    assert out.shape == ref.shape
+    assert np.abs(out - ref).max() <= 0.05 * np.abs(ref).max()
+    if CLI.exists():
+        pte_bytes = prog.buffer
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            prog.save(f"{d}/c.pte")
+            (got,) = etmcu.Program(f"{d}/c.pte").run(x)
+        np.testing.assert_array_equal(got, run_pte(pte_bytes, [x.numpy()])[0])
