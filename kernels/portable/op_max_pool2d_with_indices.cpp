@@ -1,6 +1,7 @@
 // aten::max_pool2d_with_indices.out: 2-D max pooling over [N,]C,H,W (f32/f64) with padding
 // (padded cells never win), dilation and ceil_mode; NaN propagates; indices are int64 offsets
-// h * W + w within each plane, as in PyTorch. Any dim order.
+// h * W + w within each plane, as in PyTorch. Any dim order. An indices tensor with no elements
+// (the exporter's choice when nothing reads them) is not written: no int64 buffer is planned.
 #include <math.h>
 
 #include "kernels/portable/portable_ops.h"
@@ -19,10 +20,11 @@ void max_pool(const Tensor& in, const Tensor& out, const Tensor& idx, const int6
   const Index s[2] = {static_cast<Index>(s64[0]), static_cast<Index>(s64[1])};
   const Index p[2] = {static_cast<Index>(p64[0]), static_cast<Index>(p64[1])};
   const Index d[2] = {static_cast<Index>(d64[0]), static_cast<Index>(d64[1])};
-  const util::View4 x = util::view4_chw(in), y = util::view4_chw(out), z = util::view4_chw(idx);
+  const util::View4 x = util::view4_chw(in), y = util::view4_chw(out);
+  const util::View4 z = util::view4_chw(idx.numel() != 0 ? idx : out);
   const T* px = in.const_data_ptr<T>();
   T* py = out.mutable_data_ptr<T>();
-  int64_t* pz = idx.mutable_data_ptr<int64_t>();
+  int64_t* pz = idx.numel() != 0 ? idx.mutable_data_ptr<int64_t>() : nullptr;
   for (Index n = 0; n < y.size[0]; ++n)
     for (Index c = 0; c < y.size[1]; ++c) {
       const T* plane = px + n * x.stride[0] + c * x.stride[1];
@@ -50,7 +52,7 @@ void max_pool(const Tensor& in, const Tensor& out, const Tensor& idx, const int6
           const Index yo = n * y.stride[0] + c * y.stride[1] + oh * y.stride[2] + ow * y.stride[3];
           const Index zo = n * z.stride[0] + c * z.stride[1] + oh * z.stride[2] + ow * z.stride[3];
           py[yo] = best;
-          pz[zo] = best_i;
+          if (pz != nullptr) pz[zo] = best_i;
         }
     }
 }
@@ -92,7 +94,8 @@ Error aten_max_pool2d_with_indices_out(KernelContext& ctx, Span<EValue*> args) {
     if (y.size[2 + i] != o)
       return ctx.fail(Error::InvalidArgument, "max_pool2d_with_indices.out: out shape mismatch");
   }
-  if (y.size[0] != x.size[0] || y.size[1] != x.size[1] || !out.same_shape(idx))
+  if (y.size[0] != x.size[0] || y.size[1] != x.size[1] ||
+      (idx.numel() != 0 && !out.same_shape(idx)))
     return ctx.fail(Error::InvalidArgument, "max_pool2d_with_indices.out: out shape mismatch");
   (void)util::dispatch_float(in.dtype,
                              [&](auto tag) { max_pool<decltype(tag)>(in, out, idx, k, s, p, d); });

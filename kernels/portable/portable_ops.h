@@ -211,6 +211,10 @@ Error aten_unsqueeze_copy_out(KernelContext& ctx, Span<EValue*> args);
 // Tensor(a!) out) -> out
 //   -> args: 5 values (4 schema arguments + out)
 Error aten_upsample_nearest2d_vec_out(KernelContext& ctx, Span<EValue*> args);
+// aten::upsample_bilinear2d.vec_out(Tensor input, SymInt[]? output_size, bool align_corners,
+// float[]? scale_factors, *, Tensor(a!) out) -> out
+//   -> args: 6 values (5 schema arguments + out)
+Error aten_upsample_bilinear2d_vec_out(KernelContext& ctx, Span<EValue*> args);
 // aten::view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out) -> out
 //   -> args: 4 values (3 schema arguments + out)
 Error aten_view_copy_out(KernelContext& ctx, Span<EValue*> args);

@@ -19,7 +19,15 @@ from .program import ExportedProgram
 from .serialize.ptd import ExternalConstants, build_ptd
 from .serialize.pte import build_pte
 
-__all__ = ["export", "ExportError", "ExportedProgram", "default_frontend", "FRONTENDS"]
+__all__ = ["export", "ExportError", "ExportedProgram", "Program", "default_frontend", "FRONTENDS"]
+
+
+def __getattr__(name):
+    # etmcu.Program (runtime.py): run a .pte on the host runtime; imported on first use
+    if name == "Program":
+        from .runtime import Program
+        return Program
+    raise AttributeError(f"module 'etmcu' has no attribute '{name}'")
 
 FRONTENDS = ("fx", "export")
 
@@ -40,7 +48,7 @@ def default_frontend():
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
            calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
-           seed=0, external_constants=False, int8_io=False, overlap=True):
+           seed=0, external_constants=False, int8_io=False, overlap=True, debug_info=True):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -65,6 +73,10 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     softmax: "int8" (default: cortex_m::softmax on the last dim, output scale 1/256 and zero
     point -128, as CMSIS-NN requires) or "fp32" (dequantize before the softmax: float
     probabilities instead of 1/256 steps).
+    debug_info: write one frame per instruction (Chain.stacktrace): the layer's module path,
+    source file and line, and for int8 the fp32 layer it approximates with its scale and zero
+    point; profiles and `etmcu compare` print layer names from it, the runtime ignores it.
+    False: no frames (as upstream's programs), a few bytes per instruction smaller.
     external_constants: put every constant in a separate .ptd (prog.external_data; saved beside
     the .pte), named blobs the runtime finds by name at method load, as upstream's
     external_constants=True does; the .pte then carries no constant bytes.
@@ -93,7 +105,7 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     was_training = module.training
     module.eval()
     try:
-        check_inputs(module, example_inputs)
+        check_inputs(module, example_inputs, frontend)
         if frontend == "fx":
             graph = trace(module, example_inputs)
         else:
@@ -112,7 +124,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
                               op="quantize")
         from .calibration import calibration_samples
         from .passes import eliminate_dead_code
+        from .passes import lift_1d
         from .quantize import quantize_graph
+        lift_1d(graph)
         samples = calibration_samples(calibration, example_inputs, seed=seed)
         if linear not in ("per_tensor", "per_channel"):
             raise ExportError(f"linear must be 'per_tensor' or 'per_channel', got '{linear}'",
@@ -123,12 +137,14 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
                                   linear_per_channel=linear == "per_channel",
                                   int8_softmax=softmax == "int8", int8_io=int8_io)
         eliminate_dead_code(graph)
+    from .passes import decompose_activations
+    decompose_activations(graph)
     method = lower(graph, method_name)
     if qinfo is not None and qinfo.io_quant is not None:
         method.io_quant = qinfo.io_quant
     plan = plan_memory(method, memory_regions, inplace=inplace, overlap=overlap)
     external = ExternalConstants() if external_constants else None
-    buffer, pool = build_pte([(method, plan)], external)
+    buffer, pool = build_pte([(method, plan)], external, debug_info=debug_info)
     offsets, segment = pool.layout()
     prog = ExportedProgram(buffer, method, plan, pool.nbytes, len(segment))
     if external is not None:

@@ -17,7 +17,7 @@ from .errors import ExportError
 DEFAULT_SAMPLES = 32
 
 
-def _as_sample(x, example_inputs):
+def _as_sample(x, example_inputs, where=None):
     if isinstance(x, (torch.Tensor, np.ndarray)):
         x = (x,)
     x = tuple(np.asarray(v.numpy() if isinstance(v, torch.Tensor) else v) for v in x)
@@ -25,12 +25,23 @@ def _as_sample(x, example_inputs):
         raise ExportError(f"calibration sample has {len(x)} inputs, the model takes "
                           f"{len(example_inputs)}", op="calibration")
     out = []
-    for v, e in zip(x, example_inputs):
-        if int(np.prod(v.shape)) != e.numel():
-            raise ExportError(f"calibration sample of shape {list(v.shape)} does not match "
-                              f"input shape {list(e.shape)}", op="calibration")
+    for i, (v, e) in enumerate(zip(x, example_inputs)):
+        # Shapes, not just element counts: [1, 49, 40] for a [1, 40, 49] input is another layout.
+        # Only dims of size 1 may differ.
+        if _squeezed(v.shape) != _squeezed(e.shape):
+            what = f"calibration sample{'' if where is None else f' {where}'}"
+            if len(x) > 1:
+                what += f" (input {i})"
+            hint = (": the same number of elements in another layout (transpose it to the model's "
+                    "axis order rather than reshape it)" if v.size == e.numel() else "")
+            raise ExportError(f"{what} has shape {list(v.shape)}, which does not match the model's "
+                              f"input shape {list(e.shape)}{hint}", op="calibration")
         out.append(v.astype(np.float32).reshape(tuple(e.shape)))
     return tuple(out)
+
+
+def _squeezed(shape):
+    return [int(d) for d in shape if d != 1]
 
 
 def _from_dir(path, example_inputs):
@@ -41,22 +52,20 @@ def _from_dir(path, example_inputs):
     for f in files:
         if f.suffix == ".npz":
             with np.load(f) as z:
-                samples.append(_as_sample(tuple(z[k] for k in z.files), example_inputs))
+                samples.append(_as_sample(tuple(z[k] for k in z.files), example_inputs, f.name))
             continue
         a = np.load(f)
         if len(example_inputs) != 1:
             raise ExportError(f"{f.name}: a model with {len(example_inputs)} inputs needs .npz "
                               "samples (one array per input)", op="calibration")
         shape = tuple(example_inputs[0].shape)
-        if a.size == example_inputs[0].numel():
-            samples.append(_as_sample(a, example_inputs))
-        elif a.ndim == len(shape) + 1 and tuple(a.shape[1:]) == shape:
-            samples.extend(_as_sample(v, example_inputs) for v in a)
-        elif a.ndim == len(shape) and tuple(a.shape[1:]) == shape[1:] and shape[0] == 1:
-            samples.extend(_as_sample(v[None], example_inputs) for v in a)
+        if a.ndim == len(shape) + 1 and tuple(a.shape[1:]) == shape:
+            samples.extend(_as_sample(v, example_inputs, f.name) for v in a)
+        elif (a.ndim == len(shape) and tuple(a.shape[1:]) == shape[1:] and shape[0] == 1
+              and a.shape[0] > 1):
+            samples.extend(_as_sample(v[None], example_inputs, f.name) for v in a)
         else:
-            raise ExportError(f"{f.name}: shape {list(a.shape)} does not match input shape "
-                              f"{list(shape)}", op="calibration")
+            samples.append(_as_sample(a, example_inputs, f.name))   # one sample, shape checked
     return samples
 
 
@@ -83,4 +92,4 @@ def calibration_samples(calibration, example_inputs, seed=0):
         if str(calibration).isdigit():
             return generated_samples(int(calibration), example_inputs, seed)
         raise ExportError(f"calibration directory not found: {calibration}", op="calibration")
-    return [_as_sample(x, example_inputs) for x in calibration]
+    return [_as_sample(x, example_inputs, f"#{i}") for i, x in enumerate(calibration)]

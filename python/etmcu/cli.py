@@ -65,7 +65,70 @@ def _load(spec):
                          + (f"\n  at {where}" if where else ""))
     if not isinstance(model, torch.nn.Module):
         raise SystemExit(f"{spec} did not produce an nn.Module (got {type(model).__name__})")
+    model.etmcu_factory = obj
     return model, mod
+
+
+def _init_depends_on_rng(factory, model):
+    """True when building the module again from another global random state gives other
+    weights: its initialisation is unseeded, so every export makes a different program."""
+    state = torch.random.get_rng_state()
+    try:
+        torch.seed()                   # a fresh random state, as another process would have
+        other = factory()
+    except Exception:  # noqa: BLE001 - it was built once already; do not fail on the check
+        return False
+    finally:
+        torch.random.set_rng_state(state)
+    a, b = model.state_dict(), other.state_dict()
+    return a.keys() == b.keys() and any(
+        not torch.equal(a[k], b[k]) for k in a if isinstance(a[k], torch.Tensor) and
+        a[k].shape == b[k].shape and a[k].is_floating_point())
+
+
+def load_weights(model, path):
+    """Load trained weights into `model`: a state_dict saved with torch.save(model.state_dict()),
+    a checkpoint dict holding one under 'state_dict' / 'model_state_dict' / 'model', or a whole
+    saved module. Every parameter and buffer must match by name and shape."""
+    p = Path(path)
+    if not p.exists():
+        raise ExportError(f"--weights: no such file: {path}", op="weights")
+    try:
+        obj = torch.load(str(p), map_location="cpu")
+    except Exception as e:  # noqa: BLE001 - not a torch.save file
+        raise ExportError(f"--weights {path}: cannot be read by torch.load ({type(e).__name__}: "
+                          f"{str(e).splitlines()[0] if str(e) else ''})", op="weights")
+    if isinstance(obj, torch.nn.Module):
+        obj = obj.state_dict()
+    if isinstance(obj, dict):
+        for key in ("state_dict", "model_state_dict", "model"):
+            if key in obj and isinstance(obj[key], dict):
+                obj = obj[key]
+                break
+    if not isinstance(obj, dict) or not all(isinstance(v, torch.Tensor) for v in obj.values()):
+        raise ExportError(f"--weights {path}: expected a state_dict (torch.save(model.state_dict(), "
+                          f"...)), got a {type(obj).__name__}", op="weights")
+    if obj and all(k.startswith("module.") for k in obj):      # saved from DataParallel
+        obj = {k[len("module."):]: v for k, v in obj.items()}
+    own = model.state_dict()
+    missing = [k for k in own if k not in obj]
+    unexpected = [k for k in obj if k not in own]
+    shapes = [f"{k}: file {list(obj[k].shape)}, model {list(own[k].shape)}"
+              for k in own if k in obj and obj[k].shape != own[k].shape]
+    problems = []
+    if missing:
+        problems.append(f"missing from the file: {', '.join(missing[:8])}"
+                        + (f" (+{len(missing) - 8} more)" if len(missing) > 8 else ""))
+    if unexpected:
+        problems.append(f"not in the model: {', '.join(unexpected[:8])}"
+                        + (f" (+{len(unexpected) - 8} more)" if len(unexpected) > 8 else ""))
+    if shapes:
+        problems.append("different shapes: " + "; ".join(shapes[:8]))
+    if problems:
+        raise ExportError(f"--weights {path} does not match the model: " + "; ".join(problems),
+                          op="weights")
+    model.load_state_dict(obj, strict=True)
+    return len(obj)
 
 
 def _required_params(obj):
@@ -122,6 +185,9 @@ def main(argv=None):
                          "run_decompositions, torch >= 2.1); default: export on torch >= 2.1, "
                          "fx on older torch (docs/exporter.md)")
     ex.add_argument("--seed", type=int, default=0, help="seed for the tracing inputs")
+    ex.add_argument("--weights", metavar="FILE.pt",
+                    help="trained weights to load before exporting: a state_dict saved with "
+                         "torch.save(model.state_dict(), FILE.pt) (or a checkpoint holding one)")
     ex.add_argument("--quantize", choices=["int8"], default=None,
                     help="post-training static int8 quantization to upstream's cortex_m ops")
     ex.add_argument("--calibration", default=None, metavar="N|DIR",
@@ -132,6 +198,8 @@ def main(argv=None):
                          "tensors (4-D ones channels-last); their scale and zero point are in the "
                          "program (./etmcu inspect shows them, ./etmcu run quantizes float .npy "
                          "inputs with them)")
+    ex.add_argument("--no-debug-info", action="store_true",
+                    help="no per-instruction frames (layer names, source lines) in the program")
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
                     help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
     ex.add_argument("--scratch-target", choices=["portable", "dsp"], default="portable",
@@ -140,6 +208,14 @@ def main(argv=None):
     args = ap.parse_args(argv)
 
     model, mod = _load(args.model)
+    if args.weights:
+        try:
+            n = load_weights(model, args.weights)
+        except ExportError as e:
+            print(f"etmcu export: error: {e}", file=sys.stderr)
+            return 1
+        print(f"weights: {n} tensors from {args.weights}", flush=True)
+    unseeded = not args.weights and _init_depends_on_rng(model.etmcu_factory, model)
     shapes = args.input_shape or [tuple(s) for s in getattr(mod, "INPUT_SHAPES", [])]
     if not shapes:
         raise SystemExit("give --input-shape for every model input")
@@ -170,7 +246,7 @@ def main(argv=None):
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax, frontend=frontend,
                       seed=args.seed, external_constants=args.external_constants,
-                      int8_io=args.int8_io)
+                      int8_io=args.int8_io, debug_info=not args.no_debug_info)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1
@@ -178,6 +254,11 @@ def main(argv=None):
     print(f"exported {args.model} -> {args.output}"
           + (f" + {prog.ptd_path(args.output)}" if prog.external_data is not None else ""))
     print(prog.summary())
+    if unseeded:
+        print(f"etmcu export: warning: {args.model} builds different weights from another random "
+              "state (unseeded initialisation): each export makes a different program. Load "
+              "trained weights with --weights FILE.pt, or seed the module (torch.manual_seed(...) "
+              "before creating its layers)", file=sys.stderr, flush=True)
     return 0
 
 

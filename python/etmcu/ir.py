@@ -57,6 +57,7 @@ class Node:
     args: List[Any]              # schema-order arguments (Tensor, [Tensor], python scalars/lists, None)
     outputs: List[Tensor]
     source: str = ""             # "file:line: code" of the user's line, for errors and debugging
+    module: str = ""             # module path of the layer it came from ("net.0"), "" at top level
 
     def tensor_inputs(self):
         out = []

@@ -120,19 +120,141 @@ def decompose_linear(graph):
             wt = graph.constant(np.ascontiguousarray(w.data.T), w.name + ".T")
         else:
             wt = graph.new_tensor(w.shape[::-1], w.dtype)
-            nodes.append(Node("aten::permute_copy.out", [w, [1, 0]], [wt], n.source))
+            nodes.append(Node("aten::permute_copy.out", [w, [1, 0]], [wt], n.source, n.module))
         x2 = x
         if len(x.shape) != 2:
             x2 = graph.new_tensor((rows, x.shape[-1]), x.dtype)
-            nodes.append(Node(ALIAS, [x], [x2], n.source))
+            nodes.append(Node(ALIAS, [x], [x2], n.source, n.module))
         y2 = out if len(out.shape) == 2 else graph.new_tensor((rows, w.shape[0]), out.dtype)
         if b is None:
-            nodes.append(Node("aten::mm.out", [x2, wt], [y2], n.source))
+            nodes.append(Node("aten::mm.out", [x2, wt], [y2], n.source, n.module))
         else:
-            nodes.append(Node("aten::addmm.out", [b, x2, wt, 1, 1], [y2], n.source))
+            nodes.append(Node("aten::addmm.out", [b, x2, wt, 1, 1], [y2], n.source, n.module))
         if y2 is not out:
-            nodes.append(Node(ALIAS, [y2], [out], n.source))
+            nodes.append(Node(ALIAS, [y2], [out], n.source, n.module))
     graph.nodes = nodes
+    return graph
+
+
+CONV = "aten::convolution.out"
+# Ops that compute element by element, so they run unchanged on the [N, C, 1, L] view.
+_ELEMENTWISE_1 = ("aten::relu.out", "aten::hardtanh.out", "aten::clamp.out", "aten::sigmoid.out",
+                  "aten::tanh.out", "aten::hardswish.out", "aten::hardsigmoid.out",
+                  "aten::silu.out")
+_ELEMENTWISE_2 = ("aten::add.out", "aten::mul.out")
+
+
+def lift_1d(graph):
+    """Run 1-D layers on the 2-D kernels: a Conv1d over [N, C, L] becomes a convolution with a
+    (1, k) kernel over the view [N, C, 1, L], and the element-wise ops, adds and time means that
+    follow it run on that view too, so a chain of Conv1d layers stays 4-D (and channels-last in
+    int8) from end to end, with views only where a 3-D tensor is really read. Views cost no
+    instruction. Used by the int8 export, whose kernels are 2-D only."""
+    as4 = {}           # 3-D tensor id -> the 4-D tensor [N, C, 1, L] holding the same bytes
+    nodes = []
+
+    def view4(x, n):
+        if x.id not in as4:
+            t = graph.new_tensor((x.shape[0], x.shape[1], 1, x.shape[2]), x.dtype)
+            nodes.append(Node(ALIAS, [x], [t], n.source, n.module))
+            as4[x.id] = t
+        return as4[x.id]
+
+    def back(y4, y, n):
+        nodes.append(Node(ALIAS, [y4], [y], n.source, n.module))
+        as4[y.id] = y4
+
+    for n in graph.nodes:
+        y = n.outputs[0] if n.outputs else None
+        if n.op == CONV and len(n.args[0].shape) == 3 and not n.args[6] and n.args[1].is_const:
+            x, w, b, stride, padding, dilation, _, _, groups = n.args
+            x4 = view4(x, n)
+            w4 = graph.constant(w.data.reshape(w.shape[0], w.shape[1], 1, w.shape[2]), w.name)
+            y4 = graph.new_tensor((y.shape[0], y.shape[1], 1, y.shape[2]), y.dtype)
+            nodes.append(Node(CONV, [x4, w4, b, [1, stride[0]], [0, padding[0]],
+                                     [1, dilation[0]], False, [0, 0], groups], [y4],
+                              n.source, n.module))
+            back(y4, y, n)
+        elif n.op in _ELEMENTWISE_1 and n.args[0].id in as4 and y.shape == n.args[0].shape:
+            y4 = graph.new_tensor(as4[n.args[0].id].shape, y.dtype)
+            nodes.append(Node(n.op, [as4[n.args[0].id]] + list(n.args[1:]), [y4], n.source,
+                              n.module))
+            back(y4, y, n)
+        elif (n.op in _ELEMENTWISE_2 and hasattr(n.args[1], "id") and n.args[0].id in as4
+              and n.args[1].id in as4 and n.args[0].shape == n.args[1].shape == y.shape):
+            y4 = graph.new_tensor(as4[n.args[0].id].shape, y.dtype)
+            nodes.append(Node(n.op, [as4[n.args[0].id], as4[n.args[1].id]] + list(n.args[2:]),
+                              [y4], n.source, n.module))
+            back(y4, y, n)
+        elif (n.op == "aten::constant_pad_nd.out" and len(n.args[0].shape) == 3
+              and len(n.args[1]) == 2 and not n.args[0].is_const):
+            # padding of the time axis (Conv1d padding='same' with an even kernel): W of the view
+            x = n.args[0]
+            y4 = graph.new_tensor((y.shape[0], y.shape[1], 1, y.shape[2]), y.dtype)
+            nodes.append(Node(n.op, [view4(x, n)] + list(n.args[1:]), [y4], n.source, n.module))
+            back(y4, y, n)
+        elif (n.op == "aten::mean.out" and len(n.args[0].shape) == 3 and n.args[3] is None
+              and not n.args[0].is_const and [d % 3 for d in (n.args[1] or [])] == [2]):
+            # mean over time: a global average over the [N, C, 1, L] view, then a view back
+            x = n.args[0]
+            y4 = graph.new_tensor((x.shape[0], x.shape[1], 1, 1), y.dtype)
+            nodes.append(Node(n.op, [view4(x, n), [2, 3], True, None], [y4], n.source,
+                              n.module))
+            nodes.append(Node(ALIAS, [y4], [y], n.source, n.module))
+        else:
+            nodes.append(n)
+    graph.nodes = nodes
+    eliminate_dead_code(graph)
+    return graph
+
+
+def decompose_activations(graph):
+    """Hardswish, Hardsigmoid and SiLU left in fp32 (int8 ones became lookup tables) become the
+    portable kernels' ops: hardsigmoid(x) = hardtanh(x + 3, 0, 6) / 6, hardswish(x) = x *
+    hardsigmoid(x), silu(x) = x * sigmoid(x). The front ends emit them as one op each so the
+    int8 export sees one activation."""
+    nodes = []
+    for n in graph.nodes:
+        if n.op not in ("aten::hardswish.out", "aten::hardsigmoid.out", "aten::silu.out"):
+            nodes.append(n)
+            continue
+        x, (y,) = n.args[0], n.outputs
+
+        def node(op, args, out=None):
+            t = out if out is not None else graph.new_tensor(x.shape, x.dtype)
+            nodes.append(Node(op, args, [t], n.source, n.module))
+            return t
+
+        if n.op == "aten::silu.out":
+            node("aten::mul.out", [x, node("aten::sigmoid.out", [x])], y)
+            continue
+        shifted = node("aten::add.Scalar_out", [x, 3.0, 1])
+        clipped = node("aten::hardtanh.out", [shifted, 0.0, 6.0])
+        if n.op == "aten::hardsigmoid.out":
+            node("aten::div.Scalar_out", [clipped, 6.0], y)
+        else:
+            node("aten::div.Scalar_out", [node("aten::mul.out", [x, clipped]), 6.0], y)
+    graph.nodes = nodes
+    return graph
+
+
+MAX_POOL = "aten::max_pool2d_with_indices.out"
+
+
+def drop_unused_pool_indices(graph):
+    """A max pool whose int64 indices nothing reads (every nn.MaxPool2d without return_indices)
+    gets an indices tensor with no elements, which the portable kernel does not write: no int64
+    buffer, 8 bytes per output element, is planned for it. (Upstream's portable kernel wants
+    indices of the output's shape; such a program is etmcu-only.)"""
+    users = graph.users()
+    outputs = {t.id for t in graph.outputs}
+    for n in graph.nodes:
+        if n.op != MAX_POOL or len(n.outputs) != 2:
+            continue
+        idx = n.outputs[1]
+        if users.get(idx.id) or idx.id in outputs or not idx.nbytes:
+            continue
+        n.outputs[1] = graph.new_tensor((0,) * len(idx.shape), idx.dtype, name="no_indices")
     return graph
 
 
@@ -141,4 +263,5 @@ def run_default_passes(graph, fold_bn=True):
     if fold_bn:
         fold_batchnorm(graph)
     eliminate_dead_code(graph)
+    drop_unused_pool_indices(graph)
     return graph

@@ -66,8 +66,12 @@ class ExportedProgram:
             lines.append(f"{self.quantization}: calibrated on {self.calibration_samples} samples")
             if self.fp32_ops:
                 lines.append(f"{self.quantization}: {len(self.fp32_ops)} ops stay in fp32:")
-                for op, src in self.fp32_ops:
-                    lines.append(f"  {op}" + (f"  ({src})" if src else ""))
+                for entry in self.fp32_ops:
+                    if hasattr(entry, "describe"):
+                        lines.append(f"  {entry.describe()}")
+                    else:
+                        op, src = entry
+                        lines.append(f"  {op}" + (f"  ({src})" if src else ""))
             else:
                 lines.append(f"{self.quantization}: every op runs in int8")
         if self.verified_error is not None:

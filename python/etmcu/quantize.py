@@ -106,9 +106,22 @@ def round_half_away(x):
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
 
+def _sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0
+
+
+def _hardsigmoid(x):
+    return min(max(x + 3.0, 0.0), 6.0) / 6.0
+
+
+# Activations without a cortex_m op of their own: a 256-entry lookup table each
+# (cortex_m::quantized_activation, as CMSIS-NN's int8 LUT activations).
 _LUT_FNS = {
-    "aten::sigmoid.out": lambda x: 1.0 / (1.0 + math.exp(-x)) if x > -700 else 0.0,
+    "aten::sigmoid.out": _sigmoid,
     "aten::tanh.out": math.tanh,
+    "aten::hardswish.out": lambda x: x * _hardsigmoid(x),
+    "aten::hardsigmoid.out": _hardsigmoid,
+    "aten::silu.out": lambda x: x * _sigmoid(x),
 }
 
 
@@ -249,17 +262,20 @@ class Int8Rewriter:
         self.qcl = {}        # float tensor id -> int8 tensor in NHWC-compatible layout
         self.f = {}          # float tensor id -> fp32 tensor holding its value
         self.qp = {}         # int8 tensor id -> (scale, zero point)
-        self.fp32_ops = []   # ops left in fp32 (op, source)
+        self.fp32_ops = []   # ops left in fp32: Fp32Op (op, source) + module, why, fix
+        self.cur = None      # the node being rewritten (its module path names what we emit)
         self.int8_ops = []
         self.users = graph.users()
         self.outputs = {t.id for t in graph.outputs}
         self.int8_io = int8_io
         # With int8_io: (scale, zero point) of every method input and output, in order.
         self.io_quant = None
+        # float tensor id -> (module, source) of the node that computes it in the fp32 graph
+        self.producer = {o.id: (n.module, n.source) for n in graph.nodes for o in n.outputs}
 
     # -- helpers ---------------------------------------------------------------------------
     def emit(self, op, args, out, src=""):
-        self.nodes.append(Node(op, args, [out], src))
+        self.nodes.append(Node(op, args, [out], src, self.cur.module if self.cur else ""))
         return out
 
     def qparams_of(self, t):
@@ -366,13 +382,13 @@ class Int8Rewriter:
         for i, n in enumerate(nodes):
             if id(n) in skip:
                 continue
+            self.cur = n
             handler = self.HANDLERS.get(n.op)
             done = False
             if handler is not None:
                 done = handler(self, n, skip)
             if not done:
                 self.fallback(n)
-        self.g.nodes = self.nodes
         if self.int8_io:
             # The caller gets the int8 tensors (MLPerf Tiny style) and dequantizes itself.
             outs = [self.get_q(t, nhwc=False) for t in self.g.outputs]
@@ -380,6 +396,8 @@ class Int8Rewriter:
             self.g.outputs = outs
         else:
             self.g.outputs = [self.get_f(t) for t in self.g.outputs]
+        self.mark_references()
+        self.g.nodes = self.nodes
         return self.g
 
     def int8_inputs(self):
@@ -393,6 +411,30 @@ class Int8Rewriter:
             new.append(q)
         self.g.inputs = new
         self.io_quant = {"inputs": [self.qp[t.id] for t in new], "outputs": []}
+
+    def mark_references(self):
+        """Give every int8 instruction whose output stands for a float tensor of the fp32 graph
+        `node.ref = (module, source, scale, zero point)`: the layer whose fp32 output it
+        approximates (with a fused activation, the activation's) and how to dequantize it. The
+        program carries it (Frame.context), so `etmcu compare` can line the layers of an fp32
+        and an int8 program up."""
+        rev = {}
+        for fid, t in self.q.items():
+            rev.setdefault(t.id, fid)
+        for n in reversed(self.nodes):   # the tensor a view is made from stands for it too
+            if n.op == ALIAS and n.outputs[0].id in rev and n.args[0].id not in rev:
+                rev[n.args[0].id] = rev[n.outputs[0].id]
+        for n in self.nodes:
+            o = n.outputs[0] if n.outputs else None
+            if n.op == ALIAS or o is None or o.id not in rev or o.id not in self.qp:
+                continue
+            if n.op == "cortex_m::quantize_per_tensor.out":
+                continue
+            fid = rev[o.id]
+            if fid not in self.producer:
+                continue
+            module, source = self.producer[fid]
+            n.ref = (module, source) + tuple(self.qp[o.id])
 
     def fallback(self, n):
         args = []
@@ -408,7 +450,8 @@ class Int8Rewriter:
         for o in n.outputs:
             self.f[o.id] = o
         if n.op != ALIAS:
-            self.fp32_ops.append((n.op, n.source))
+            why, fix = fp32_reason(n, self)
+            self.fp32_ops.append(Fp32Op(n.op, n.source, n.module, why, fix))
 
     # -- handlers: return True when the node was lowered to int8 ----------------------------
     def h_conv(self, n, skip):
@@ -517,7 +560,7 @@ class Int8Rewriter:
         amin, amax = self.act_range(bounds, (s_out, z_out))
         x4 = self.g.new_tensor((b_, cin, 1, 1), np.int8, name="view")
         self.qp[x4.id] = (s_in, z_in)
-        self.nodes.append(Node(ALIAS, [xq], [x4], n.source))
+        self.nodes.append(Node(ALIAS, [xq], [x4], n.source, n.module))
         scratch = self.g.new_tensor((conv_scratch(self.target, cin, cin, 1, 1, [0, 0], [1, 1]),),
                                     np.uint8, name="scratch")
         scratch.scratch = True
@@ -528,7 +571,7 @@ class Int8Rewriter:
                    amin, amax, scratch], y4, n.source)
         out = self.g.new_tensor(out_f.shape, np.int8, name="view")
         self.qp[out.id] = (s_out, z_out)
-        self.nodes.append(Node(ALIAS, [y4], [out], n.source))
+        self.nodes.append(Node(ALIAS, [y4], [out], n.source, n.module))
         self.q[out_f.id] = out
         if fused:
             skip.add(id(fused[2]))
@@ -631,7 +674,7 @@ class Int8Rewriter:
             xq = self.clone(xq, (0, 1, 2, 3), n.source)      # views index in logical order
         out = self.g.new_tensor(n.outputs[0].shape, np.int8, name="view")
         self.qp[out.id] = self.qp[xq.id]
-        self.nodes.append(Node(ALIAS, [xq], [out], n.source))
+        self.nodes.append(Node(ALIAS, [xq], [out], n.source, n.module))
         self.q[n.outputs[0].id] = out
         return True
 
@@ -695,14 +738,37 @@ class Int8Rewriter:
         return self._avg_pool(n, xq, kernel, stride, padding, False)
 
     def h_mean(self, n, skip):
+        """mean over the spatial dims of a 4-D tensor (dims {2, 3}, or the one of them that is
+        not 1) -> a global quantized_avg_pool2d, plus a view when keepdim is False."""
         x, dims, keepdim, dtype = n.args
-        if not self.is_q(x) or len(x.shape) != 4 or not keepdim or dtype is not None:
+        if not self.is_q(x) or len(x.shape) != 4 or dtype is not None:
             return False
-        if sorted(d % 4 for d in (dims or [])) != [2, 3]:
+        dims = sorted({d % 4 for d in (dims or [])})
+        if not dims or any(d not in (2, 3) for d in dims):
+            return False
+        if any(x.shape[d] != 1 for d in (2, 3) if d not in dims):
             return False
         xq = self.get_q(x, src=n.source)
         hw = [x.shape[2], x.shape[3]]
-        return self._avg_pool(n, xq, hw, hw, [0, 0], False)
+        out_f = n.outputs[0]
+        if keepdim and len(dims) == 2:
+            return self._avg_pool(n, xq, hw, hw, [0, 0], False)
+        s, z = self.qp[xq.id]
+        mult, shift = quantize_multiplier(s)
+        scratch = self.g.new_tensor((avgpool_scratch(self.target, xq.shape[1]),), np.uint8,
+                                    name="scratch")
+        scratch.scratch = True
+        pooled = self.g.new_tensor((x.shape[0], x.shape[1], 1, 1), np.int8, name="q",
+                                   dim_order=CL)
+        self.qp[pooled.id] = (s, z)
+        self.emit("cortex_m::quantized_avg_pool2d.out",
+                  [xq, hw, hw, [0, 0], False, z, mult, shift, scratch], pooled, n.source)
+        out = self.g.new_tensor(out_f.shape, np.int8, name="view")   # H = W = 1: same bytes
+        self.qp[out.id] = (s, z)
+        self.nodes.append(Node(ALIAS, [pooled], [out], n.source, n.module))
+        self.q[out_f.id] = out
+        self.int8_ops.append(n.op)
+        return True
 
     def h_max_pool(self, n, skip):
         x, kernel, stride, padding, dilation, ceil_mode = n.args
@@ -731,6 +797,9 @@ class Int8Rewriter:
         "aten::clamp.out": h_activation,
         "aten::sigmoid.out": h_activation,
         "aten::tanh.out": h_activation,
+        "aten::hardswish.out": h_activation,
+        "aten::hardsigmoid.out": h_activation,
+        "aten::silu.out": h_activation,
         ALIAS: h_alias,
         "aten::_softmax.out": h_softmax,
         "aten::constant_pad_nd.out": h_pad,
@@ -738,6 +807,75 @@ class Int8Rewriter:
         "aten::mean.out": h_mean,
         "aten::max_pool2d_with_indices.out": h_max_pool,
     }
+
+
+class Fp32Op(tuple):
+    """One op left in fp32: unpacks as (op, source); also .module (the layer's path, "net.0"),
+    .why (what keeps it in fp32) and .fix (what to change for int8)."""
+
+    def __new__(cls, op, source, module="", why="", fix=""):
+        self = super().__new__(cls, (op, source))
+        self.op, self.source, self.module, self.why, self.fix = op, source, module, why, fix
+        return self
+
+    def describe(self):
+        where = self.module or "(top level)"
+        text = f"{self.op} in {where}"
+        if self.source:
+            text += f" ({self.source})"
+        if self.why:
+            text += f": {self.why}"
+        if self.fix:
+            text += f"; fix: {self.fix}"
+        return text
+
+
+# Ops with no int8 kernel: why, and what a user can do instead.
+_NO_INT8 = {
+    "aten::_log_softmax.out": ("no int8 log-softmax kernel",
+                               "end with softmax (int8), or take log-softmax of the fp32 output "
+                               "on the host"),
+    "aten::_native_batch_norm_legit_no_training.out": (
+        "batch norm that does not directly follow a convolution or linear cannot be folded",
+        "put the BatchNorm right after a Conv/Linear whose output nothing else reads"),
+    "aten::native_layer_norm.out": ("no int8 layer-norm kernel", "none yet (runs in fp32)"),
+    "aten::cat.out": ("no int8 concatenation kernel", "none yet (runs in fp32)"),
+    "aten::permute_copy.out": ("no int8 permute kernel", "avoid permutes in the int8 part"),
+    "aten::upsample_nearest2d.vec_out": ("no int8 upsampling kernel", "none yet (runs in fp32)"),
+    "aten::upsample_bilinear2d.vec_out": ("no int8 upsampling kernel", "none yet (runs in fp32)"),
+    "aten::_log_softmax": ("no int8 log-softmax kernel", ""),
+}
+
+
+def fp32_reason(n, rw):
+    """(why, fix) for node n staying in fp32."""
+    if n.op in _NO_INT8:
+        return _NO_INT8[n.op]
+    ins = [t for t in n.tensor_inputs() if not t.is_const]
+    if n.op == "aten::convolution.out":
+        x, w = n.args[0], n.args[1]
+        if n.args[6]:
+            return ("transposed convolution has no int8 kernel", "none yet (runs in fp32)")
+        if not w.is_const:
+            return ("the weight is computed, not a constant", "use a constant weight")
+        return (f"a {len(x.shape) - 2}-D convolution (int8 has 2-D kernels, Conv1d is mapped "
+                "onto them)", "use Conv1d or Conv2d")
+    if n.op in ("aten::addmm.out", "aten::mm.out"):
+        return ("a matrix product on computed weights or a non-2-D input",
+                "use nn.Linear on [batch, features]")
+    if n.op == "aten::mean.out":
+        x, dims, keepdim, _ = n.args
+        return (f"mean over dims {list(dims or [])} of a {len(x.shape)}-D tensor (int8 averages "
+                "over H,W of [N,C,H,W] or over the last dim of [N,C,L])",
+                "average over the spatial/time dims: x.mean((2, 3)), x.mean(-1), or "
+                "nn.AdaptiveAvgPool1d/2d(1)")
+    if ins and not all(rw.is_q(t) for t in ins):
+        return ("its input is fp32 (an earlier op stayed fp32), and this op is int8 only after "
+                "an int8 op", "make the op before it int8")
+    if n.op in ("aten::add.out", "aten::mul.out", "aten::sub.out", "aten::div.out"):
+        return ("int8 add/mul need two tensors of the same shape (no scalars, no broadcasting)",
+                "use same-shape tensor operands")
+    return ("no int8 kernel for this op", "none yet (runs in fp32)")
 
 
 def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False,

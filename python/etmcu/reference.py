@@ -37,7 +37,10 @@ class ReferenceProgram:
         else:
             self.const_bytes = b""
 
-    def run(self, inputs, method=0):
+    def run(self, inputs, method=0, on_instruction=None):
+        """Run method `method` on `inputs`; returns copies of its outputs. on_instruction(n, out):
+        called after instruction n with its (first) output tensor, a logical-order view that the
+        next instructions may overwrite (copy what you keep)."""
         plan = self.doc["execution_plan"][method]
         self.dim_orders = {}
         arenas = [bytearray(max(int(s), 1)) for s in plan["non_const_buffer_sizes"]]
@@ -72,7 +75,7 @@ class ReferenceProgram:
             dst = values[idx]
             dst[...] = np.asarray(x, dtype=dst.dtype).reshape(dst.shape)
         ops = plan["operators"]
-        for ins in plan["chains"][0]["instructions"]:
+        for n_ins, ins in enumerate(plan["chains"][0]["instructions"]):
             a = ins["instr_args"]
             op = ops[a["op_index"]]
             key = op["name"] + ("." + op["overload"] if op.get("overload") else "")
@@ -83,6 +86,9 @@ class ReferenceProgram:
             if key.startswith("cortex_m::"):
                 check_layouts(key, args, self.dim_orders)
             fn(args)
+            if on_instruction is not None and a["args"]:
+                last = values[a["args"][-1]]      # the out tensor, or the TensorList of outs
+                on_instruction(n_ins, last[0] if isinstance(last, list) else last)
         return [values[i].copy() for i in plan["outputs"]]
 
     def _tensor(self, v, arenas):
@@ -148,6 +154,10 @@ KERNELS = {
     "aten::div.out": _k(torch.div, 2),
     "aten::div.Scalar_out": _k(torch.div, 2),
     "aten::relu.out": _k(torch.relu, 1),
+    # IR-only ops (passes.decompose_activations turns the fp32 ones into kernels the runtime has)
+    "aten::hardswish.out": _k(torch.nn.functional.hardswish, 1),
+    "aten::hardsigmoid.out": _k(torch.nn.functional.hardsigmoid, 1),
+    "aten::silu.out": _k(torch.nn.functional.silu, 1),
     "aten::hardtanh.out": _k(torch.nn.functional.hardtanh, 3),
     "aten::clamp.out": _k(torch.clamp, 3),
     "aten::sigmoid.out": _k(torch.sigmoid, 1),
@@ -166,6 +176,13 @@ KERNELS = {
     "aten::view_copy.out": _k(lambda x, s: x.reshape(s), 2),
     "aten::expand_copy.out": _k(lambda x, s, i: x.expand(s), 3),
     "aten::cat.out": _k(lambda ts, d: torch.cat([_t(t) for t in ts], d), 2),
+    "aten::upsample_bilinear2d.vec_out": _k(
+        lambda x, size, ac, sf: torch.nn.functional.interpolate(
+            x, size=None if size is None else list(size), mode="bilinear", align_corners=ac,
+            scale_factor=None if sf is None else list(sf)), 4),
+    "aten::select_copy.int_out": _k(lambda x, d, i: torch.select(x, d, i), 3),
+    "aten::slice_copy.Tensor_out": _k(
+        lambda x, d, s, e, st: x[(slice(None),) * (d % x.dim()) + (slice(s, e, st),)], 5),
     "aten::clone.out": _k(lambda x, mf: x.clone(), 2),
     "dim_order_ops::_to_dim_order_copy.out": lambda args: _store(args[3], _t(args[0])),
     "dim_order_ops::_clone_dim_order.out": lambda args: _store(args[3], _t(args[0])),
@@ -180,7 +197,8 @@ KERNELS = {
 def _max_pool(args):
     out, idx = A.max_pool2d_with_indices(*[_t(a) for a in args[:6]])
     _store(args[6], out)
-    _store(args[7], idx)
+    if args[7].size:            # an empty indices tensor: not written (passes.drop_unused_pool_indices)
+        _store(args[7], idx)
 
 
 def _batch_norm(args):

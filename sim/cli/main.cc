@@ -1,7 +1,10 @@
 // etmcu-sim: command-line front end of the CV32E40P simulator (run firmware, print its output,
 // the final cycle/instret line, optional trace and per-function profile).
+#include <cxxabi.h>
+
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "core/sim.h"
@@ -12,6 +15,16 @@ constexpr int kExitUsage = 2;
 constexpr int kExitTrap = 3;
 constexpr int kExitMaxCycles = 124;
 
+// "_ZN5etmcu7kernels3fooEv" -> "etmcu::kernels::foo()"; C names and unknown forms unchanged.
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* out = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || out == nullptr) return name;
+  std::string result(out);
+  std::free(out);
+  return result;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -20,6 +33,7 @@ int main(int argc, char** argv) {
   std::string firmware, config = "pulp", trace;
   uint64_t max_cycles = 0;
   bool profile = false;
+  bool mangled = false;
   app.add_option("firmware", firmware, "ELF32 or Verilog hex (objcopy -O verilog) firmware")
       ->required();
   app.add_option("--config", config, "core configuration: pulp (COREV_PULP=1) or nopulp")
@@ -27,6 +41,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-cycles", max_cycles, "stop after N cycles (exit code 124); 0 = no limit");
   app.add_option("--trace", trace, "write one line per executed instruction to FILE");
   app.add_flag("--profile", profile, "print cycles per function (ELF symbols), sorted");
+  app.add_flag("--mangled", mangled,
+               "--profile prints the ELF's symbol names as they are (default: demangled C++)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -72,7 +88,8 @@ int main(int argc, char** argv) {
     std::printf("profile: cycles instructions function\n");
     for (const auto& e : sim.profile())
       std::printf("%12llu %12llu %s\n", static_cast<unsigned long long>(e.cycles),
-                  static_cast<unsigned long long>(e.instructions), e.function.c_str());
+                  static_cast<unsigned long long>(e.instructions),
+                  (mangled ? e.function : demangle(e.function)).c_str());
   }
   return rc;
 }

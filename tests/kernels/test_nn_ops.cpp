@@ -204,6 +204,34 @@ TEST(MaxPool2d, Variants) {
   }
 }
 
+TEST(MaxPool2d, EmptyIndicesAreNotWritten) {
+  // What the exporter emits when nothing reads the indices: no int64 buffer to plan.
+  Args a;
+  a.tensor<float>({1, 1, 2, 4}, {1, 5, 3, 2, 4, 0, 7, 6});
+  a.add_int_list({2, 2});
+  a.add_int_list({});
+  a.add_int_list({0, 0});
+  a.add_int_list({1, 1});
+  a.add_bool(false);
+  a.tensor<float>({1, 1, 1, 2});
+  a.empty({0, 0, 0, 0}, ScalarType::Long);
+  a.add_tensor_list({6, 7});
+  ASSERT_EQ(a.call(kernels::aten_max_pool2d_with_indices_out), Error::Ok) << a.ctx.failure;
+  EXPECT_EQ(a.values<float>(6), (std::vector<float>{5, 7}));
+
+  Args b;  // indices with elements must still have the output's shape
+  b.tensor<float>({1, 1, 2, 4}, {1, 5, 3, 2, 4, 0, 7, 6});
+  b.add_int_list({2, 2});
+  b.add_int_list({});
+  b.add_int_list({0, 0});
+  b.add_int_list({1, 1});
+  b.add_bool(false);
+  b.tensor<float>({1, 1, 1, 2});
+  b.tensor<int64_t>({1, 1, 1, 1});
+  b.add_tensor_list({6, 7});
+  EXPECT_EQ(b.call(kernels::aten_max_pool2d_with_indices_out), Error::InvalidArgument);
+}
+
 TEST(MaxPool2d, NaNAndErrors) {
   Args a;
   a.tensor<float>({1, 1, 2, 2}, {1, NAN, 3, 2});
@@ -423,6 +451,53 @@ TEST(UpsampleNearest2d, SizesAndScales) {
   c.repeat(3);
   ASSERT_EQ(c.call(kernels::aten_upsample_nearest2d_vec_out), Error::Ok);
   EXPECT_EQ(c.values<float>(3), (std::vector<float>{1, 1, 2, 1, 1, 2, 3, 3, 4}));
+}
+
+TEST(UpsampleBilinear2d, HalfPixelAlignCornersAndScales) {
+  // Expected values: torch.nn.functional.interpolate(..., mode="bilinear") (torch 1.13).
+  Args a;  // 2x2 -> 4x4, half-pixel centres, channels-last output
+  a.tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4});
+  a.add_int_list({4, 4});
+  a.add_bool(false);
+  a.add_none();
+  a.empty({1, 1, 4, 4}, ScalarType::Float, test::channels_last());
+  a.repeat(4);
+  ASSERT_EQ(a.call(kernels::aten_upsample_bilinear2d_vec_out), Error::Ok) << a.ctx.failure;
+  const std::vector<float> want = {1.0f, 1.25f, 1.75f, 2.0f, 1.5f, 1.75f, 2.25f, 2.5f,
+                                   2.5f, 2.75f, 3.25f, 3.5f, 3.0f, 3.25f, 3.75f, 4.0f};
+  auto got = a.values<float>(4);
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_FLOAT_EQ(got[i], want[i]) << i;
+
+  Args b;  // align_corners: 2x2 -> 3x3
+  b.tensor<float>({1, 1, 2, 2}, {1, 2, 3, 4});
+  b.add_int_list({3, 3});
+  b.add_bool(true);
+  b.add_none();
+  b.tensor<float>({1, 1, 3, 3});
+  b.repeat(4);
+  ASSERT_EQ(b.call(kernels::aten_upsample_bilinear2d_vec_out), Error::Ok);
+  EXPECT_EQ(b.values<float>(4), (std::vector<float>{1, 1.5f, 2, 2, 2.5f, 3, 3, 3.5f, 4}));
+
+  Args c;  // scale factors (1, 1.5): the source scale is 1 / 1.5, as PyTorch's
+  c.tensor<float>({1, 1, 1, 3}, {10, 20, 30});
+  c.add_none();
+  c.add_bool(false);
+  c.add_double_list({1.0, 1.5});
+  c.tensor<float>({1, 1, 1, 4});
+  c.repeat(4);
+  ASSERT_EQ(c.call(kernels::aten_upsample_bilinear2d_vec_out), Error::Ok);
+  auto gc = c.values<float>(4);
+  const float wc[] = {10.0f, 15.0f, 21.666666f, 28.333334f};
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(gc[i], wc[i], 1e-5f) << i;
+
+  Args d;  // int8 is not a float type: rejected
+  d.tensor<int8_t>({1, 1, 2, 2}, {1, 2, 3, 4});
+  d.add_int_list({4, 4});
+  d.add_bool(false);
+  d.add_none();
+  d.tensor<int8_t>({1, 1, 4, 4});
+  d.repeat(4);
+  EXPECT_EQ(d.call(kernels::aten_upsample_bilinear2d_vec_out), Error::InvalidType);
 }
 
 TEST(ConstantPadNd, PadAndCrop) {

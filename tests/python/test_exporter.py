@@ -224,8 +224,8 @@ class _Gelu(nn.Module):
 
 
 class _Slice(nn.Module):
-    def forward(self, x):
-        return x[:, 1:] * 2  # slice-marker
+    def forward(self, x):      # advanced indexing (a list): no kernel; x[:, 1:] is supported
+        return x[:, [0, 2]] * 2  # slice-marker
 
 
 class _DataDependent(nn.Module):
@@ -308,7 +308,10 @@ def test_aten_front_end_feeds_the_same_lowering(name):
     assert aten_prog.ops == prog.ops
     assert aten_prog.plan.region_sizes == prog.plan.region_sizes
     if name != "cnn":   # cnn differs only in the order constants are first used
-        assert aten_prog.buffer == prog.buffer
+        # byte for byte without the debug frames (fx knows module paths, make_fx does not)
+        no_debug = [etmcu.export(model, random_inputs(name, 0), frontend=f, debug_info=False)
+                    for f in ("aten", "fx")]
+        assert no_debug[0].buffer == no_debug[1].buffer
     xs = random_inputs(name, 4)
     with torch.no_grad():
         ref = model(*xs).numpy()
@@ -323,7 +326,8 @@ def test_add_f32_1_matches_upstream_add_pte_exactly():
     corpus = Path(__file__).resolve().parents[3] / "shared" / "pte-corpus" / "upstream"
     ref_json = corpus / "extension__apple__ExecuTorch____tests____resources__add.pte.json"
     ref = json.loads(ref_json.read_text())
-    prog = etmcu.export(zoo_module("add").Model(), (torch.randn(1), torch.randn(1)))
+    prog = etmcu.export(zoo_module("add").Model(), (torch.randn(1), torch.randn(1)),
+                        debug_info=False)     # upstream's programs carry no stack traces
     ours = decode_json(prog.buffer)
     for doc in (ref, ours):
         for plan in doc["execution_plan"]:

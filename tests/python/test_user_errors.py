@@ -141,12 +141,25 @@ def test_data_dependent_control_flow(tmp_path, frontend):
     assert len(err.strip().splitlines()) <= 3, err
 
 
-@pytest.mark.parametrize("frontend", FRONTENDS)
-def test_lstm_is_named_with_its_layer(tmp_path, frontend):
-    err = run_export(tmp_path, "lstm", "--input-shape", "1,5,8", "--frontend", frontend)
-    assert "layer 'rnn' (LSTM) on input float32[1, 5, 8]" in err and "not supported" in err
+def test_lstm_is_named_with_its_layer(tmp_path):
+    # The ATen front end has no LSTM: the layer, where it is defined and called, and the way out.
+    err = run_export(tmp_path, "lstm", "--input-shape", "1,5,8", "--frontend", "export")
+    assert "layer 'rnn' (LSTM) on input float32[1, 5, 8]" in err
+    assert "nn.LSTM is exported by the fx front end only (--frontend fx" in err
     assert "lstm.py:8: self.rnn = nn.LSTM(8, 16, batch_first=True)" in err      # defined
     assert "lstm.py:12: y, _ = self.rnn(x)" in err                              # called
+
+
+def test_lstm_exports_with_fx(tmp_path):
+    # fx unrolls it (frontend/recurrent.py); y[:, -1] is a select_copy
+    f = tmp_path / "lstm.py"
+    f.write_text(HEADER + textwrap.dedent(MODELS["lstm"]))
+    proc = subprocess.run([sys.executable, "-m", "etmcu.cli", "export", f"{f}:Model",
+                           "-o", str(tmp_path / "out.pte"), "--input-shape", "1,5,8",
+                           "--frontend", "fx"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert "aten::select_copy.int_out" in proc.stdout
 
 
 def test_fx_unpacking_a_traced_value(tmp_path):

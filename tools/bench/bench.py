@@ -19,7 +19,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "python"))
 import opprof  # noqa: E402
+from etmcu.layers import program_layers  # noqa: E402  (MACs of a user's program)
 
 PY = "/usr/bin/python3"
 ETMCU = os.path.join(ROOT, "etmcu")
@@ -237,7 +239,7 @@ def board_info(elf):
 def cv32_op_profile(fw, ops):
     elf = fw["firmware"]
     config = board_info(elf).get("sim_config")
-    p = subprocess.run([SIM, *(["--config", config] if config else []), elf, "--profile"], capture_output=True,
+    p = subprocess.run([SIM, *(["--config", config] if config else []), elf, "--profile", "--mangled"], capture_output=True,
                        text=True, timeout=1800)
     if p.returncode != 0:
         return None, f"etmcu-sim --profile failed: {one_line(p.stderr + p.stdout)}"
@@ -577,17 +579,18 @@ def write_per_op_csv(path, per_op):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="etmcu bench", description=__doc__.split("\n\n")[0])
-    def choice_list(allowed):
+    def choice_list(allowed, allow_pte=False):
         def parse(text):
             items = [x for x in text.split(",") if x]
-            bad = [x for x in items if x not in allowed]
+            bad = [x for x in items if x not in allowed and not (allow_pte and x.endswith(".pte"))]
             if bad:
                 raise argparse.ArgumentTypeError(f"unknown {', '.join(bad)} (choose from {' '.join(allowed)})")
             return items
         return parse
 
-    ap.add_argument("--models", nargs="+", type=choice_list(ALL_MODELS), metavar="MODEL",
-                    help=f"subset of {' '.join(ALL_MODELS)} (space or comma separated; default: all)")
+    ap.add_argument("--models", nargs="+", type=choice_list(ALL_MODELS, allow_pte=True), metavar="MODEL",
+                    help=f"subset of {' '.join(ALL_MODELS)}, or your own programs (FILE.pte: fp32 or "
+                         "int8, run as they are) (space or comma separated; default: all)")
     ap.add_argument("--targets", nargs="+", type=choice_list(ALL_TARGETS), metavar="TARGET",
                     help=f"subset of {' '.join(ALL_TARGETS)} (default: all)")
     ap.add_argument("--variants", nargs="+", type=choice_list(["fp32", "int8"]), default=[["fp32", "int8"]],
@@ -595,8 +598,12 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true",
                     help="smoke test: the add model on cv32e40p only (unless --models/--targets are "
                          "given); checks that the bench runs, not its numbers")
-    ap.add_argument("--output", default=os.path.join(ROOT, "bench", "results"),
-                    help="output directory (default bench/results)")
+    ap.add_argument("--output", default=None,
+                    help="output directory (default build/bench/results, a scratch folder; "
+                         "--update-results writes the committed bench/results)")
+    ap.add_argument("--update-results", action="store_true",
+                    help="write the committed results, bench/results (the default output is a scratch "
+                         "folder, so a quick run never overwrites them)")
     ap.add_argument("--work", default=os.path.join(ROOT, "build", "bench"), help="exported programs, inputs")
     ap.add_argument("--timeout", type=int, default=600, help="per firmware run, seconds")
     ap.add_argument("--no-op-profile", action="store_true", help="skip the per-operator profiles")
@@ -609,6 +616,13 @@ def main(argv=None):
     models = args.models or (["add"] if args.quick else ALL_MODELS)
     targets = args.targets or (["cv32e40p"] if args.quick else ALL_TARGETS)
     variants = ["fp32"] if args.quick and not args.models else args.variants
+    if args.update_docs and args.output is None:
+        args.update_results = True      # the docs table links the committed results
+    if args.output is None:
+        args.output = os.path.join(ROOT, "bench", "results") if args.update_results else \
+            os.path.join(ROOT, "build", "bench", "results")
+    elif args.update_results and os.path.abspath(args.output) != os.path.join(ROOT, "bench", "results"):
+        sys.exit("etmcu bench: --update-results writes bench/results; leave out --output")
     os.makedirs(args.output, exist_ok=True)
     os.makedirs(args.work, exist_ok=True)
     for tool in (CLI, SIM):
@@ -617,7 +631,20 @@ def main(argv=None):
 
     progs = []
     for m in models:
-        if m == "add":
+        if m.endswith(".pte"):
+            # a user's own program: run as it is; fp32 or int8 from its operators, MACs from its layers
+            if not os.path.exists(m):
+                sys.exit(f"etmcu bench: no such file: {m}")
+            data = open(m, "rb").read()
+            variant = "int8" if b"cortex_m::" in data else "fp32"
+            try:
+                macs = sum(r["macs"] for r in program_layers(data)) or None
+            except Exception:  # noqa: BLE001 - a program flatc cannot decode: no MAC count
+                macs = None
+            name = os.path.splitext(os.path.basename(m))[0]
+            TITLES.setdefault(name, f"{name} (.pte)")
+            progs.append(Program(name, variant, pte=os.path.abspath(m), macs=macs))
+        elif m == "add":
             progs.append(Program("add", "fp32", macs=0))
         elif m == "kws_upstream":
             pr = Program("kws_upstream", "int8 (upstream)", pte=KWS)

@@ -65,6 +65,19 @@ std::vector<uint8_t> quantize_floats(const std::vector<uint8_t>& f32, QuantParam
   return out;
 }
 
+std::vector<int64_t> squeezed(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> out;
+  for (int64_t d : shape)
+    if (d != 1) out.push_back(d);
+  return out;
+}
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
 // Reads input file `path` for tensor input `index` with the program's dtype and shape. A .npy
 // is in logical order and is written in the tensor's dim order; a float32 .npy for an int8
 // input of a program with int8 I/O is quantized with the input's recorded scale/zero point.
@@ -80,6 +93,21 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
                                (info.dtype == ScalarType::Char && !quant.ok()
                                     ? " (no int8 I/O quantization recorded to quantize floats)"
                                     : ""));
+    // Shapes, not just bytes: [1, 49, 40] for a [1, 40, 49] input has the same byte count but
+    // another layout. Dims of size 1 may be left out or added ([40, 49] is fine).
+    std::vector<int64_t> want(info.sizes.begin(), info.sizes.end());
+    if (squeezed(a.shape) != squeezed(want)) {
+      int64_t have_n = 1, want_n = 1;
+      for (int64_t d : a.shape) have_n *= d;
+      for (int64_t d : want) want_n *= d;
+      throw std::runtime_error(
+          "input " + std::to_string(index) + " ('" + path + "') has shape " + shape_text(a.shape) +
+          ", the program expects " + shape_text(want) + " (" + scalar_type_name(info.dtype) + ")" +
+          (have_n == want_n
+               ? ": the same number of elements in another layout (transpose the array to the "
+                 "expected axis order, e.g. a.transpose(...), rather than reshape it)"
+               : ""));
+    }
     if (quantize) a.data = quantize_floats(a.data, quant.get());
     if (a.data.size() != info.nbytes)
       throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +

@@ -25,6 +25,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CLI = os.path.join(ROOT, "build", "host", "tools", "etmcu-cli")
 SIM = os.path.join(ROOT, "build", "host", "sim", "etmcu-sim")
 KERNEL_LIBS = ("portable", "quantized", "cortex_m")  # kernels/<lib>/ops.txt: what firmware can link
+sys.path.insert(0, os.path.join(ROOT, "python"))
+from etmcu.layers import format_profile, program_layers  # noqa: E402  (layer names, MACs)
 
 # target -> (toolchain file, default board, other boards that run the same code)
 TARGETS = {
@@ -124,6 +126,13 @@ def read_input(path, info, index):
         want = np.dtype(info["dtype"] if info["dtype"] != "bool" else np.bool_)
         if a.dtype != want:
             raise FwError(f"input {index} ('{path}') has dtype {a.dtype}, the program expects {info['dtype']}")
+        want_shape = [int(d) for d in info["shape"]]
+        if [d for d in a.shape if d != 1] != [d for d in want_shape if d != 1]:
+            same = a.size * a.itemsize == info["nbytes"]
+            raise FwError(f"input {index} ('{path}') has shape {list(a.shape)}, the program expects "
+                          f"{want_shape} ({info['dtype']})" +
+                          (": the same number of elements in another layout (transpose the array to the "
+                           "expected axis order, e.g. a.transpose(...), rather than reshape it)" if same else ""))
         data = np.ascontiguousarray(a).tobytes()
     if len(data) != info["nbytes"]:
         raise FwError(f"input {index} ('{path}') has {len(data)} bytes, the program expects "
@@ -582,6 +591,7 @@ def run(args):
         raise FwError(f"method '{args.method}' uses delegates ({', '.join(map(str, meth['delegates']))}); "
                       "no backend is linked into firmware yet")
     ops = meth["operators"]
+    quantized = any(op.startswith("cortex_m::") or op.startswith("quantized_decomposed::") for op in ops)
     missing = [op for op in ops if op not in target_ops()]
     if missing:
         raise FwError(f"no kernel for operator(s) {', '.join(missing)} on target {target} "
@@ -632,7 +642,7 @@ def run(args):
         try:
             b.build(f"fw-{name}-size", "sizing firmware build")  # a no-op when cached
         except MemoryOverflow as e:
-            raise FwError(too_big_message(b, model_bytes, e, None, ptd_bytes))
+            raise FwError(too_big_message(b, model_bytes, e, None, ptd_bytes, quantized))
         if fresh or not os.path.exists(fw_json) or os.path.getmtime(size_elf) > os.path.getmtime(fw_json):
             # Sizes on this target's ABI (redone whenever the runtime changed), and the temp pool: the
             # kernels' scratch peak, measured by the host runtime with the same inputs.
@@ -642,9 +652,10 @@ def run(args):
             rc, out, err, _ = run_firmware(b, size_elf, args.timeout)
             res = parse_output(out)
             if res["E"]:
-                raise FwError(device_error(res["E"]))
+                raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
             if rc != 0 or not res["Z"]:
-                raise FwError(f"sizing firmware failed on {board} (exit {rc}): {out}{err}")
+                raise small_stack(args, b, f"the sizing firmware exited with {rc}") or \
+                    FwError(f"sizing firmware failed on {board} (exit {rc}): {out}{err}")
             z = res["Z"]
             sizes = {"method_allocator_bytes": z[0], "planned": z[2:2 + z[1]], "temp_bytes": temp,
                      "host_method_allocator_bytes": meth["method_allocator_bytes"]}
@@ -660,7 +671,7 @@ def run(args):
         try:
             b.build(f"fw-{name}", "firmware build")  # a no-op when cached
         except MemoryOverflow as e:
-            raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes))
+            raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
         with open(fw_json, "w") as f:
             json.dump(sizes, f)
         elf = os.path.join(d, "run", "firmware.elf")
@@ -687,9 +698,10 @@ def run(args):
         raise FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
                       f"bytes of its bottom or ran past it (results are not trustworthy); rerun with --stack-bytes {2 * secs.get('.stack', 2048)}")
     if res["E"]:
-        raise FwError(device_error(res["E"]))
+        raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
     if res["X"]:
-        raise FwError(f"the firmware trapped on {board}: {res['X']} (X <cause> <pc>)")
+        raise small_stack(args, b, f"a trap ({res['X']})") or \
+            FwError(f"the firmware trapped on {board}: {res['X']} (X <cause> <pc>)")
     m = re.search(r"R13=([0-9a-f]{8})", err)
     if "Lockup" in err and m:
         limit = symbol_address(elf, "__stack_limit")
@@ -697,9 +709,11 @@ def run(args):
             raise FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
                           f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
                           f"{2 * secs.get('.stack', 2048)}")
-        raise FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
+        raise small_stack(args, b, "a lock-up (a fault inside the fault handler)") or \
+            FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
     if rc != 0 or res["T"] is None:
-        raise FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
+        raise small_stack(args, b, f"exit code {rc}, no timing report") or \
+            FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
 
     outputs = [decode_value(e) for e in sorted(res["outputs"], key=lambda e: e["index"])]
     t = res["T"]
@@ -737,7 +751,14 @@ def run(args):
                     (["--data", ptd] if ptd else []), "host run", check=False)
         if p.returncode == 0:
             ops = {e["instruction"]: e["op"] for e in json.loads(p.stdout.strip().splitlines()[-1]).get("profile", [])}
-        result["profile"] = [{"instruction": i, "op": ops.get(i, ""), "start": start, "ticks": ticks}
+        try:
+            layers = {r["instruction"]: r for r in program_layers(model_bytes, args.method)}
+        except Exception:  # noqa: BLE001 - no flatc, or an upstream program: names stay empty
+            layers = {}
+        result["profile"] = [{"instruction": i, "op": ops.get(i, "") or layers.get(i, {}).get("op", ""),
+                              "layer": layers.get(i, {}).get("layer", ""),
+                              "source": layers.get(i, {}).get("source", ""),
+                              "macs": layers.get(i, {}).get("macs", 0), "start": start, "ticks": ticks}
                              for i, start, ticks in res["P"]]
         result["profile_dropped"] = (res["Q"] or [0])[0]
     if b.info["family"] == "cv32e40p":
@@ -776,7 +797,42 @@ def run(args):
         print("flash: " + ", ".join(f"{k} {v}" for k, v in result["flash"].items() if k != "note"))
         print("ram: " + ", ".join(f"{k} {v}" for k, v in result["ram"].items()))
         print(f"firmware: {elf}")
+        if args.profile:
+            print_profile(result, b.info)
     return 0
+
+
+def print_profile(result, info):
+    """The per-instruction profile as a table: layer (module path), op, cycles (CV32E40P, exact)
+    or instructions (QEMU: SysTick ticks x instructions per tick), MACs, MACs per cycle."""
+    rows = []
+    cv32 = info["family"] == "cv32e40p"
+    per_tick = 1.0 if cv32 else 1e9 / info["tick_hz"]
+    for r in result["profile"]:
+        rows.append(dict(r, count=round(r["ticks"] * per_tick)))
+    if cv32:
+        note = ("profile (cycles per program instruction, exact; each includes the timing "
+                "hooks' own ~100 cycles):")
+        unit = "cycles"
+    else:
+        note = (f"profile (executed instructions per program instruction, from SysTick: "
+                f"±{per_tick:g} each):")
+        unit = "instr."
+    print(format_profile(rows, unit, note))
+    if result.get("profile_dropped"):
+        print(f"({result['profile_dropped']} instructions not recorded: the profile buffer was full)")
+
+
+def small_stack(args, b, what):
+    """The error for a run that failed with a stack smaller than the board's default (--stack-bytes):
+    such a stack overflows into the runtime's memory, which then fails in ways that do not say
+    'stack' (InvalidProgram, traps, garbled output). None when the stack is not the likely cause."""
+    default = b.info.get("stack_bytes") or 0
+    if args.stack_bytes is None or args.stack_bytes >= default:
+        return None
+    return FwError(f"stack too small on {b.info['board']}: --stack-bytes {args.stack_bytes} is below the board's "
+                   f"default of {default} bytes, and the run failed ({what.splitlines()[0]}): the stack overflowed "
+                   f"into the runtime's memory. Rerun without --stack-bytes (or with --stack-bytes {default})")
 
 
 def device_error(e):
@@ -791,7 +847,26 @@ def device_error(e):
     return msg
 
 
-def too_big_message(b, model_bytes, e, sizes, ptd_bytes=None):
+def board_memory(board):
+    """(flash bytes, RAM bytes) of a board from its boards/<board>/board.cmake (following its
+    include of another board's file); flash 0 = one RAM holds code and data (CV32E40P)."""
+    facts = {}
+
+    def read(path):
+        with open(path) as f:
+            text = f.read()
+        for inc in re.findall(r"include\(\$\{CMAKE_CURRENT_LIST_DIR\}/([^)]+)\)", text):
+            read(os.path.normpath(os.path.join(os.path.dirname(path), inc)))
+        for key, val in re.findall(r"set\((ETMCU_BOARD_(?:FLASH|RAM)_BYTES)\s+(\d+)\)", text):
+            facts[key] = int(val)
+
+    read(os.path.join(ROOT, "boards", board, "board.cmake"))
+    return facts.get("ETMCU_BOARD_FLASH_BYTES", 0), facts.get("ETMCU_BOARD_RAM_BYTES", 0)
+
+
+def too_big_message(b, model_bytes, e, sizes, ptd_bytes=None, quantized=True):
+    """What does not fit, by how much, and what would: the boards (of any target) whose real
+    memory holds it, and --quantize int8 for an fp32 program (about 4x fewer weight bytes)."""
     info = b.info
     region = {"RAM": "RAM", "FLASH": "flash"}.get(e.region, e.region)
     cap = info["ram_bytes"] if e.region == "RAM" else info["flash_bytes"]
@@ -801,11 +876,37 @@ def too_big_message(b, model_bytes, e, sizes, ptd_bytes=None):
     if sizes:
         msg += (f", the method needs {sum(sizes['planned'])} B planned + {sizes['method_allocator_bytes']} B "
                 f"method allocator + {sizes['temp_bytes']} B temp")
-    alts = TARGETS[b.target][2]
-    if alts:
-        msg += f". Use --board {alts[0]} (same code, more memory) or a smaller model"
-    else:
-        msg += ". Use a smaller model (or a target with more memory)"
+    # Which boards hold it (estimated from this overflow: the region's size + the excess).
+    need = cap + (e.excess or 1)
+    model_total = len(model_bytes) + (len(ptd_bytes) if ptd_bytes else 0)
+    ram_part = (sum(sizes["planned"]) + sizes["method_allocator_bytes"] + sizes["temp_bytes"]) if sizes else 0
+    one_ram_here = info["flash_bytes"] == 0
+    fits = []
+    for target, (_, default, alts) in TARGETS.items():
+        for board in (default,) + alts:
+            if board == info["board"]:
+                continue
+            try:
+                flash, ram = board_memory(board)
+            except OSError:
+                continue
+            if flash == 0:          # one RAM holds code, model and data
+                ok = ram >= (need if one_ram_here else
+                             need + (ram_part if e.region != "RAM" else model_total))
+            elif one_ram_here:      # the model moves to flash, the data stays in RAM
+                ok = flash >= model_total + 65536 and ram >= ram_part + 16384
+            else:
+                ok = (ram if e.region == "RAM" else flash) >= need
+            if ok:
+                fits.append(f"--target {target}" + ("" if board == default else f" --board {board}"))
+    advice = []
+    if not quantized:
+        advice.append("export it with --quantize int8 (int8 weights: about 4x fewer constant bytes)")
+    if fits:
+        advice.append("run it on a board with more memory: " + ", ".join(fits))
+    if not advice:
+        advice.append("use a smaller model: no board etmcu supports has that much memory")
+    msg += ". " + "; or ".join(a[0].upper() + a[1:] if i == 0 else a for i, a in enumerate(advice))
     return msg
 
 

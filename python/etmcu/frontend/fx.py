@@ -26,6 +26,7 @@ from torch import nn
 
 from ..errors import ExportError
 from ..ir import ALIAS, Graph, Tensor
+from .recurrent import gru_module, lstm_module
 
 _TORCH_DIR = os.path.dirname(torch.__file__)
 _FRAME_RE = re.compile(r'File "([^"]+)", line (\d+), in [^\n]*\n([^\n]*)')
@@ -129,6 +130,7 @@ class FxFrontend:
         self.env = {}
         self.node = None          # the fx node being translated (for error messages)
         self.source = ""
+        self.module = ""          # module path of the fx node being translated ("net.0")
         self._const_cache = {}
         # Parameters and buffers by identity -> their fully qualified name ("fc1.weight"): the name
         # a constant keeps (it is the key of an external constant in the .ptd, as upstream's).
@@ -156,7 +158,7 @@ class FxFrontend:
         """Append one IR node; returns its output tensors."""
         out_dtypes = out_dtypes or [np.float32] * len(out_shapes)
         outs = [self.g.new_tensor(s, d) for s, d in zip(out_shapes, out_dtypes)]
-        self.g.nodes.append(_node(op, args, outs, self.source))
+        self.g.nodes.append(_node(op, args, outs, self.source, self.module))
         return outs
 
     def emit1(self, op, args, like):
@@ -187,6 +189,7 @@ class FxFrontend:
         for n in self.gm.graph.nodes:
             self.node = n
             self.source = user_source(n)
+            self.module = n.meta.get("etmcu_module", "")
             res = results.get(n)
             if n.op == "placeholder":
                 ex = next(placeholders, None)
@@ -315,9 +318,9 @@ def _copies(xs):
     return [x.clone() if isinstance(x, torch.Tensor) else x for x in xs]
 
 
-def _node(op, args, outs, source):
+def _node(op, args, outs, source, module=""):
     from ..ir import Node
-    return Node(op, list(args), outs, source)
+    return Node(op, list(args), outs, source, module)
 
 
 _SHAPE_METHODS = {"size", "dim", "numel", "ndimension", "nelement"}
@@ -765,10 +768,18 @@ def _pad_module(fe, mod, args, kwargs, res):
 
 def _interp_common(fe, x, size, scale, mode, align_corners, recompute, res):
     x = fe.tensor(x)
-    if mode != "nearest":
-        raise fe.error(f"interpolate mode '{mode}' is not supported (only 'nearest')")
+    if mode not in ("nearest", "bilinear"):
+        raise fe.error(f"interpolate mode '{mode}' is not supported (only 'nearest', 'bilinear')")
     if len(x.shape) != 4:
         raise fe.error("interpolate needs a 4-D [N,C,H,W] input")
+    if mode == "bilinear":
+        ac = bool(align_corners)
+        if size is not None or recompute:
+            return fe.emit1("aten::upsample_bilinear2d.vec_out",
+                            [x, list(res.shape[2:]), ac, None], res)
+        scales = [float(s) for s in (scale if isinstance(scale, (list, tuple)) else [scale])]
+        return fe.emit1("aten::upsample_bilinear2d.vec_out",
+                        [x, None, ac, scales * 2 if len(scales) == 1 else scales], res)
     if size is not None or recompute:
         return fe.emit1("aten::upsample_nearest2d.vec_out", [x, list(res.shape[2:]), None], res)
     scales = [float(s) for s in _pair(scale)] if not isinstance(scale, (list, tuple)) else \
@@ -828,8 +839,48 @@ def _matmul(fe, args, kwargs, res):
 def _getitem(fe, args, kwargs, res):
     obj, idx = args[0], args[1]
     if isinstance(obj, Tensor):
-        raise fe.error("tensor indexing/slicing is not supported", op="Tensor.__getitem__")
+        return _index_tensor(fe, obj, idx, res)
     return obj[idx]
+
+
+def _index_tensor(fe, x, idx, res):
+    """Basic indexing with ints, slices (step > 0) and `...`, e.g. y[:, -1] (the last time step):
+    slice_copy per sliced dim, select_copy per int. Anything else (tensors, None, bools) is
+    advanced indexing, which the runtime has no kernel for."""
+    items = list(idx) if isinstance(idx, tuple) else [idx]
+    if any(not (isinstance(i, (int, slice)) or i is Ellipsis) or isinstance(i, bool)
+           for i in items):
+        raise fe.error("tensor indexing is supported with ints, slices and ... only",
+                       op="Tensor.__getitem__")
+    if Ellipsis in items:
+        k = items.index(Ellipsis)
+        items[k:k + 1] = [slice(None)] * (len(x.shape) - (len(items) - 1))
+    if len(items) > len(x.shape):
+        raise fe.error(f"too many indices for a {len(x.shape)}-D tensor", op="Tensor.__getitem__")
+    dim = 0
+    for i in items:
+        size = x.shape[dim]
+        if isinstance(i, int):
+            j = i + size if i < 0 else i
+            if not 0 <= j < size:
+                raise fe.error(f"index {i} out of range for dim {dim} of size {size}",
+                               op="Tensor.__getitem__")
+            shape = x.shape[:dim] + x.shape[dim + 1:]
+            x = fe.emit("aten::select_copy.int_out", [x, dim, j], [shape], [x.dtype])[0]
+            continue
+        start, stop, step = i.indices(size)
+        if step < 1:
+            raise fe.error("negative slice steps are not supported", op="Tensor.__getitem__")
+        if (start, stop, step) != (0, size, 1):
+            n = len(range(start, stop, step))
+            shape = x.shape[:dim] + (n,) + x.shape[dim + 1:]
+            x = fe.emit("aten::slice_copy.Tensor_out", [x, dim, start, stop, step], [shape],
+                        [x.dtype])[0]
+        dim += 1
+    if tuple(x.shape) != tuple(res.shape):
+        raise fe.error("internal: indexing gave another shape than PyTorch",
+                       op="Tensor.__getitem__")
+    return x
 
 
 def _identity_module(fe, mod, args, kwargs, res):
@@ -867,6 +918,11 @@ MODULE_HANDLERS = {
     nn.Hardtanh: _hardtanh_module,          # also ReLU6 (a Hardtanh subclass)
     nn.Sigmoid: _act_module("aten::sigmoid.out"),
     nn.Tanh: _act_module("aten::tanh.out"),
+    nn.LSTM: lstm_module,
+    nn.GRU: gru_module,
+    nn.Hardswish: _act_module("aten::hardswish.out"),
+    nn.Hardsigmoid: _act_module("aten::hardsigmoid.out"),
+    nn.SiLU: _act_module("aten::silu.out"),
     nn.Softmax: _softmax_module("aten::_softmax.out"),
     nn.LogSoftmax: _softmax_module("aten::_log_softmax.out"),
     nn.MaxPool2d: _maxpool_module,
@@ -898,6 +954,8 @@ FUNCTION_HANDLERS = {
     torch.relu: _unary("aten::relu.out"), F.relu: _unary("aten::relu.out"),
     F.relu6: _relu6, F.hardtanh: _hardtanh,
     torch.sigmoid: _unary("aten::sigmoid.out"), F.sigmoid: _unary("aten::sigmoid.out"),
+    F.hardswish: _unary("aten::hardswish.out"), F.hardsigmoid: _unary("aten::hardsigmoid.out"),
+    F.silu: _unary("aten::silu.out"),
     torch.tanh: _unary("aten::tanh.out"), F.tanh: _unary("aten::tanh.out"),
     torch.clamp: _clamp, torch.clip: _clamp,
     torch.softmax: _softmax("aten::_softmax.out"), F.softmax: _softmax("aten::_softmax.out"),
@@ -984,9 +1042,42 @@ def trace_error(e, module, tracer_name):
     return ExportError(msg, op="trace", source=where, hint=hint, show_op=False)
 
 
+class _ModuleTracer(torch.fx.Tracer):
+    """fx's Tracer that also records, on every node, the path of the innermost module being
+    called ("net.0"): torch 1.13's fx keeps no module stack, and a user needs the layer's name,
+    not the one source line `x = self.net(x)` every layer of a Sequential shares."""
+
+    def __init__(self):
+        super().__init__()
+        self._stack = []
+
+    def call_module(self, m, forward, args, kwargs):
+        try:
+            path = self.path_of_module(m)
+        except NameError:
+            path = ""
+        self._stack.append(path)
+        try:
+            out = super().call_module(m, forward, args, kwargs)
+            # A recurrent layer returns (output, state): give fx its structure so that
+            # `y, (h, c) = self.lstm(x)` unpacks (a bare Proxy cannot be unpacked).
+            if isinstance(m, nn.LSTM) and isinstance(out, torch.fx.Proxy):
+                return (out[0], (out[1][0], out[1][1]))
+            if isinstance(m, nn.GRU) and isinstance(out, torch.fx.Proxy):
+                return (out[0], out[1])
+            return out
+        finally:
+            self._stack.pop()
+
+    def create_node(self, *args, **kwargs):
+        node = super().create_node(*args, **kwargs)
+        node.meta["etmcu_module"] = self._stack[-1] if self._stack else ""
+        return node
+
+
 def trace(module, example_inputs):
     """Trace `module` with torch.fx (recording user stack traces) and translate it to IR."""
-    tracer = torch.fx.Tracer()
+    tracer = _ModuleTracer()
     tracer.record_stack_traces = True
     try:
         graph = tracer.trace(module)

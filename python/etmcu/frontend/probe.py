@@ -22,8 +22,8 @@ _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Layers no front end can export: there is no out-variant kernel for them in the runtime, and their
 # decompositions (loops over time steps, data-dependent sequence handling) are not static graphs here.
 _UNSUPPORTED = {
-    nn.RNNBase: "recurrent layers (nn.RNN, nn.LSTM, nn.GRU) are not supported: unroll the time "
-                "steps with nn.Linear and elementwise ops, or use 1-D convolutions",
+    nn.RNN: "nn.RNN is not supported: use nn.GRU or nn.LSTM (fp32, unrolled over the time "
+            "steps; --frontend fx), or 1-D convolutions",
     nn.RNNCellBase: "recurrent cells are not supported: write the cell with nn.Linear and "
                     "elementwise ops",
     nn.MultiheadAttention: "nn.MultiheadAttention is not supported: write the attention with "
@@ -78,7 +78,16 @@ def _param_dtype(module):
     return None
 
 
-def check_inputs(module, example_inputs):
+# Exported by the fx front end only (frontend/recurrent.py unrolls them).
+_FX_ONLY = {
+    nn.LSTM: "nn.LSTM is exported by the fx front end only (--frontend fx: unrolled over the time "
+             "steps, fp32)",
+    nn.GRU: "nn.GRU is exported by the fx front end only (--frontend fx: unrolled over the time "
+            "steps, fp32)",
+}
+
+
+def check_inputs(module, example_inputs, frontend="fx"):
     """Run `module` on `example_inputs` once; raise ExportError (never a torch traceback) when it
     fails or contains a layer that cannot be exported."""
     names = {m: n for n, m in module.named_modules()}
@@ -127,8 +136,9 @@ def check_inputs(module, example_inputs):
     finally:
         for h in handles:
             h.remove()
+    unsupported = {**_UNSUPPORTED, **({} if frontend == "fx" else _FX_ONLY)}
     for m, path in names.items():
-        for cls, why in _UNSUPPORTED.items():
+        for cls, why in unsupported.items():
             if isinstance(m, cls):
                 msg = f"layer '{path or type(m).__name__}' ({type(m).__name__})"
                 if m in first_inputs:

@@ -12,7 +12,7 @@ Mirrors upstream's emitter so our files look like the ones in the corpus:
 """
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -43,6 +43,8 @@ class Method:
     tensors: Dict[int, Tensor] = field(default_factory=dict)      # every tensor with a value
     tensor_value: Dict[int, int] = field(default_factory=dict)    # tensor id -> value index
     sources: List[str] = field(default_factory=list)              # user source per instruction
+    modules: List[str] = field(default_factory=list)              # layer (module path) per instruction
+    refs: List[Any] = field(default_factory=list)   # int8: (module, source, scale, zp) it approximates
     input_tensors: List[Tensor] = field(default_factory=list)
     output_tensors: List[Tensor] = field(default_factory=list)
     io_quant: Optional[dict] = None      # int8 I/O: {"inputs"/"outputs": [(scale, zero point)]}
@@ -169,6 +171,8 @@ class _Emitter:
             self.m.overlaps.append((src.id, n.outputs[0].id, d) if d is not None
                                    and isinstance(src, Tensor) and not src.is_const else None)
             self.m.sources.append(n.source)
+            self.m.modules.append(n.module)
+            self.m.refs.append(getattr(n, "ref", None))
         for t in self.g.outputs:
             self.m.outputs.append(self.tensor_value(t))
         self.m.output_tensors = list(self.g.outputs)

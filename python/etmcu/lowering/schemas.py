@@ -42,6 +42,8 @@ _SCHEMAS = {
     "aten::view_copy.out": ("Tensor self, int[] size", 1),
     "aten::expand_copy.out": ("Tensor self, int[] size, bool implicit", 1),
     "aten::cat.out": ("Tensor[] tensors, int dim", 1),
+    "aten::select_copy.int_out": ("Tensor self, int dim, int index", 1),
+    "aten::slice_copy.Tensor_out": ("Tensor self, int dim, int? start, int? end, int step", 1),
     "aten::clone.out": ("Tensor self, MemoryFormat? memory_format", 1),
     "dim_order_ops::_to_dim_order_copy.out": ("Tensor self, bool non_blocking, int[]? dim_order", 1),
     "dim_order_ops::_clone_dim_order.out": ("Tensor self, bool non_blocking, int[]? dim_order", 1),
@@ -52,6 +54,8 @@ _SCHEMAS = {
         "Tensor input, Tensor? weight, Tensor? bias, Tensor running_mean, Tensor running_var, "
         "float momentum, float eps", 3),
     "aten::upsample_nearest2d.vec_out": ("Tensor input, int[]? output_size, float[]? scale_factors", 1),
+    "aten::upsample_bilinear2d.vec_out": (
+        "Tensor input, int[]? output_size, bool align_corners, float[]? scale_factors", 1),
     "aten::native_layer_norm.out": (
         "Tensor input, int[] normalized_shape, Tensor? weight, Tensor? bias, float eps", 3),
     "aten::constant_pad_nd.out": ("Tensor self, int[] pad, Scalar value", 1),

@@ -135,7 +135,43 @@ def _value_json(kind, payload, pool, placement, external=None):
     return {"val_type": kind, "val": val}
 
 
-def program_json(methods, pool, external=None):
+def stacktrace_json(method):
+    """One FrameList per instruction (upstream's Chain.stacktrace) naming the layer it computes:
+    Frame.name = the module path ("net.0", "" at top level), filename (base name only: no
+    machine's paths in a program) and line of the user's source. Profiles and tools read it to
+    print layer names; the runtime does not need it."""
+    lists = []
+    n = len(method.instructions)
+    modules = getattr(method, "modules", None) or [""] * n
+    sources = method.sources or [""] * n
+    refs = getattr(method, "refs", None) or [None] * n
+    for module, source, ref in zip(modules, sources, refs):
+        frame = {"name": module}
+        m = _SOURCE_RE.match(source or "")
+        if m:
+            frame["filename"] = os.path.basename(m.group(1))
+            frame["lineno"] = int(m.group(2))
+        if ref is not None:
+            # int8: the fp32 layer this output approximates and its (scale, zero point)
+            frame["context"] = (f"ref={layer_key(ref[0], ref[1])};scale={ref[2]!r};"
+                                f"zero_point={ref[3]}")
+        lists.append({"items": [frame]})
+    return lists
+
+
+_SOURCE_RE = re.compile(r"(.*?):(\d+): ")
+
+
+def layer_key(module, source):
+    """How profiles and `etmcu compare` name a layer: its module path, or for a top-level op
+    '@file.py:line' of its source."""
+    if module:
+        return module
+    m = _SOURCE_RE.match(source or "")
+    return f"@{os.path.basename(m.group(1))}:{m.group(2)}" if m else ""
+
+
+def program_json(methods, pool, external=None, debug_info=True):
     """methods: list of (Method, MemoryPlan). Fills `pool` (or, for external constants, `external`:
     an ExternalConstants of serialize/ptd.py); returns the Program JSON dict."""
     plans = []
@@ -152,6 +188,7 @@ def program_json(methods, pool, external=None):
                 "instructions": [{"instr_args_type": "KernelCall",
                                   "instr_args": {"op_index": op, "args": args}}
                                  for op, args in method.instructions],
+                **({"stacktrace": stacktrace_json(method)} if debug_info else {}),
             }],
             "operators": [{"name": n, "overload": o} for n, o in method.operators],
             "delegates": [],
@@ -209,13 +246,13 @@ def read_io_quant(blob):
     return {"inputs": vals[:ni], "outputs": vals[ni:]}
 
 
-def build_pte(methods, external=None):
+def build_pte(methods, external=None, debug_info=True):
     """Serialise lowered+planned methods into .pte bytes. Returns (bytes, ConstantPool). With
     `external` (an ExternalConstants), the constants go there instead, for the .ptd.
     Segment 0 is the constant segment; methods with int8 I/O add one small segment each, named
     by io_quant_key (Program.named_data)."""
     pool = ConstantPool()
-    doc = program_json(methods, pool, external)
+    doc = program_json(methods, pool, external, debug_info)
     offsets, segment = pool.layout()
     doc["segments"] = [{"offset": 0, "size": len(segment)}]
     data = bytearray(segment)
