@@ -225,6 +225,8 @@ etmcu_rv32_pointwise_4ch:
     addi t4, t4, 4
     addi t5, t5, 4
     bne  a1, t6, 8b
+    addi ra, ra, -1
+    beqz ra, 9f                   /* (1x1 layers: one row, no skips) */
     lw   t1, A_ROWSKIP(a0)        /* the next kernel row of the three receptive fields */
     add  a1, a1, t1
     add  a2, a2, t1
@@ -234,8 +236,8 @@ etmcu_rv32_pointwise_4ch:
     add  t3, t3, t1
     add  t4, t4, t1
     add  t5, t5, t1
-    addi ra, ra, -1
-    bnez ra, 7b
+    j    7b
+9:
     lw   a1, F_Y(sp)              /* outputs: y_step apart */
     lw   t1, A_YSTEP(a0)
     add  a2, a1, t1
@@ -300,6 +302,8 @@ etmcu_rv32_pointwise_4ch:
     addi t4, t4, 4
     addi t5, t5, 4
     bne  a1, t6, 4b
+    addi t0, t0, -1
+    beqz t0, 9f
     lw   t1, A_ROWSKIP(a0)        /* the next kernel row of both receptive fields */
     add  a1, a1, t1
     add  a2, a2, t1
@@ -308,8 +312,8 @@ etmcu_rv32_pointwise_4ch:
     add  t3, t3, t1
     add  t4, t4, t1
     add  t5, t5, t1
-    addi t0, t0, -1
-    bnez t0, 7b
+    j    7b
+9:
     /* outputs: the first pixel's at F_Y, the second's y_step further (the same when odd) */
     lw   a1, F_Y(sp)
     lw   t0, F_LEFT(sp)

@@ -163,6 +163,8 @@ etmcu_xpulp_pointwise_4ch:
     .insn r 0x7b, 1, 0x54, s3, a1, a5
     .insn r 0x7b, 1, 0x54, s7, a2, a5
     .insn r 0x7b, 1, 0x54, s11, a3, a5
+    addi ra, ra, -1
+    beqz ra, 9f               /* (1x1 layers: one row, no skips) */
     lw   a4, A_ROWSKIP(a0)    /* the next kernel row of the three receptive fields */
     add  t0, t0, a4
     add  t1, t1, a4
@@ -172,8 +174,8 @@ etmcu_xpulp_pointwise_4ch:
     add  t4, t4, a4
     add  t5, t5, a4
     add  t6, t6, a4
-    addi ra, ra, -1
-    bnez ra, 8b
+    j    8b
+9:
     /* requantize the twelve sums: outputs at a6, t3, t4 (y_step apart) */
     lw   t5, A_YSTEP(a0)
     add  t3, a6, t5
@@ -236,6 +238,8 @@ etmcu_xpulp_pointwise_4ch:
     .insn r 0x7b, 1, 0x54, s6, a3, a4
     .insn r 0x7b, 1, 0x54, s3, a2, t6
     .insn r 0x7b, 1, 0x54, s7, a3, t6
+    addi ra, ra, -1
+    beqz ra, 9f
     lw   a4, A_ROWSKIP(a0)    /* the next kernel row of both receptive fields */
     add  t0, t0, a4
     add  t1, t1, a4
@@ -244,8 +248,8 @@ etmcu_xpulp_pointwise_4ch:
     add  t3, t3, a4
     add  t4, t4, a4
     add  a5, a5, a4
-    addi ra, ra, -1
-    bnez ra, 6b
+    j    6b
+9:
     /* requantize the eight sums and store them */
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
@@ -286,6 +290,8 @@ etmcu_xpulp_pointwise_4ch:
     .insn i 0x0b, 2, t6, a5, 4
     .insn r 0x7b, 1, 0x54, s2, a2, a4
     .insn r 0x7b, 1, 0x54, s3, a2, t6
+    addi ra, ra, -1
+    beqz ra, 9f
     lw   a4, A_ROWSKIP(a0)
     add  t0, t0, a4
     lw   a4, A_WROWSKIP(a0)
@@ -293,8 +299,8 @@ etmcu_xpulp_pointwise_4ch:
     add  t3, t3, a4
     add  t4, t4, a4
     add  a5, a5, a4
-    addi ra, ra, -1
-    bnez ra, 7b
+    j    7b
+9:
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   t4, A_FLOOR(a0)
