@@ -7,6 +7,7 @@
 #include "kernels/cortex_m/isa/mve/pointwise.h"  // mve::requant4
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
+#include "kernels/cortex_m/util/depthwise_planes.h"
 #include "kernels/cortex_m/util/output_q.h"
 
 namespace etmcu {
@@ -109,9 +110,120 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
   }
 }
 
+// The plane path (util/depthwise_planes.h) with Helium: a window of up to four rows of four taps
+// is one gather load (VLDRB.U8 of the sixteen bytes at r * line_stride + t: byte gathers have no
+// alignment requirement, windows start at any byte; predicated past the last row, so nothing past
+// the window is read) against the rows' weight words, one VMLADAVA.S8. The byte offsets limit it
+// to line strides up to kMaxLine.
+struct MvePlanes {
+  // Eight plane bytes per gather (VLDRB.U16 at offsets i * stride, predicated at the line's end)
+  // and one narrowing store.
+  static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
+                          int32_t stride, int32_t n, int32_t lines) {
+    if (stride > 0xffff / 8) {
+      for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row)
+        for (int32_t i = 0; i < n; ++i) dst[i] = src[i * stride];
+      return;
+    }
+    const uint16x8_t offs = vmulq_n_u16(vidupq_n_u16(0, 1), static_cast<uint16_t>(stride));
+    for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row) {
+      const uint8_t* s = reinterpret_cast<const uint8_t*>(src);
+      uint8_t* d = reinterpret_cast<uint8_t*>(dst);
+      for (int32_t i = 0; i < n; i += 8, s += 8 * stride, d += 8) {
+        const mve_pred16_t p = vctp16q(static_cast<uint32_t>(n - i));
+        vstrbq_p_u16(d, vldrbq_gather_offset_z_u16(s, offs, p), p);
+      }
+    }
+  }
+  static constexpr int32_t kMaxLine = (255 - 3) / 3;
+  // Byte i of a group: row i / 4, tap i % 4.
+  static uint8x16_t row_offsets(int32_t ls) {
+    const uint8x16_t i = vidupq_n_u8(0, 1);
+    return vaddq_u8(vandq_u8(i, vdupq_n_u8(3)),
+                    vmulq_n_u8(vshrq_n_u8(i, 2), static_cast<uint8_t>(ls)));
+  }
+  // Rows [4g, 4g + 4) of the window at w, bytes past `rows` zero (not read).
+  static int8x16_t window4(const int8_t* w, uint8x16_t offs, mve_pred16_t p) {
+    return vreinterpretq_s8_u8(
+        vldrbq_gather_offset_z_u8(reinterpret_cast<const uint8_t*>(w), offs, p));
+  }
+  // One channel (the plane driver's interface: depthwise_fast below sends multiplier-1 layers to
+  // depthwise_lanes, so only row4 runs).
+  static void row(const DwRowArgs& a) {
+    const int32_t rows = a.rows, ls = a.line_stride, groups = (rows + 3) / 4;
+    const uint8x16_t offs = row_offsets(ls);
+    int32x4_t wv[3];
+    mve_pred16_t gp[3];
+    for (int32_t g = 0; g < 3; ++g) {
+      const int32_t n = rows - 4 * g > 0 ? rows - 4 * g : 0;
+      gp[g] = vctp8q(static_cast<uint32_t>(4 * n));
+      wv[g] = vldrwq_z_s32(reinterpret_cast<const int32_t*>(a.w) + 4 * g, vctp32q(n));
+    }
+    const cmsis::Requant2v q{a.mult, a.offset_high, a.right};
+    const int32_t outputs = a.outputs, out_rows = a.out_rows, jump = a.row_jump, ys = a.y_step;
+    const int32_t xs = a.x_step, full = a.full, amin = a.amin, amax = a.amax;
+    const int8_t* window = a.window;
+    int8_t* y = a.y;
+    for (int32_t r = 0; r < out_rows; ++r, window += jump) {
+      for (int32_t o = 0; o < outputs; ++o, window += xs, y += ys) {
+        int32_t v = vmladavaq_s8(full, window4(window, offs, gp[0]), vreinterpretq_s8_s32(wv[0]));
+        for (int32_t g = 1; g < groups; ++g)
+          v = vmladavaq_s8(v, window4(window + 4 * g * ls, offs, gp[g]),
+                           vreinterpretq_s8_s32(wv[g]));
+        *y = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), amin, amax));
+      }
+    }
+  }
+  // Four output channels sharing the window: the gathers once, four VMLADAVA per group, the four
+  // sums requantized in lanes and stored by one narrowing VSTRB.32.
+  static void row4(const DwRow4Args& a) {
+    const int32_t rows = a.rows, ls = a.line_stride, groups = (rows + 3) / 4;
+    const uint8x16_t offs = row_offsets(ls);
+    // wk[12 * k + r]: row r of channel k (zero past the rows)
+    uint32_t wk[4 * 12] = {};
+    for (int32_t r = 0; r < rows; ++r)
+      for (int k = 0; k < 4; ++k) wk[12 * k + r] = a.w[4 * r + k];
+    mve_pred16_t gp[3];
+    for (int32_t g = 0; g < 3; ++g)
+      gp[g] = vctp8q(static_cast<uint32_t>(rows - 4 * g > 0 ? 4 * (rows - 4 * g) : 0));
+    const int32x4_t mult = vldrwq_s32(a.mult);
+    const int32x4_t neg_right = vnegq_s32(vldrwq_s32(a.right));
+    const int32x4_t offset = vshlq_s32(vldrwq_s32(a.offset_high), neg_right);
+    const int32x4_t lo = vdupq_n_s32(a.amin), hi = vdupq_n_s32(a.amax);
+    const int32_t outputs = a.outputs, out_rows = a.out_rows, jump = a.row_jump, ys = a.y_step;
+    const int32_t xs = a.x_step, f0 = a.full[0], f1 = a.full[1], f2 = a.full[2], f3 = a.full[3];
+    const int8_t* window = a.window;
+    int8_t* y = a.y;
+    for (int32_t r = 0; r < out_rows; ++r, window += jump) {
+      for (int32_t o = 0; o < outputs; ++o, window += xs, y += ys) {
+        int32_t a0 = f0, a1 = f1, a2 = f2, a3 = f3;
+        for (int32_t g = 0; g < groups; ++g) {
+          const int8x16_t xv = window4(window + 4 * g * ls, offs, gp[g]);
+          const int8_t* wg = reinterpret_cast<const int8_t*>(wk + 4 * g);
+          a0 = vmladavaq_s8(a0, xv, vldrbq_s8(wg));
+          a1 = vmladavaq_s8(a1, xv, vldrbq_s8(wg + 48));
+          a2 = vmladavaq_s8(a2, xv, vldrbq_s8(wg + 96));
+          a3 = vmladavaq_s8(a3, xv, vldrbq_s8(wg + 144));
+        }
+        int32x4_t acc = vdupq_n_s32(a0);
+        acc = vsetq_lane_s32(a1, acc, 1);
+        acc = vsetq_lane_s32(a2, acc, 2);
+        acc = vsetq_lane_s32(a3, acc, 3);
+        vstrbq_s32(y, mve::requant4(acc, mult, neg_right, offset, lo, hi));
+      }
+    }
+  }
+};
+
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
 inline bool depthwise_fast(const DwJob& j) {
+  int32_t ls = 0, strip = 0;
+  // (multiplier 1 through the planes measured slower on KWS: 2.50 M against 2.22 M)
+  if (j.cm % 4 == 0 && dw_plane_applies(j, &ls, &strip) && ls <= MvePlanes::kMaxLine) {
+    depthwise_planes<MvePlanes>(j, ls, strip);
+    return true;
+  }
   const int32_t full = j.out.c / 4 * 4;
   if (j.cm == 1) {
     if (j.kh == 3 && j.kw == 3)
