@@ -31,10 +31,15 @@ struct M0Planes {
     for (int32_t i = 0; i < n; ++i) top |= w[i] >> 24;
     return top == 0;
   }
-  template <int kTaps>
+  // Plane byte t of p: LDRB with an immediate offset and SXTB (LDRSB has only a register offset).
+  static int32_t at(const int8_t* p, int t) {
+    return static_cast<int8_t>(reinterpret_cast<const uint8_t*>(p)[t]);
+  }
+  // kRows: 3 (unrolled) or 0 (a.rows).
+  template <int kTaps, int kRows>
   __attribute__((noinline)) static void row_t(const DwRowArgs& a) {
     int32_t w[kDwMaxRows * 4];
-    const int32_t rows = a.rows, ls = a.line_stride;
+    const int32_t rows = kRows ? kRows : a.rows, ls = a.line_stride;
     for (int32_t r = 0; r < rows; ++r)
       for (int t = 0; t < 4; ++t) w[4 * r + t] = tap(a.w[r], t);
     const cmsis::Requant2v q{a.mult, a.offset_high, a.right};
@@ -47,19 +52,22 @@ struct M0Planes {
         int32_t v = full;
         const int8_t* p = window;
         const int32_t* wr = w;
+#pragma GCC unroll 3
         for (int32_t r = 0; r < rows; ++r, p += ls, wr += 4) {
-          v += p[0] * wr[0] + p[1] * wr[1] + p[2] * wr[2];
-          if (kTaps == 4) v += p[3] * wr[3];
+          v += at(p, 0) * wr[0] + at(p, 1) * wr[1] + at(p, 2) * wr[2];
+          if (kTaps == 4) v += at(p, 3) * wr[3];
         }
         *y = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_2v(v, q), amin, amax));
       }
     }
   }
   static void row(const DwRowArgs& a) {
-    if (three_taps(a.w, a.rows))
-      row_t<3>(a);
+    if (a.rows == 3 && three_taps(a.w, 3))
+      row_t<3, 3>(a);
+    else if (three_taps(a.w, a.rows))
+      row_t<3, 0>(a);
     else
-      row_t<4>(a);
+      row_t<4, 0>(a);
   }
   // (multiplier 1 only here, so never called; the plane driver's interface)
   static void row4(const DwRow4Args& a) { dw_row4_c(a, dot4_bytes); }
