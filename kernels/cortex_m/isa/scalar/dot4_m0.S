@@ -22,21 +22,15 @@ etmcu_m0_dot4:
   mov r7, r11
   push {r4-r7}
   mov ip, r3            /* d, for the end */
-  ldr r4, [r3, #0]
+  ldm r3!, {r4-r7}      /* d[0..3] into r8-r11 */
   mov r8, r4
-  ldr r4, [r3, #4]
-  mov r9, r4
-  ldr r4, [r3, #8]
-  mov r10, r4
-  ldr r4, [r3, #12]
-  mov r11, r4
-  ldr r4, [r1, #0]      /* the runs' ends: w[k] + n and x + n */
+  mov r9, r5
+  mov r10, r6
+  mov r11, r7
+  ldm r1!, {r4-r7}      /* the runs' ends: w[k] + n and x + n */
   adds r4, r4, r2
-  ldr r5, [r1, #4]
   adds r5, r5, r2
-  ldr r6, [r1, #8]
   adds r6, r6, r2
-  ldr r7, [r1, #12]
   adds r7, r7, r2
   adds r0, r0, r2
   rsbs r2, r2, #0       /* i = -n */
@@ -60,13 +54,10 @@ etmcu_m0_dot4:
 .Ldone:
   mov r3, ip
   mov r4, r8
-  str r4, [r3, #0]
-  mov r4, r9
-  str r4, [r3, #4]
-  mov r4, r10
-  str r4, [r3, #8]
-  mov r4, r11
-  str r4, [r3, #12]
+  mov r5, r9
+  mov r6, r10
+  mov r7, r11
+  stm r3!, {r4-r7}
   pop {r4-r7}
   mov r8, r4
   mov r9, r5
