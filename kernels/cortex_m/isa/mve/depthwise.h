@@ -55,30 +55,59 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
     const int8_t* xc = j.x + (kShared ? ch / cm : ch);
     const int8_t* wc = j.w + ch;
     int8_t* py = j.y + ch;
+    // A window inside the input: full + the taps (kw unrolled for 3x3).
+    auto inner = [&](const int8_t* xr) {
+      int32x4_t acc = full;
+      const int8_t* wr = wc;
+#pragma GCC unroll 3
+      for (int32_t ky = 0; ky < kh; ++ky, xr += in_row, wr += w_row) {
+#pragma GCC unroll 3
+        for (int32_t t = 0; t < kw; ++t) {
+          const int32x4_t wv = load4<kTail>(wr + t * c, p);
+          if (kShared)
+            acc = vmlaq_n_s32(acc, wv, xr[t * cin]);
+          else
+            acc = vaddq_s32(acc, vmulq_s32(load4<kTail>(xr + t * cin, p), wv));
+        }
+      }
+      return acc;
+    };
+    auto store = [&](int8_t* y, int32x4_t acc) {
+      if (lanes) {
+        const int32x4_t q = mve::requant4(acc, mult, neg_right, ooff, lo, hi);
+        if (kTail)
+          vstrbq_p_s32(y, q, p);
+        else
+          vstrbq_s32(y, q);
+      } else {
+        int32_t a[4];
+        vst1q_s32(a, acc);
+        for (int32_t k = 0; k < 4 && ch + k < c; ++k)
+          y[k] = finish(oq, j.mult[ch + k], j.shift[ch + k], a[k]);
+      }
+    };
+    // The output columns whose windows are inside the input horizontally: [x_first, x_end).
+    const int32_t x_first = (j.pad.w + j.stride.w - 1) / j.stride.w;
+    int32_t x_end = j.in.w - kw + j.pad.w < 0 ? 0 : (j.in.w - kw + j.pad.w) / j.stride.w + 1;
+    if (x_end > j.out.w) x_end = j.out.w;
+    const int32_t x_step = j.stride.w * cin;
     for (int32_t oy = 0; oy < j.out.h; ++oy) {
       const int32_t iy0 = oy * j.stride.h - j.pad.h;
       const int32_t ky0 = iy0 < 0 ? -iy0 : 0;
       const int32_t ky1 = iy0 + kh > j.in.h ? j.in.h - iy0 : kh;
+      const bool rows_inside = ky0 == 0 && ky1 == kh;
       for (int32_t ox = 0; ox < j.out.w; ++ox, py += c) {
+        if (rows_inside && ox == x_first && x_first < x_end) {
+          // The row's inner windows without border tests (the last one falls through below).
+          const int8_t* xr = xc + iy0 * in_row + (ox * j.stride.w - j.pad.w) * cin;
+          for (; ox + 1 < x_end; ++ox, py += c, xr += x_step) store(py, inner(xr));
+        }
         const int32_t ix0 = ox * j.stride.w - j.pad.w;
         const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
         const int32_t kx1 = ix0 + kw > j.in.w ? j.in.w - ix0 : kw;
         int32x4_t acc;
-        if (ky0 == 0 && ky1 == kh && kx0 == 0 && kx1 == kw) {
-          acc = full;
-          const int8_t* xr = xc + iy0 * in_row + ix0 * cin;
-          const int8_t* wr = wc;
-#pragma GCC unroll 3
-          for (int32_t ky = 0; ky < kh; ++ky, xr += in_row, wr += w_row) {
-#pragma GCC unroll 3
-            for (int32_t t = 0; t < kw; ++t) {
-              const int32x4_t wv = load4<kTail>(wr + t * c, p);
-              if (kShared)
-                acc = vmlaq_n_s32(acc, wv, xr[t * cin]);
-              else
-                acc = vaddq_s32(acc, vmulq_s32(load4<kTail>(xr + t * cin, p), wv));
-            }
-          }
+        if (rows_inside && kx0 == 0 && kx1 == kw) {
+          acc = inner(xc + iy0 * in_row + ix0 * cin);
         } else {  // a border window: the valid taps, each with the offset
           acc = bias;
           const int8_t* xr = xc + (iy0 + ky0) * in_row + (ix0 + kx0) * cin;
@@ -93,18 +122,7 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
                     vaddq_s32(acc, vmulq_s32(vaddq_n_s32(load4<kTail>(xr + t * cin, p), ioff), wv));
             }
         }
-        if (lanes) {
-          const int32x4_t q = mve::requant4(acc, mult, neg_right, ooff, lo, hi);
-          if (kTail)
-            vstrbq_p_s32(py, q, p);
-          else
-            vstrbq_s32(py, q);
-        } else {
-          int32_t a[4];
-          vst1q_s32(a, acc);
-          for (int32_t k = 0; k < 4 && ch + k < c; ++k)
-            py[k] = finish(oq, j.mult[ch + k], j.shift[ch + k], a[k]);
-        }
+        store(py, acc);
       }
     }
   }
