@@ -8,7 +8,8 @@ its shape class): pointwise layers (widened-weight runs, odd channel counts), a 
 (interior pixels through the pointwise micro-kernel, border pixels through gathered columns), a
 3-channel first layer (repacked columns), depthwise 3x3 and n-row windows with multiplier 1,
 multiplier-4 windows (four channels sharing a plane), a 10x4 1 -> 8 first layer, a window wider
-than four taps, and linear layers. Then two of test_random_layers_targets' random chains."""
+than four taps, and linear layers (the second program's input holds NaN, infinities, values past
+int32 after scaling and subnormals). Then two of test_random_layers_targets' random chains."""
 import json
 import os
 import pathlib
@@ -87,7 +88,12 @@ class Model(nn.Module):
 """
 
 
-def export(out, name, source, shape, seed):
+# Input values at the float edges' corners (quantize_per_tensor's lanes on the M55): NaN, the
+# infinities, values past int32 after scaling, a subnormal, negative zero.
+SPECIALS = [np.nan, np.inf, -np.inf, 3e38, -3e38, 1e-40, -1e-40, -0.0]
+
+
+def export(out, name, source, shape, seed, specials=False):
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     src = out / f"{name}.py"
     src.write_text(source)
@@ -97,7 +103,10 @@ def export(out, name, source, shape, seed):
                        cwd=ROOT, env=env, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr + "\n" + source
     inp = out / f"{name}_in.npy"
-    np.save(inp, np.random.default_rng(seed).standard_normal(shape).astype(np.float32))
+    x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+    if specials:
+        x.reshape(-1)[:len(SPECIALS)] = SPECIALS
+    np.save(inp, x)
     return pte, inp
 
 
@@ -106,7 +115,7 @@ def programs(tmp_path_factory):
     out = tmp_path_factory.mktemp("int8_cortex_m")
     progs = {
         "ops16": export(out, "ops16", OPS_16, (1, 16, 9, 7), 11),
-        "ops_first": export(out, "ops_first", OPS_FIRST, (1, 1, 20, 10), 12),
+        "ops_first": export(out, "ops_first", OPS_FIRST, (1, 1, 20, 10), 12, specials=True),
     }
     for seed in (1, 2):
         shape, layers = draw_model(seed)
