@@ -32,8 +32,18 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
   for (int k = 0; k < kOc; ++k) d[k] = a[k];
 }
 
-// The sum of n weight bytes (the offset folding's sum(w)).
-inline int32_t row_sum(const int8_t* w, int32_t n) { return byte_sum(w, n); }
+// The sum of n weight bytes (the offset folding's sum(w)): VADDVA.S8 adds sixteen at a time, the
+// last n % 16 in one predicated step. (Linear layers sum every feature's weights per call: byte by
+// byte this was 0.9 M of the MLPerf autoencoder's 1.0 M instructions.)
+inline int32_t row_sum(const int8_t* w, int32_t n) {
+  int32_t s = 0, i = 0;
+  for (; i + 16 <= n; i += 16) s = vaddvaq_s8(s, vldrbq_s8(w + i));
+  if (i < n) {
+    const mve_pred16_t p = vctp8q(static_cast<uint32_t>(n - i));
+    s = vaddvaq_p_s8(s, vldrbq_z_s8(w + i, p), p);
+  }
+  return s;
+}
 
 }  // namespace int8
 }  // namespace kernels

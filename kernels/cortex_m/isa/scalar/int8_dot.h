@@ -9,6 +9,17 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+#if defined(__ARM_ARCH_6M__)
+// Armv6-M (Cortex-M0/M0+): dot4_m0.S, the four accumulators in r8-r11 (in C they spilled out of
+// r0-r7: 7.7 instructions per MAC with four channels, 5 with two), 3.75 per MAC.
+extern "C" void etmcu_m0_dot4(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d);
+
+constexpr int kOc = 4;
+
+inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) {
+  etmcu_m0_dot4(x, w, n, d);
+}
+#else
 // Output channels per pass (each input byte loaded feeds kOc multiply-accumulates).
 constexpr int kOc = 4;
 
@@ -38,6 +49,8 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
 #pragma GCC unroll 4
   for (int k = 0; k < kOc; ++k) d[k] = a[k];
 }
+
+#endif
 
 // The sum of n weight bytes (the offset folding's sum(w)).
 inline int32_t row_sum(const int8_t* w, int32_t n) { return byte_sum(w, n); }
