@@ -19,8 +19,8 @@ namespace int8 {
 // A one-pixel run (a linear layer's row) costs one pixel: linear layers take this kernel.
 constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
-// Reads no PointwiseBlock::w_row_skip: border windows are gathered instead (op_quantized_conv2d).
-constexpr bool kPointwiseWeightSkip = false;
+// Reads PointwiseBlock::w_row_skip (border windows clipped to the input, nothing gathered).
+constexpr bool kPointwiseWeightSkip = true;
 
 namespace mve {
 
@@ -45,7 +45,7 @@ inline int32x4_t requant4(int32x4_t v, int32x4_t mult, int32x4_t neg_right, int3
 // (kOneRun: the 1x1 form without the row loop, whose setup per pixel measured 0.7 M on MobileNet)
 template <bool kOneRun>
 __attribute__((noinline)) void pointwise_run16(const PointwiseBlock& b, int32_t rows, int32_t steps,
-                                               int32_t skip) {
+                                               int32_t skip, int32_t wskip) {
   const int32x4_t mult = vldrwq_s32(b.mult);
   const int32x4_t neg_right = vnegq_s32(vldrwq_s32(b.right));
   const int32x4_t offset = vshlq_s32(vldrwq_s32(b.offset_high), neg_right);
@@ -61,7 +61,8 @@ __attribute__((noinline)) void pointwise_run16(const PointwiseBlock& b, int32_t 
     const int8_t* w1 = w0 + ws;
     const int8_t* w2 = w1 + ws;
     const int8_t* w3 = w2 + ws;
-    for (int32_t r = 0; r < (kOneRun ? 1 : rows); ++r, xr += skip) {
+    for (int32_t r = 0; r < (kOneRun ? 1 : rows);
+         ++r, xr += skip, w0 += wskip, w1 += wskip, w2 += wskip, w3 += wskip) {
       for (int32_t i = 0; i < steps; ++i) {
         const int8x16_t xv = vldrbq_s8(xr);
         a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w0));
@@ -84,12 +85,12 @@ __attribute__((noinline)) void pointwise_run16(const PointwiseBlock& b, int32_t 
 }
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
-  if ((b.rows == 1 || b.row_skip == 0) && (b.rows * b.words) % 4 == 0) {
-    pointwise_run16<true>(b, 1, b.rows * b.words / 4, 0);
+  if ((b.rows == 1 || (b.row_skip == 0 && b.w_row_skip == 0)) && (b.rows * b.words) % 4 == 0) {
+    pointwise_run16<true>(b, 1, b.rows * b.words / 4, 0, 0);
     return;
   }
   if (b.words % 4 == 0) {
-    pointwise_run16<false>(b, b.rows, b.words / 4, b.row_skip);
+    pointwise_run16<false>(b, b.rows, b.words / 4, b.row_skip, b.w_row_skip);
     return;
   }
   const int32_t len = 4 * b.words, ws = b.w_stride, skip = b.row_skip, rows = b.rows;
@@ -109,7 +110,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     int32_t a2 = vgetq_lane_s32(full, 2), a3 = vgetq_lane_s32(full, 3);
     const int8_t* xr = x;
     const int8_t* w = b.w;
-    for (int32_t r = 0; r < rows; ++r, xr += skip) {
+    for (int32_t r = 0; r < rows; ++r, xr += skip, w += b.w_row_skip) {
       for (int32_t i = 0; i < steps; ++i, xr += 16, w += 16) {
         const int8x16_t xv = vldrbq_s8(xr);
         a0 = vmladavaq_s8(a0, xv, vldrbq_s8(w));
