@@ -342,6 +342,22 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
 # Run and decode
 
 
+def stack_bound_of(build, target, elf):
+    """The static worst-case stack of the firmware (tools/firmware/stack_bound.py); FwError when the
+    analysis cannot bound it (recursion, a dynamic frame, an unresolved indirect jump)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import stack_bound
+
+    family = "cv32e40p" if build.info["family"] == "cv32e40p" else "cortex-m"
+    ci = stack_bound.ci_files_for(elf)
+    if not ci:
+        raise FwError(f"no call-graph files (.ci) beside {elf}: the LTO link writes them (-fcallgraph-info=su)")
+    try:
+        return stack_bound.bound(elf, family, ci, fp=target in ("cortex-m4", "cortex-m33", "cortex-m55"))
+    except stack_bound.BoundError as e:
+        raise FwError(f"cannot bound the stack of {elf}: {e}")
+
+
 def run_firmware(build, elf, timeout):
     info = build.info
     if info["runner"] == "etmcu-sim":
@@ -619,7 +635,13 @@ def run(args):
                args.int8_kernels, args.libs_march, args.profile) as b:
         d = os.path.join(b.models, name)
         fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
+        fw_json = os.path.join(d, "run", "sizes.json")
+        # The stack: as given, else sized from the static bound of the last build of this firmware
+        # (sizes.json), else the board's default until the first bound is known.
         stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
+        if stack is None and not fresh and os.path.exists(fw_json):
+            with open(fw_json) as f:
+                stack = json.load(f).get("stack_reserve")
         if fresh:
             b.prune(name)
         prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
@@ -627,7 +649,6 @@ def run(args):
                           info.get("kernel_dtypes_mask"), info.get("features"), ptd_bytes)
         os.utime(d)
         b.ensure_configured(name)
-        fw_json = os.path.join(d, "run", "sizes.json")
         size_elf = os.path.join(d, "size", "firmware.elf")
         try:
             b.build(f"fw-{name}-size", "sizing firmware build")  # a no-op when cached
@@ -661,9 +682,25 @@ def run(args):
             b.build(f"fw-{name}", "firmware build")  # a no-op when cached
         except MemoryOverflow as e:
             raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes))
+        elf = os.path.join(d, "run", "firmware.elf")
+        bound = stack_bound_of(b, target, elf) if args.lto else None
+        if bound is not None and args.stack_bytes is None:
+            # Reserve the bound plus the 256-byte guard the runner's overflow check watches; a new
+            # reserve only relinks (the code, hence the bound, does not depend on it).
+            want = (bound["bound"] + 256 + 63) & ~63
+            if want != section_sizes(b, elf).get(".stack"):
+                prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
+                                  [x.get("planned", True) for x in meth["inputs"]],
+                                  info.get("kernel_dtypes_mask"), info.get("features"), ptd_bytes)
+                b.ensure_configured(name)
+                try:
+                    b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
+                except MemoryOverflow as e:
+                    raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes))
+                bound = stack_bound_of(b, target, elf)
+            sizes["stack_reserve"] = want
         with open(fw_json, "w") as f:
             json.dump(sizes, f)
-        elf = os.path.join(d, "run", "firmware.elf")
         if b.info["family"] == "cv32e40p":
             hexfile = os.path.join(d, "run", "firmware.hex")
             if not os.path.exists(hexfile) or os.path.getmtime(hexfile) < os.path.getmtime(elf):
@@ -706,6 +743,9 @@ def run(args):
     ticks = {"startup": t[0], "program_load": t[1] - t[0], "method_load": t[2] - t[1], "set_inputs": t[3] - t[2],
              "execute": t[4] - t[3], "print_outputs": t[5] - t[4]}
     method_used, temp_peak, stack_peak = res["M"]
+    if bound is not None and stack_peak > bound["bound"]:
+        raise FwError(f"the painted stack peak ({stack_peak} B) exceeds the static bound ({bound['bound']} B): "
+                      "tools/firmware/stack_bound.py missed a frame or a call; please report it")
     model_len = len(model_bytes)
     text = sum(v for k, v in secs.items() if k in (".text", ".text.start", ".vectors", ".init"))
     rodata = secs.get(".rodata", 0) + secs.get(".srodata", 0)
@@ -728,9 +768,12 @@ def run(args):
                   secs.get(".ARM.exidx", 0)},
         "ram": {".data": data, ".bss": secs.get(".bss", 0), "planned": planned_total,
                 "method": sizes["method_allocator_bytes"], "temp": sizes["temp_bytes"],
-                "stack_reserved": secs.get(".stack", 0), "stack_peak": stack_peak,
+                "stack_reserved": secs.get(".stack", 0),
+                "stack_bound": bound["bound"] if bound is not None else None, "stack_peak": stack_peak,
                 "total": data + secs.get(".bss", 0) + secs.get(".noinit", 0) + secs.get(".stack", 0)},
     }
+    if bound is not None:
+        result["stack_bound"] = {k: bound[k] for k in ("bound", "main", "interrupt", "trap", "path", "functions")}
     if args.profile:
         ops = {}
         p = run_cmd([CLI, "run", model, "--method", args.method, "--profile", "--json"] +

@@ -92,9 +92,19 @@ def test_corpus_program_matches_host(program, target, tmp_path):
     assert mem["temp_used"] == mem["temp_bytes"]  # the host-measured scratch peak is the device's too
     assert mem["planned"] == host["memory"]["planned"]
     assert 0 < mem["stack_peak"] < result["ram"]["stack_reserved"]
+    assert_stack_sized_by_bound(result)
     counts = result["cycles"] if target == "cv32e40p" else result["instructions"]
     phases = [k for k in counts if k != "total"]
     assert sum(counts[k] for k in phases) == counts["total"]
+
+
+def assert_stack_sized_by_bound(result):
+    """The static bound (tools/firmware/stack_bound.py) covers the painted peak, and the reserve is
+    the bound plus the runner's 256-byte overflow guard, in 64-byte paint steps."""
+    ram = result["ram"]
+    assert ram["stack_bound"] >= ram["stack_peak"] > 0, ram
+    assert ram["stack_reserved"] == (ram["stack_bound"] + 256 + 63) // 64 * 64, ram
+    assert result["stack_bound"]["path"][0]["function"] in ("_start", "Reset_Handler")
 
 
 def test_add_baseline_cv32e40p(add_pte):
@@ -209,6 +219,7 @@ def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
     result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
+    assert_stack_sized_by_bound(result)
 
 
 M33_CASES = [pytest.param("zoo", m, id=m) for m in ZOO] + \
