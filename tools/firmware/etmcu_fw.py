@@ -300,7 +300,7 @@ def output_formats(outputs):
 
 
 def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outputs, device_verification=False,
-                     external_data=False):
+                     external_data=False, program_in_ram=None):
     offsets, total = [], 0
     for size in planned:
         offsets.append(total)
@@ -314,7 +314,9 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
              f"#define FW_PLANNED_TOTAL_BYTES {total}",
              f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}",
              f"#define FW_EXTERNAL_DATA {int(bool(external_data))}",
-             f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}"]
+             f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}",
+             f"#define FW_PROGRAM_IN_RAM {int(program_in_ram is not None)}",
+             f"#define FW_PROGRAM_CAPACITY {((program_in_ram or 0) + 15) // 16 * 16}u"]
     rows = []
     for i, data in enumerate(inputs):
         if data is None:
@@ -358,13 +360,15 @@ def stack_bound_of(build, target, elf):
         raise FwError(f"cannot bound the stack of {elf}: {e}")
 
 
-def run_firmware(build, elf, timeout):
+def run_firmware(build, elf, timeout, load=None):
+    """Runs the firmware; `load` = (file, address): bytes a loader writes into memory before start."""
     info = build.info
     if info["runner"] == "etmcu-sim":
         if not os.path.exists(SIM):
             raise FwError(f"simulator not built ({SIM}); run ./etmcu build")
         config = ["--config", info["sim_config"]] if info.get("sim_config") else []
-        p = run_cmd([SIM, *config, elf], "etmcu-sim", timeout=timeout, check=False)
+        extra = ["--load", f"{load[0]}@{load[1]:#x}"] if load else []
+        p = run_cmd([SIM, *config, *extra, elf], "etmcu-sim", timeout=timeout, check=False)
         m = re.search(r"^cycles=(\d+) instret=(\d+)$", p.stdout, re.M)
         counts = {"cycles": int(m.group(1)), "instret": int(m.group(2))} if m else {}
         out = p.stdout[: m.start()] if m else p.stdout
@@ -378,6 +382,8 @@ def run_firmware(build, elf, timeout):
                "-serial", "none", "-chardev", f"file,id=fwout,path={out_path}",
                "-semihosting-config", "enable=on,target=native,chardev=fwout", "-icount", "shift=0",
                "-kernel", elf]
+        if load:
+            cmd += ["-device", f"loader,file={load[0]},addr={load[1]:#x},force-raw=on"]
         plugin = insn_plugin(os.path.dirname(build.dir))
         counts_path = os.path.join(tmp, "insns.txt")
         mark = symbol_address(elf, "board_ticks")
@@ -569,6 +575,9 @@ def main(argv=None):
                     help="verify the program's flatbuffer in full on the device at every start (default: "
                          "the host and the sizing firmware verify it at build time; the firmware checks "
                          "the header, root and segment bounds)")
+    ap.add_argument("--program-in-ram", action="store_true",
+                    help="do not embed the program: a loader writes it into a RAM buffer before start (the "
+                         "simulator's --load, QEMU's generic loader), and the device verifies it in full")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -626,6 +635,7 @@ def run(args):
     h = hashlib.sha256()
     for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode(),
                  b"device-verification" if args.device_verification else b"",
+                 b"program-in-ram" if args.program_in_ram else b"",
                  b"" if ptd_bytes is None else b"ptd:" + ptd_bytes] + \
             [b"" if d is None else d for d in inputs]:
         h.update(hashlib.sha256(part).digest())
@@ -674,7 +684,8 @@ def run(args):
                 sizes = json.load(f)
         # (re)written on every run: a newer runner always finds a matching header; unchanged -> no rebuild
         write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"], sizes["planned"],
-                         inputs, meth["outputs"], args.device_verification, ptd_bytes is not None)
+                         inputs, meth["outputs"], args.device_verification, ptd_bytes is not None,
+                         len(model_bytes) if args.program_in_ram else None)
         if fresh:
             log(f"building firmware (method pool {sizes['method_allocator_bytes']} B, planned {sizes['planned']}, "
                 f"temp {sizes['temp_bytes']} B)", args.quiet)
@@ -718,7 +729,16 @@ def run(args):
             elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
 
     t_build = time.time()
-    rc, out, err, counts = run_firmware(b, elf, args.timeout)
+    load = None
+    if args.program_in_ram:
+        # What a loader hands over: "ETPB", the length, 8 bytes zero, the .pte (runner.cpp).
+        blob = os.path.join(os.path.dirname(elf), "program.blob")
+        write_if_changed(blob, b"ETPB" + struct.pack("<I", len(model_bytes)) + bytes(8) + model_bytes)
+        addr = symbol_address(elf, "fw_program_buffer")
+        if addr is None:
+            raise FwError(f"no fw_program_buffer in {elf}")
+        load = (blob, addr)
+    rc, out, err, counts = run_firmware(b, elf, args.timeout, load)
     res = parse_output(out)
     if res["S"]:
         raise FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
@@ -760,9 +780,11 @@ def run(args):
         "target": target,
         "board": board,
         "firmware": elf,
-        "device_verification": "internal_consistency" if args.device_verification else "minimal",
+        "device_verification": "internal_consistency" if args.device_verification or args.program_in_ram
+        else "minimal",
+        "program": "ram buffer" if args.program_in_ram else "embedded",
         "int8_kernels": b.info.get("cortex_m_variant", ""),
-        "flash": {".text": text, ".rodata": rodata, ".data": data, "model": model_len,
+        "flash": {".text": text, ".rodata": rodata, ".data": data, "model": 0 if args.program_in_ram else model_len,
                   "external_data": len(ptd_bytes) if ptd_bytes is not None else 0,
                   "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +
                   secs.get(".ARM.exidx", 0)},

@@ -44,6 +44,19 @@ ROOTS = {"_start", "fw_trap_entry", "Reset_Handler", "Fault_Handler"}
 # disassembly): picolibc's memset jumps into its unrolled store sequence (`jr`/`jalr t0` on an
 # address computed from its own position).
 SELF_JUMPS = {"memset"}
+# The one recursion in target code, bounded by a constant: the flatbuffer verifier's table walk
+# (runtime/pte/verifier.cpp, Verifier::table) recurses once per nesting level and fails past
+# kVerifierMaxDepth, so at most kVerifierMaxDepth + 2 activations are live. Only direct
+# self-recursion of these functions is accepted; any other cycle is an error.
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _verifier_depth():
+    with open(os.path.join(ROOT, "runtime", "pte", "verifier.h")) as f:
+        return int(re.search(r"kVerifierMaxDepth = (\d+);", f.read()).group(1))
+
+
+BOUNDED_RECURSION = {re.compile(r"8Verifier5tableE"): lambda: _verifier_depth() + 2}
 
 
 def parse_ci(paths):
@@ -344,7 +357,7 @@ def bound(elf, family, ci_files, fp=False):
     if dyn:
         raise BoundError(f"dynamic stack frames (VLA or alloca) in: {', '.join(dyn)}")
     targets_of_indirect = None
-    memo, on_path, info = {}, [], {}
+    memo, on_path, info, live = {}, [], {}, {}
 
     def facts(name):
         if name in info:
@@ -371,6 +384,11 @@ def bound(elf, family, ci_files, fp=False):
         on_path.append(name)
         fr, callees, ind = facts(name)
         callees = set(callees)
+        activations = 1
+        for pattern, limit in BOUNDED_RECURSION.items():
+            if pattern.search(name) and name in callees:
+                callees.discard(name)  # direct self-recursion, bounded: charge every activation
+                activations = limit()
         if ind:
             if targets_of_indirect is None:
                 targets_of_indirect = dis.address_taken()
@@ -383,13 +401,16 @@ def bound(elf, family, ci_files, fp=False):
             if d > best:
                 best, via = d, c
         on_path.pop()
-        memo[name] = (fr + best, via)
+        memo[name] = (fr * activations + best, via)
+        live[name] = activations
         return memo[name]
 
     def path_of(name):
         out = []
         while name:
-            out.append({"function": name, "frame": info[name][0]})
+            out.append({"function": name, "frame": info[name][0] * live[name]})
+            if live[name] > 1:
+                out[-1]["activations"] = live[name]
             name = memo[name][1]
         return out
 

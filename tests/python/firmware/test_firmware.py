@@ -334,3 +334,39 @@ def test_trap_reports_cause_and_pc(add_pte, tmp_path):
 def test_libs_march_is_a_cv32e40p_option(add_pte):
     p = fw(add_pte, "--target", "cortex-m4", "--libs-march", "rv32imc", check=False)
     assert p.returncode == 1 and "--libs-march applies to the cv32e40p target only" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("target", ["cv32e40p", "cortex-m4"])
+def test_program_in_ram_is_verified_in_full(add_pte, target):
+    """--program-in-ram: the program is not in the image; a loader (here the simulator's --load or
+    QEMU's generic loader) hands it over in a RAM buffer and the device verifies it in full."""
+    embedded = fw_json(add_pte, "--target", target)
+    ram = fw_json(add_pte, "--target", target, "--program-in-ram")
+    assert ram["program"] == "ram buffer" and ram["device_verification"] == "internal_consistency"
+    assert ram["outputs"] == embedded["outputs"]
+    assert ram["flash"]["model"] == 0
+    counts = "cycles" if target == "cv32e40p" else "instructions"
+    assert ram[counts]["program_load"] > 3 * embedded[counts]["program_load"]
+    assert_stack_sized_by_bound(ram)
+    # the verifier's bounded recursion is charged in full
+    assert any(p.get("activations", 1) > 1 for p in ram["stack_bound"]["path"])
+
+
+def test_program_in_ram_rejects_corrupt_bytes(add_pte, tmp_path):
+    """Bytes from outside the image: a corrupted program or a missing header is a clean program-load
+    error on the device (E a ..., exit 10), never a trap."""
+    ram = fw_json(add_pte, "--target", "cv32e40p", "--program-in-ram")
+    elf = ram["firmware"]
+    blob = (pathlib.Path(elf).parent / "program.blob").read_bytes()
+    nm = subprocess.run(["riscv64-unknown-elf-nm", elf], capture_output=True, text=True, check=True).stdout
+    addr = int(next(line.split()[0] for line in nm.splitlines() if line.endswith(" fw_program_buffer")), 16)
+    root = int.from_bytes(blob[16:20], "little")  # the flatbuffer's root offset
+    cases = {"root offset past the end": blob[:16] + (len(blob) * 4).to_bytes(4, "little") + blob[20:],
+             "no header": bytes(16) + blob[16:]}
+    assert root < len(blob)
+    for what, data in cases.items():
+        f = tmp_path / "bad.blob"
+        f.write_bytes(data)
+        p = subprocess.run([str(SIM), "--config", "nopulp", "--load", f"{f}@{addr:#x}", elf], capture_output=True,
+                           text=True)
+        assert p.returncode == 10 and re.search(r"^E a ", p.stdout, re.M), (what, p.returncode, p.stdout, p.stderr)
