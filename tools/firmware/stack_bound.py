@@ -6,9 +6,11 @@ Frame sizes and call edges of the compiled C/C++ code come from GCC's `-fcallgra
 assembly kernels, libgcc, libc) are read from the cross objdump: their frame is the sum of every
 stack-pointer decrement in their body and their callees the direct calls and tail calls. Edges
 are the union of both sources. Indirect calls are resolved to every function whose address the
-firmware takes outside the vector table (the kernel table is one such place); an indirect jump the
-tool cannot classify, a dynamic frame (VLA, alloca), an unknown write of the stack pointer or a
-cycle (recursion) is an error, never an undercount.
+firmware takes outside the vector table and the entries: the targets of the relocations the link
+kept (-Wl,--emit-relocs) that are not calls or branches (the kernel table is one such place). A
+register jump the tool cannot classify (jump tables are recognised), a dynamic frame (VLA,
+alloca), an unknown write of the stack pointer or a cycle (recursion; the verifier's bounded
+self-recursion excepted, charged in full) is an error, never an undercount.
 
 The bound is the deepest path from the reset entry plus, on Cortex-M, the SysTick interrupt on top
 of it (exception frame + handler). The fault and trap handlers reset the stack pointer to the top
