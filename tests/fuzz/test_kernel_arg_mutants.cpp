@@ -35,7 +35,7 @@ using fuzz::FieldSite;
 using fuzz::Site;
 
 constexpr size_t kFullExecuteCalls = 8;
-constexpr size_t kMethodCap = 1 << 20, kPlannedCap = 8 << 20, kTempBytes = 1 << 20;
+constexpr size_t kMethodCap = 1 << 20, kPlannedCap = 8 << 20, kTempBytes = 256 << 10;
 
 struct Counts {
   size_t programs = 0, methods = 0, kernel_calls = 0, sites = 0, mutants = 0;
