@@ -9,6 +9,7 @@
 // With FW_SIZING the firmware only reports what the method needs on this target:
 //   Z <method_allocator_bytes> <planned buffers> <size...>
 #include <stdint.h>
+#include <string.h>
 
 #include "board_io.h"
 #include "boards/common/board.h"
@@ -193,11 +194,43 @@ uint32_t peak_stack_bytes() {
 // verified the same bytes at build time; the firmware itself then skips the structural flatbuffer
 // walk (Verification::Minimal, upstream's default), unless the build asks for it
 // (FW_DEVICE_VERIFICATION=1, `./etmcu run --device-verification`).
-#if defined(FW_SIZING) || (defined(FW_DEVICE_VERIFICATION) && FW_DEVICE_VERIFICATION)
+//
+// FW_PROGRAM_IN_RAM=1 (`./etmcu run --program-in-ram`): the program is not part of the image. A
+// loader (the simulator's --load, QEMU's generic loader; on a device a boot loader or a receive
+// routine) writes it into fw_program_buffer before main runs: a 16-byte header ("ETPB", the byte
+// length, 8 bytes zero) and the .pte. Nothing vouches for those bytes, so they are always verified
+// in full.
+#if !defined(FW_SIZING) && defined(FW_PROGRAM_IN_RAM) && FW_PROGRAM_IN_RAM
+#define FW_RUNTIME_PROGRAM 1
+extern "C" {
+__attribute__((section(".noinit"), aligned(16)))
+uint8_t fw_program_buffer[16 + FW_PROGRAM_CAPACITY];
+}
+constexpr uint32_t kProgramMagic = 0x42505445u;  // "ETPB" little-endian
+#endif
+#if defined(FW_SIZING) || defined(FW_RUNTIME_PROGRAM) || \
+    (defined(FW_DEVICE_VERIFICATION) && FW_DEVICE_VERIFICATION)
 constexpr Program::Verification kVerification = Program::Verification::InternalConsistency;
 #else
 constexpr Program::Verification kVerification = Program::Verification::Minimal;
 #endif
+
+// The program's bytes: embedded in the image, or handed over in the RAM buffer.
+Span<const uint8_t> program_bytes(Diagnostic* diag) {
+#ifdef FW_RUNTIME_PROGRAM
+  uint32_t header[2];
+  memcpy(header, fw_program_buffer, sizeof(header));
+  if (header[0] != kProgramMagic || header[1] > FW_PROGRAM_CAPACITY) {
+    diag->fail_numbers(Error::InvalidProgram, "no program in the buffer (header or length)",
+                       header[1], FW_PROGRAM_CAPACITY, "fw_program_buffer");
+    return Span<const uint8_t>();
+  }
+  return Span<const uint8_t>(fw_program_buffer + 16, header[1]);
+#else
+  (void)diag;
+  return Span<const uint8_t>(fw_model, static_cast<size_t>(fw_model_end - fw_model));
+#endif
+}
 
 int main() {
   const uint64_t t_main = board_ticks();
@@ -209,9 +242,7 @@ int main() {
   if (!ptd.ok()) fail('a', diag, ptd.error());
   external = &ptd.get();
 #endif
-  Result<Program> program =
-      Program::load(Span<const uint8_t>(fw_model, static_cast<size_t>(fw_model_end - fw_model)),
-                    &diag, external, kVerification);
+  Result<Program> program = Program::load(program_bytes(&diag), &diag, external, kVerification);
   if (!program.ok()) fail('a', diag, program.error());
   const uint64_t t_load = board_ticks();
 

@@ -5,7 +5,10 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "core/sim.h"
 
@@ -31,6 +34,7 @@ int main(int argc, char** argv) {
   using etmcu::sim::Config;
   CLI::App app{"etmcu-sim: CV32E40P instruction-set simulator with a cycle-exact timing model"};
   std::string firmware, config = "pulp", trace;
+  std::vector<std::string> loads;
   uint64_t max_cycles = 0;
   bool profile = false;
   bool mangled = false;
@@ -41,6 +45,10 @@ int main(int argc, char** argv) {
   app.add_option("--max-cycles", max_cycles, "stop after N cycles (exit code 124); 0 = no limit");
   app.add_option("--trace", trace, "write one line per executed instruction to FILE");
   app.add_flag("--profile", profile, "print cycles per function (ELF symbols), sorted");
+  app.add_option(
+      "--load", loads,
+      "FILE@ADDR: write FILE's bytes to memory at ADDR before the run (a loader handing the "
+      "firmware data at run time, e.g. a program: ./etmcu run --program-in-ram)");
   app.add_flag("--mangled", mangled,
                "--profile prints the ELF's symbol names as they are (default: demangled C++)");
   try {
@@ -61,6 +69,25 @@ int main(int argc, char** argv) {
   if (!err.empty()) {
     std::fprintf(stderr, "etmcu-sim: %s: %s\n", firmware.c_str(), err.c_str());
     return kExitUsage;
+  }
+  for (const std::string& spec : loads) {
+    const size_t at = spec.rfind('@');
+    std::ifstream f(spec.substr(0, at), std::ios::binary);
+    const std::string addr_text = at == std::string::npos ? "" : spec.substr(at + 1);
+    char* end = nullptr;
+    const unsigned long addr = std::strtoul(addr_text.c_str(), &end, 0);
+    if (at == std::string::npos || !f || addr_text.empty() || *end != '\0') {
+      std::fprintf(stderr, "etmcu-sim: --load %s: expected FILE@ADDR with a readable FILE\n",
+                   spec.c_str());
+      return kExitUsage;
+    }
+    const std::vector<char> bytes((std::istreambuf_iterator<char>(f)),
+                                  std::istreambuf_iterator<char>());
+    if (!sim.write_memory(static_cast<uint32_t>(addr), bytes.data(), bytes.size())) {
+      std::fprintf(stderr, "etmcu-sim: --load %s: %zu bytes at 0x%lx are outside memory\n",
+                   spec.c_str(), bytes.size(), addr);
+      return kExitUsage;
+    }
   }
   const etmcu::sim::RunResult r = sim.run();
   std::fflush(stdout);

@@ -20,6 +20,7 @@ class Walker {
     seen_.clear();
     table_ = schema::kTableTypeCount;
     field_ = 0;
+    plan_ = value_ = FieldSite::kNoIndex;
     if (size_ < 8) return sites_;
     add(0, 4, Site::kUOffset);
     if (root == schema::kProgram && size_ >= 40 && buf_[8] == 'e' && buf_[9] == 'h') {
@@ -45,7 +46,7 @@ class Walker {
   }
   void add(uint32_t pos, uint8_t width, Site kind, uint8_t usize = 0) {
     if (sites_.size() < kMaxSites && pos <= size_ && width <= size_ - pos)
-      sites_.push_back({pos, width, kind, usize, table_, field_});
+      sites_.push_back({pos, width, kind, usize, table_, field_, plan_, value_});
   }
   bool in(uint32_t pos, uint32_t n) const { return pos <= size_ && n <= size_ - pos; }
   uint32_t target(uint32_t loc) const {
@@ -132,8 +133,16 @@ class Walker {
           vector(vec, 4);
           if (vec % 4 != 0 || !in(vec, 4)) break;
           uint32_t n = rd<uint32_t>(vec);
-          for (uint32_t i = 0; i < n && in(vec + 4 + 4 * i, 4) && sites_.size() < kMaxSites; ++i)
+          // Program.execution_plan[i] and ExecutionPlan.values[i] name the sites below them.
+          uint32_t* index = nullptr;
+          if (type == schema::kProgram && f.ref == schema::kExecutionPlan) index = &plan_;
+          if (type == schema::kExecutionPlan && f.ref == schema::kEValue) index = &value_;
+          uint32_t saved = index ? *index : 0;
+          for (uint32_t i = 0; i < n && in(vec + 4 + 4 * i, 4) && sites_.size() < kMaxSites; ++i) {
+            if (index) *index = i;
             table(target(vec + 4 + 4 * i), static_cast<schema::TableType>(f.ref), depth + 1);
+          }
+          if (index) *index = saved;
           break;
         }
         case Kind::kUnionValue: {
@@ -149,6 +158,7 @@ class Walker {
 
   static constexpr size_t kMaxSites = 1u << 16;
   uint8_t table_ = schema::kTableTypeCount, field_ = 0;  // where add() is called from
+  uint32_t plan_ = FieldSite::kNoIndex, value_ = FieldSite::kNoIndex;
   const uint8_t* buf_;
   size_t size_;
   std::vector<FieldSite> sites_;

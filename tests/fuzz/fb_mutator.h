@@ -31,6 +31,11 @@ struct FieldSite {
   uint8_t union_size;  // kUnionTag: number of known tags
   uint8_t table;       // schema::TableType holding the field (kTableTypeCount: header, root)
   uint8_t field;       // its field id
+  // Where the field sits in a Program: the index of the ExecutionPlan and of the plan's value
+  // (EValue) whose subtree holds it; kNoIndex outside any (header, instructions, segments...).
+  static constexpr uint32_t kNoIndex = 0xffffffffu;
+  uint32_t plan = kNoIndex;
+  uint32_t value = kNoIndex;
 };
 
 // Which sites a mutation may edit: all, or only the values kernels receive as arguments (Int,

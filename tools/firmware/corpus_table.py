@@ -4,7 +4,9 @@
 cycles (CV32E40P) / instructions (QEMU), .text and RAM per program and target.
 
 Usage: tools/firmware/corpus_table.py [--targets cv32e40p,cortex-m55,...] [--m0-board mps2-an385] [--json]
-                                      [PROGRAM.pte ...]
+                                      [--stack] [PROGRAM.pte ...]
+--stack: the cells give the static stack bound, the painted peak and the reserve instead (exit 1 also
+when a peak exceeds its bound).
 (default programs: the shared corpus files that run on the host).
 """
 import argparse
@@ -82,6 +84,7 @@ def main():
     ap.add_argument("--targets", default=",".join(TARGETS))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--m0-board", help="board for every cortex-m0 run (e.g. mps2-an385 for large models)")
+    ap.add_argument("--stack", action="store_true", help="cells: stack bound / painted peak / reserved bytes")
     args = ap.parse_args()
     programs = [(os.path.basename(p), p) for p in args.programs] or \
                [(name, os.path.join(CORPUS, rel)) for name, rel in DEFAULT_PROGRAMS]
@@ -104,8 +107,16 @@ def main():
             count = fw["cycles"]["total"] if "cycles" in fw else fw["instructions"]["total"]
             unit = "cyc" if "cycles" in fw else "insn"
             board = f" ({fw['board']})" if fw["board"] == "mps2-an385" else ""
-            cells.append(("same" if diff is None else f"DIFF {diff}") + board +
-                         f", {count:,} {unit}, .text {fw['flash']['.text']:,}, RAM {fw['ram']['total']:,}")
+            if args.stack:
+                ram = fw["ram"]
+                over = ram["stack_bound"] is None or ram["stack_peak"] > ram["stack_bound"]
+                cells.append(("same" if diff is None else f"DIFF {diff}") + board +
+                             f", {ram['stack_bound']:,} / {ram['stack_peak']:,} / {ram['stack_reserved']:,}" +
+                             (" **peak above bound**" if over else ""))
+                failures += over
+            else:
+                cells.append(("same" if diff is None else f"DIFF {diff}") + board +
+                             f", {count:,} {unit}, .text {fw['flash']['.text']:,}, RAM {fw['ram']['total']:,}")
             failures += diff is not None
             results[f"{name}|{t}"] = fw
         rows.append(f"| {name} | " + " | ".join(cells) + " |")

@@ -309,7 +309,7 @@ def output_formats(outputs):
 
 
 def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outputs, device_verification=False,
-                     external_data=False):
+                     external_data=False, program_in_ram=None):
     offsets, total = [], 0
     for size in planned:
         offsets.append(total)
@@ -323,7 +323,9 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
              f"#define FW_PLANNED_TOTAL_BYTES {total}",
              f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}",
              f"#define FW_EXTERNAL_DATA {int(bool(external_data))}",
-             f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}"]
+             f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}",
+             f"#define FW_PROGRAM_IN_RAM {int(program_in_ram is not None)}",
+             f"#define FW_PROGRAM_CAPACITY {((program_in_ram or 0) + 15) // 16 * 16}u"]
     rows = []
     for i, data in enumerate(inputs):
         if data is None:
@@ -351,13 +353,31 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
 # Run and decode
 
 
-def run_firmware(build, elf, timeout):
+def stack_bound_of(build, target, elf):
+    """The static worst-case stack of the firmware (tools/firmware/stack_bound.py); FwError when the
+    analysis cannot bound it (recursion, a dynamic frame, an unresolved indirect jump)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import stack_bound
+
+    family = "cv32e40p" if build.info["family"] == "cv32e40p" else "cortex-m"
+    ci = stack_bound.ci_files_for(elf)
+    if not ci:
+        raise FwError(f"no call-graph files (.ci) beside {elf}: the LTO link writes them (-fcallgraph-info=su)")
+    try:
+        return stack_bound.bound(elf, family, ci, fp=target in ("cortex-m4", "cortex-m33", "cortex-m55"))
+    except stack_bound.BoundError as e:
+        raise FwError(f"cannot bound the stack of {elf}: {e}")
+
+
+def run_firmware(build, elf, timeout, load=None):
+    """Runs the firmware; `load` = (file, address): bytes a loader writes into memory before start."""
     info = build.info
     if info["runner"] == "etmcu-sim":
         if not os.path.exists(SIM):
             raise FwError(f"simulator not built ({SIM}); run ./etmcu build")
         config = ["--config", info["sim_config"]] if info.get("sim_config") else []
-        p = run_cmd([SIM, *config, elf], "etmcu-sim", timeout=timeout, check=False)
+        extra = ["--load", f"{load[0]}@{load[1]:#x}"] if load else []
+        p = run_cmd([SIM, *config, *extra, elf], "etmcu-sim", timeout=timeout, check=False)
         m = re.search(r"^cycles=(\d+) instret=(\d+)$", p.stdout, re.M)
         counts = {"cycles": int(m.group(1)), "instret": int(m.group(2))} if m else {}
         out = p.stdout[: m.start()] if m else p.stdout
@@ -371,6 +391,8 @@ def run_firmware(build, elf, timeout):
                "-serial", "none", "-chardev", f"file,id=fwout,path={out_path}",
                "-semihosting-config", "enable=on,target=native,chardev=fwout", "-icount", "shift=0",
                "-kernel", elf]
+        if load:
+            cmd += ["-device", f"loader,file={load[0]},addr={load[1]:#x},force-raw=on"]
         plugin = insn_plugin(os.path.dirname(build.dir))
         counts_path = os.path.join(tmp, "insns.txt")
         mark = symbol_address(elf, "board_ticks")
@@ -562,6 +584,9 @@ def main(argv=None):
                     help="verify the program's flatbuffer in full on the device at every start (default: "
                          "the host and the sizing firmware verify it at build time; the firmware checks "
                          "the header, root and segment bounds)")
+    ap.add_argument("--program-in-ram", action="store_true",
+                    help="do not embed the program: a loader writes it into a RAM buffer before start (the "
+                         "simulator's --load, QEMU's generic loader), and the device verifies it in full")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -620,6 +645,7 @@ def run(args):
     h = hashlib.sha256()
     for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode(),
                  b"device-verification" if args.device_verification else b"",
+                 b"program-in-ram" if args.program_in_ram else b"",
                  b"" if ptd_bytes is None else b"ptd:" + ptd_bytes] + \
             [b"" if d is None else d for d in inputs]:
         h.update(hashlib.sha256(part).digest())
@@ -629,7 +655,13 @@ def run(args):
                args.int8_kernels, args.libs_march, args.profile) as b:
         d = os.path.join(b.models, name)
         fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
+        fw_json = os.path.join(d, "run", "sizes.json")
+        # The stack: as given, else sized from the static bound of the last build of this firmware
+        # (sizes.json), else the board's default until the first bound is known.
         stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
+        if stack is None and not fresh and os.path.exists(fw_json):
+            with open(fw_json) as f:
+                stack = json.load(f).get("stack_reserve")
         if fresh:
             b.prune(name)
         prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
@@ -637,7 +669,6 @@ def run(args):
                           info.get("kernel_dtypes_mask"), info.get("features"), ptd_bytes)
         os.utime(d)
         b.ensure_configured(name)
-        fw_json = os.path.join(d, "run", "sizes.json")
         size_elf = os.path.join(d, "size", "firmware.elf")
         try:
             b.build(f"fw-{name}-size", "sizing firmware build")  # a no-op when cached
@@ -664,7 +695,8 @@ def run(args):
                 sizes = json.load(f)
         # (re)written on every run: a newer runner always finds a matching header; unchanged -> no rebuild
         write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"], sizes["planned"],
-                         inputs, meth["outputs"], args.device_verification, ptd_bytes is not None)
+                         inputs, meth["outputs"], args.device_verification, ptd_bytes is not None,
+                         len(model_bytes) if args.program_in_ram else None)
         if fresh:
             log(f"building firmware (method pool {sizes['method_allocator_bytes']} B, planned {sizes['planned']}, "
                 f"temp {sizes['temp_bytes']} B)", args.quiet)
@@ -672,9 +704,25 @@ def run(args):
             b.build(f"fw-{name}", "firmware build")  # a no-op when cached
         except MemoryOverflow as e:
             raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
+        elf = os.path.join(d, "run", "firmware.elf")
+        bound = stack_bound_of(b, target, elf) if args.lto else None
+        if bound is not None and args.stack_bytes is None:
+            # Reserve the bound plus the 256-byte guard the runner's overflow check watches; a new
+            # reserve only relinks (the code, hence the bound, does not depend on it).
+            want = (bound["bound"] + 256 + 63) & ~63
+            if want != section_sizes(b, elf).get(".stack"):
+                prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
+                                  [x.get("planned", True) for x in meth["inputs"]],
+                                  info.get("kernel_dtypes_mask"), info.get("features"), ptd_bytes)
+                b.ensure_configured(name)
+                try:
+                    b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
+                except MemoryOverflow as e:
+                    raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
+                bound = stack_bound_of(b, target, elf)
+            sizes["stack_reserve"] = want
         with open(fw_json, "w") as f:
             json.dump(sizes, f)
-        elf = os.path.join(d, "run", "firmware.elf")
         if b.info["family"] == "cv32e40p":
             hexfile = os.path.join(d, "run", "firmware.hex")
             if not os.path.exists(hexfile) or os.path.getmtime(hexfile) < os.path.getmtime(elf):
@@ -692,10 +740,20 @@ def run(args):
             elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
 
     t_build = time.time()
-    rc, out, err, counts = run_firmware(b, elf, args.timeout)
+    load = None
+    if args.program_in_ram:
+        # What a loader hands over: "ETPB", the length, 8 bytes zero, the .pte (runner.cpp).
+        blob = os.path.join(os.path.dirname(elf), "program.blob")
+        write_if_changed(blob, b"ETPB" + struct.pack("<I", len(model_bytes)) + bytes(8) + model_bytes)
+        addr = symbol_address(elf, "fw_program_buffer")
+        if addr is None:
+            raise FwError(f"no fw_program_buffer in {elf}")
+        load = (blob, addr)
+    rc, out, err, counts = run_firmware(b, elf, args.timeout, load)
     res = parse_output(out)
     if res["S"]:
-        raise FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
+        raise small_stack(args, b, "the stack overflow check fired") or \
+            FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
                       f"bytes of its bottom or ran past it (results are not trustworthy); rerun with --stack-bytes {2 * secs.get('.stack', 2048)}")
     if res["E"]:
         raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
@@ -720,6 +778,9 @@ def run(args):
     ticks = {"startup": t[0], "program_load": t[1] - t[0], "method_load": t[2] - t[1], "set_inputs": t[3] - t[2],
              "execute": t[4] - t[3], "print_outputs": t[5] - t[4]}
     method_used, temp_peak, stack_peak = res["M"]
+    if bound is not None and stack_peak > bound["bound"]:
+        raise FwError(f"the painted stack peak ({stack_peak} B) exceeds the static bound ({bound['bound']} B): "
+                      "tools/firmware/stack_bound.py missed a frame or a call; please report it")
     model_len = len(model_bytes)
     text = sum(v for k, v in secs.items() if k in (".text", ".text.start", ".vectors", ".init"))
     rodata = secs.get(".rodata", 0) + secs.get(".srodata", 0)
@@ -734,17 +795,22 @@ def run(args):
         "target": target,
         "board": board,
         "firmware": elf,
-        "device_verification": "internal_consistency" if args.device_verification else "minimal",
+        "device_verification": "internal_consistency" if args.device_verification or args.program_in_ram
+        else "minimal",
+        "program": "ram buffer" if args.program_in_ram else "embedded",
         "int8_kernels": b.info.get("cortex_m_variant", ""),
-        "flash": {".text": text, ".rodata": rodata, ".data": data, "model": model_len,
+        "flash": {".text": text, ".rodata": rodata, ".data": data, "model": 0 if args.program_in_ram else model_len,
                   "external_data": len(ptd_bytes) if ptd_bytes is not None else 0,
                   "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +
                   secs.get(".ARM.exidx", 0)},
         "ram": {".data": data, ".bss": secs.get(".bss", 0), "planned": planned_total,
                 "method": sizes["method_allocator_bytes"], "temp": sizes["temp_bytes"],
-                "stack_reserved": secs.get(".stack", 0), "stack_peak": stack_peak,
+                "stack_reserved": secs.get(".stack", 0),
+                "stack_bound": bound["bound"] if bound is not None else None, "stack_peak": stack_peak,
                 "total": data + secs.get(".bss", 0) + secs.get(".noinit", 0) + secs.get(".stack", 0)},
     }
+    if bound is not None:
+        result["stack_bound"] = {k: bound[k] for k in ("bound", "main", "interrupt", "trap", "path", "functions")}
     if args.profile:
         ops = {}
         p = run_cmd([CLI, "run", model, "--method", args.method, "--profile", "--json"] +

@@ -46,8 +46,10 @@ int32_t one_over_one_plus_x(int32_t val) {
   const int32_t half_den = static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
   int32_t x = 1515870810 + doubling_high_mult(half_den, -1010580540);
   const int32_t shift = 1 << 29;
+  // Wrapping adds (CMSIS-NN's two's complement): for val in [0, 2^31) the steps stay in range.
   for (int i = 0; i < 3; ++i)
-    x += mult_by_power_of_two(doubling_high_mult(x, shift - doubling_high_mult(half_den, x)), 2);
+    x = cmsis::wrap_add(
+        x, mult_by_power_of_two(doubling_high_mult(x, shift - doubling_high_mult(half_den, x)), 2));
   return mult_by_power_of_two(x, 1);
 }
 
@@ -92,10 +94,12 @@ Error cortex_m_softmax_out(KernelContext& ctx, Span<EValue*> args) {
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::softmax.out: output_zero_point must be -128");
   const int64_t mult = int_arg(args, 4), shift = int_arg(args, 5), diff_min = int_arg(args, 6);
-  if (!valid_requant(mult, shift) || shift < 0 || !fits_i32(diff_min))
+  // diff_min > 0 would drop every element, the row maximum too: the exp sum would be 0, outside
+  // the reciprocal's domain (found by the kernel-argument mutants).
+  if (!valid_requant(mult, shift) || shift < 0 || !fits_i32(diff_min) || diff_min > 0)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::softmax.out: input_multiplier/input_shift (shift in [0, 30]) or "
-                    "diff_min out of range");
+                    "diff_min (<= 0) out of range");
   const int32_t row = in.sizes[in.dim - 1];
   if (row <= 0) return Error::Ok;
   if (row > 4096)  // the Q31 exp sum could overflow (CMSIS-NN would shift by more than 31)

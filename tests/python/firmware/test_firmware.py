@@ -92,9 +92,19 @@ def test_corpus_program_matches_host(program, target, tmp_path):
     assert mem["temp_used"] == mem["temp_bytes"]  # the host-measured scratch peak is the device's too
     assert mem["planned"] == host["memory"]["planned"]
     assert 0 < mem["stack_peak"] < result["ram"]["stack_reserved"]
+    assert_stack_sized_by_bound(result)
     counts = result["cycles"] if target == "cv32e40p" else result["instructions"]
     phases = [k for k in counts if k != "total"]
     assert sum(counts[k] for k in phases) == counts["total"]
+
+
+def assert_stack_sized_by_bound(result):
+    """The static bound (tools/firmware/stack_bound.py) covers the painted peak, and the reserve is
+    the bound plus the runner's 256-byte overflow guard, in 64-byte paint steps."""
+    ram = result["ram"]
+    assert ram["stack_bound"] >= ram["stack_peak"] > 0, ram
+    assert ram["stack_reserved"] == (ram["stack_bound"] + 256 + 63) // 64 * 64, ram
+    assert result["stack_bound"]["path"][0]["function"] in ("_start", "Reset_Handler")
 
 
 def test_add_baseline_cv32e40p(add_pte):
@@ -209,6 +219,7 @@ def test_zoo_model_matches_host(model, target, zoo_pte, tmp_path):
     result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     assert result["memory"]["method_allocator_used"] == result["memory"]["method_allocator_bytes"]
+    assert_stack_sized_by_bound(result)
 
 
 M33_CASES = [pytest.param("zoo", m, id=m) for m in ZOO] + \
@@ -323,3 +334,39 @@ def test_trap_reports_cause_and_pc(add_pte, tmp_path):
 def test_libs_march_is_a_cv32e40p_option(add_pte):
     p = fw(add_pte, "--target", "cortex-m4", "--libs-march", "rv32imc", check=False)
     assert p.returncode == 1 and "--libs-march applies to the cv32e40p target only" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("target", ["cv32e40p", "cortex-m4"])
+def test_program_in_ram_is_verified_in_full(add_pte, target):
+    """--program-in-ram: the program is not in the image; a loader (here the simulator's --load or
+    QEMU's generic loader) hands it over in a RAM buffer and the device verifies it in full."""
+    embedded = fw_json(add_pte, "--target", target)
+    ram = fw_json(add_pte, "--target", target, "--program-in-ram")
+    assert ram["program"] == "ram buffer" and ram["device_verification"] == "internal_consistency"
+    assert ram["outputs"] == embedded["outputs"]
+    assert ram["flash"]["model"] == 0
+    counts = "cycles" if target == "cv32e40p" else "instructions"
+    assert ram[counts]["program_load"] > 3 * embedded[counts]["program_load"]
+    assert_stack_sized_by_bound(ram)
+    # the verifier's bounded recursion is charged in full
+    assert any(p.get("activations", 1) > 1 for p in ram["stack_bound"]["path"])
+
+
+def test_program_in_ram_rejects_corrupt_bytes(add_pte, tmp_path):
+    """Bytes from outside the image: a corrupted program or a missing header is a clean program-load
+    error on the device (E a ..., exit 10), never a trap."""
+    ram = fw_json(add_pte, "--target", "cv32e40p", "--program-in-ram")
+    elf = ram["firmware"]
+    blob = (pathlib.Path(elf).parent / "program.blob").read_bytes()
+    nm = subprocess.run(["riscv64-unknown-elf-nm", elf], capture_output=True, text=True, check=True).stdout
+    addr = int(next(line.split()[0] for line in nm.splitlines() if line.endswith(" fw_program_buffer")), 16)
+    root = int.from_bytes(blob[16:20], "little")  # the flatbuffer's root offset
+    cases = {"root offset past the end": blob[:16] + (len(blob) * 4).to_bytes(4, "little") + blob[20:],
+             "no header": bytes(16) + blob[16:]}
+    assert root < len(blob)
+    for what, data in cases.items():
+        f = tmp_path / "bad.blob"
+        f.write_bytes(data)
+        p = subprocess.run([str(SIM), "--config", "nopulp", "--load", f"{f}@{addr:#x}", elf], capture_output=True,
+                           text=True)
+        assert p.returncode == 10 and re.search(r"^E a ", p.stdout, re.M), (what, p.returncode, p.stdout, p.stderr)
