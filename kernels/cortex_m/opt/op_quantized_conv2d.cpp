@@ -149,7 +149,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
   const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);
   if (ys.end <= ys.first || xs.end <= xs.first) return 0;
-  alignas(4) int8_t wide[widened ? kWideWeightBytes : 4];
+  alignas(4) int8_t wide[kWideWeightBytes];  // (a fixed size: no VLA, the stack bound stays static)
   int8::PointwiseBlock b;
   b.words = kwi * c / 4;
   b.rows = j.kh;
