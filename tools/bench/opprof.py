@@ -51,7 +51,10 @@ def call_graph(elf, arch="riscv"):
     for line in p.stdout.splitlines():
         m = head.match(line)
         if m:
-            cur = m.group(1)
+            # (local labels that --emit-relocs keeps in the symbol table are not functions: the
+            # code after them is still the current function's)
+            if not m.group(1).startswith(".L"):
+                cur = m.group(1)
             continue
         if cur is None:
             continue
