@@ -752,8 +752,13 @@ def run(args):
     rc, out, err, counts = run_firmware(b, elf, args.timeout, load)
     res = parse_output(out)
     if res["S"]:
-        raise small_stack(args, b, "the stack overflow check fired") or \
-            FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
+        default = b.info.get("stack_bytes") or 0
+        if args.stack_bytes is not None and args.stack_bytes < default:
+            raise FwError(f"stack too small on {board}: --stack-bytes {args.stack_bytes} is below the board's default "
+                          f"of {default} bytes, and the stack overflow check fired (the firmware's stack came within "
+                          f"256 bytes of its bottom or ran past it; results are not trustworthy); rerun without "
+                          f"--stack-bytes, or with --stack-bytes {2 * secs.get('.stack', 2048)} or more")
+        raise FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
                       f"bytes of its bottom or ran past it (results are not trustworthy); rerun with --stack-bytes {2 * secs.get('.stack', 2048)}")
     if res["E"]:
         raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
