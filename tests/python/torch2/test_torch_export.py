@@ -70,8 +70,10 @@ def model_and_inputs(name):
 def test_export_front_end_matches_fx(name, quantize, tmp_path):
     model, make_inputs = model_and_inputs(name)
     xs = make_inputs(0)
-    fx = etmcu.export(model, xs, frontend="fx", quantize=quantize)
-    ex = etmcu.export(model, xs, frontend="export", quantize=quantize)
+    # (without the per-instruction debug frames: the fx front end records module paths there,
+    # torch.export's graph does not carry them; docs/user-models.md)
+    fx = etmcu.export(model, xs, frontend="fx", quantize=quantize, debug_info=False)
+    ex = etmcu.export(model, xs, frontend="export", quantize=quantize, debug_info=False)
     assert op_sequence(ex) == op_sequence(fx)
     assert ex.plan.region_sizes == fx.plan.region_sizes
     assert ex.constant_bytes == fx.constant_bytes
@@ -101,13 +103,14 @@ def test_export_front_end_matches_fx(name, quantize, tmp_path):
 def test_cli_prints_and_uses_the_export_front_end(tmp_path):
     out = tmp_path / "cnn.pte"
     proc = subprocess.run([sys.executable, "-m", "etmcu.cli", "export", "models/cnn.py:Model",
-                           "-o", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+                           "-o", str(out), "--no-debug-info"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert f"front end: export (torch {torch.__version__}, the default for this torch)" in proc.stdout
     fx_out = tmp_path / "cnn_fx.pte"
     proc = subprocess.run([sys.executable, "-m", "etmcu.cli", "export", "models/cnn.py:Model",
-                           "-o", str(fx_out), "--frontend", "fx"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=600)
+                           "-o", str(fx_out), "--frontend", "fx", "--no-debug-info"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert "front end: fx" in proc.stdout
     assert out.read_bytes() == fx_out.read_bytes()
