@@ -54,7 +54,7 @@ Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
                       "cortex_m::pad.out: out size != input + pre_pad + post_pad (physical order)");
   // An inner dim without padding joins the next one out (as many times as that holds): NHWC pads
   // of H and W then copy whole rows of W * C bytes instead of C bytes per call (MobileNetV1's
-  // 3-channel input pad went from 37 cycles per byte to about one on the CV32E40P).
+  // 3-channel input pad went from 36 cycles per byte to about 6 on the CV32E40P).
   for (int merged = 0; merged < 3 && pre[3] == 0 && post[3] == 0 && dims[2] * dims[3] != 0;
        ++merged) {
     const int32_t inner = dims[3];

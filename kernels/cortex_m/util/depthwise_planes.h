@@ -14,6 +14,7 @@
 
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
+#include "kernels/cortex_m/util/pointwise.h"  // negative_floor
 
 namespace etmcu {
 namespace kernels {
@@ -156,8 +157,7 @@ void set_plane_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t
   a->y_step = j.out.c;
   a->amin = j.amin;
   a->amax = j.amax;
-  // 0 when amin >= the output offset: a negative sum is then amin (see util/pointwise.h)
-  a->neg_floor = j.amin >= j.ooff ? 0 : INT32_MIN;
+  a->neg_floor = negative_floor(j.amin, j.ooff);
   a->rows = j.kh;
   a->out_rows = n_out;
   a->row_jump = j.stride.h * ls - j.out.w * j.stride.w;
