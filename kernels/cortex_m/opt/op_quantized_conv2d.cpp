@@ -216,15 +216,11 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
         sw = widened ? byte_sum(w, filter) : int8::row_sum(w, filter);
       }
       const int32_t full = wrap_add(j.bias ? j.bias[ch] : 0, wrap_mul(j.ioff, sw));
-      ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
+      ok = cmsis::requant_4v_ok(j.mult[ch], j.shift[ch]) && full > -int8::kPointwiseMaxFull &&
            full < int8::kPointwiseMaxFull;
       if (!ok) break;
-      const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
       b.full[k] = full;
-      b.mult[k] = q.multiplier;
-      b.offset_high[k] = q.offset_high;
-      b.right[k] = q.right;
-      b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+      int8::set_requant(b, k, j.mult[ch], j.shift[ch], j.ooff);
       if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           int8_t* dst = wide + k * wide_filter + ky * kwi * c;
@@ -427,15 +423,11 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
       const int32_t full =
           wrap_add(j.bias ? j.bias[ch] : 0,
                    wrap_mul(j.ioff, repack ? byte_sum(w, filter) : int8::row_sum(w, filter)));
-      if (!cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) || full <= -int8::kPointwiseMaxFull ||
+      if (!cmsis::requant_4v_ok(j.mult[ch], j.shift[ch]) || full <= -int8::kPointwiseMaxFull ||
           full >= int8::kPointwiseMaxFull)
         return false;
-      const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
       b.full[k] = full;
-      b.mult[k] = q.multiplier;
-      b.offset_high[k] = q.offset_high;
-      b.right[k] = q.right;
-      b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+      int8::set_requant(b, k, j.mult[ch], j.shift[ch], j.ooff);
       if (repack) {
         memcpy(buf + k * kp, w, filter);
         memset(buf + k * kp + filter, 0, kp - filter);

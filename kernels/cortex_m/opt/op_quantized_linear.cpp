@@ -54,11 +54,11 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j, int32_t oc_
 // offsets folded into the block's constants, full = bias + ioff * sum(w) + foff * sum(x) +
 // K * ioff * foff (or kernel_sum + foff * sum(x)). Returns the number of leading features done
 // for every row: 0 unless the contract holds for every block (one requantization for the layer:
-// multiplier > 0, shift in [-20, -1]; every constant below 2^29), checked before anything is
+// multiplier > 0, shift in [-20, -1]; every constant below 2^28), checked before anything is
 // written.
 int32_t linear_blocks(const int8::LinearJob& j) {
   const int32_t k = j.k;
-  if (k % 4 != 0 || k >= int8::kPointwiseMaxRow || !cmsis::requant_2v_ok(j.mult, j.shift) ||
+  if (k % 4 != 0 || k >= int8::kPointwiseMaxRow || !cmsis::requant_4v_ok(j.mult, j.shift) ||
       ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
     return 0;
   const int32_t blocks = j.nout / 4 * 4;
@@ -90,7 +90,6 @@ int32_t linear_blocks(const int8::LinearJob& j) {
       if (c0 + xmax >= int8::kPointwiseMaxFull || c0 - xmax <= -int8::kPointwiseMaxFull) return 0;
     }
   }
-  const cmsis::Requant2v q = cmsis::requant_2v(j.mult, j.shift, j.ooff);
   int8::PointwiseBlock b;
   b.words = k / 4;
   b.rows = 1;
@@ -103,12 +102,7 @@ int32_t linear_blocks(const int8::LinearJob& j) {
   b.amax = j.amax;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   b.w_row_skip = 0;
-  for (int i = 0; i < 4; ++i) {
-    b.mult[i] = q.multiplier;
-    b.offset_high[i] = q.offset_high;
-    b.right[i] = q.right;
-    b.round_high[i] = q.offset_high + (int32_t(1) << (q.right - 1));
-  }
+  for (int i = 0; i < 4; ++i) int8::set_requant(b, i, j.mult, j.shift, j.ooff);
   for (size_t r = 0; r < j.batches; ++r) {
     const int8_t* x = j.x + r * static_cast<size_t>(k);
     const int32_t xterm = wrap_mul(j.foff, int8::row_sum(x, k));

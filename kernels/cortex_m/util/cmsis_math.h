@@ -140,6 +140,32 @@ inline int32_t requantize_offset_2v(int32_t v, const Requant2v& q) {
   return (high + q.offset_high + (int32_t(1) << (q.right - 1))) >> q.right;
 }
 
+// The same for |v| < 2^29 (requant_4v_ok: multiplier > 0, shift in [-20, -1]) without the product's
+// low word, in the form the RISC-V kernels compute. With H = hi(4v * m) = floor(P / 2^30), every
+// term of the folded floor above is a multiple of 2^30 (r >= 1), so
+//   requantize(v) + offset = (H + s + offset * 2^(r+1) + 2^r) >> (r + 1)
+// with s = +1 for v >= 0 and -1 for v < 0 (s = 1 - 2 [P < 0]; v < 0 gives P <= -2^30, where the
+// first rounding is negative, except v = -1, m = 2^30, whose result is 0 either way since r >= 1).
+// One mulh replaces the 2v form's mul + mulh + carry; with Xpulp the last adds, rounding constant
+// and shift are one cv.addRNr. No step overflows: |H| < 2^30, |offset * 2^(r+1)| < 2^30.
+struct Requant4v {
+  int32_t multiplier;
+  int32_t offset_high;  // offset * 2^(r+1)
+  int32_t right;        // r + 1
+};
+inline bool requant_4v_ok(int32_t multiplier, int32_t shift) {
+  return multiplier > 0 && shift <= -1 && shift >= -20;
+}
+// offset in [-255, 255] (the kernels' range check).
+inline Requant4v requant_4v(int32_t multiplier, int32_t shift, int32_t offset) {
+  return Requant4v{multiplier, static_cast<int32_t>(static_cast<uint32_t>(offset) << (1 - shift)),
+                   1 - shift};
+}
+inline int32_t requantize_offset_4v(int32_t v, const Requant4v& q) {
+  const int32_t high = static_cast<int32_t>((static_cast<int64_t>(v) * 4 * q.multiplier) >> 32);
+  return (high + ((v >> 31) | 1) + q.offset_high + (int32_t(1) << (q.right - 1))) >> q.right;
+}
+
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
 inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
   const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);

@@ -29,11 +29,14 @@ struct DwRowArgs {
   int8_t* y;             // the first output
   int32_t y_step;        // bytes between consecutive outputs
   int32_t full, mult, offset_high, right, amin, amax;
-  int32_t rows;      // window rows (kh), 1 .. kDwMaxRows
-  int32_t out_rows;  // output rows, >= 1
-  int32_t row_jump;  // bytes from the window after a row's last output to the next row's first
-  uint32_t w[12];    // one weight word per window row (taps past kw zero)
+  int32_t rows;       // window rows (kh), 1 .. kDwMaxRows
+  int32_t out_rows;   // output rows, >= 1
+  int32_t row_jump;   // bytes from the window after a row's last output to the next row's first
+  uint32_t w[12];     // one weight word per window row (taps past kw zero)
   int32_t neg_floor;  // sums below this give amin unrequantized (util/pointwise.h negative_floor)
+  // The requantization in the 4v form too (cmsis::Requant4v, the plain RISC-V kernels'): offset
+  // * 2^(r+1) and r + 1.
+  int32_t offset_high4, right4;
 };
 constexpr int32_t kDwMaxRows = 12;
 
@@ -46,8 +49,9 @@ struct DwRow4Args {
   int32_t full[4], mult[4], offset_high[4], right[4];
   int32_t amin, amax;
   int32_t rows, out_rows, row_jump;
-  uint32_t w[4 * 12];  // w[4 * r + k]: window row r of channel k
-  int32_t neg_floor;   // as DwRowArgs
+  uint32_t w[4 * 12];                  // w[4 * r + k]: window row r of channel k
+  int32_t neg_floor;                   // as DwRowArgs
+  int32_t offset_high4[4], right4[4];  // as DwRowArgs
 };
 // Stack bytes for the plane (the firmware's stack reserve is 3 KiB; with the argument blocks this
 // kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one
@@ -56,12 +60,15 @@ constexpr int32_t kDwPlaneBytes = 640;
 
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60 &&
-                   offsetof(DwRowArgs, neg_floor) == 108),
+                   offsetof(DwRowArgs, neg_floor) == 108 &&
+                   offsetof(DwRowArgs, offset_high4) == 112 && offsetof(DwRowArgs, right4) == 116),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
 
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwRow4Args, amin) == 88 && offsetof(DwRow4Args, rows) == 96 &&
-                   offsetof(DwRow4Args, w) == 108 && offsetof(DwRow4Args, neg_floor) == 300),
+                   offsetof(DwRow4Args, w) == 108 && offsetof(DwRow4Args, neg_floor) == 300 &&
+                   offsetof(DwRow4Args, offset_high4) == 304 &&
+                   offsetof(DwRow4Args, right4) == 320),
               "DwRow4Args layout differs from the one depthwise_rows.S reads");
 
 // The row kernels in C: what the assembly ones compute (the host tests of the xpulp variant
@@ -69,7 +76,7 @@ static_assert(sizeof(void*) != 4 ||
 // word; Dot4 is the ISA's four-byte dot product of a plane word and a weight word.
 template <class Dot4>
 void dw_row_c(const DwRowArgs& a, Dot4 dot4) {
-  const cmsis::Requant2v q{a.mult, a.offset_high, a.right};
+  const cmsis::Requant4v q{a.mult, a.offset_high4, a.right4};
   const int8_t* window = a.window;
   int8_t* y = a.y;
   for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump) {
@@ -78,7 +85,7 @@ void dw_row_c(const DwRowArgs& a, Dot4 dot4) {
       for (int32_t r = 0; r < a.rows; ++r) v = dot4(v, window + r * a.line_stride, a.w[r]);
       *y = static_cast<int8_t>(
           v < a.neg_floor ? a.amin
-                          : cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
+                          : cmsis::clamp(cmsis::requantize_offset_4v(v, q), a.amin, a.amax));
     }
   }
 }
@@ -93,10 +100,10 @@ void dw_row4_c(const DwRow4Args& a, Dot4 dot4) {
         int32_t v = a.full[k];
         for (int32_t r = 0; r < a.rows; ++r)
           v = dot4(v, window + r * a.line_stride, a.w[4 * r + k]);
-        const cmsis::Requant2v q{a.mult[k], a.offset_high[k], a.right[k]};
+        const cmsis::Requant4v q{a.mult[k], a.offset_high4[k], a.right4[k]};
         y[k] = static_cast<int8_t>(
             v < a.neg_floor ? a.amin
-                            : cmsis::clamp(cmsis::requantize_offset_2v(v, q), a.amin, a.amax));
+                            : cmsis::clamp(cmsis::requantize_offset_4v(v, q), a.amin, a.amax));
       }
     }
   }
@@ -109,8 +116,8 @@ inline int32_t dot4_bytes(int32_t acc, const int8_t* x, uint32_t w) {
 }
 
 // Whether the plane path computes this layer: windows up to four taps wide and up to kDwMaxRows
-// tall, a zero point that fits int8, every channel's requantization in the 2v form and its sums
-// below 2^30, and a strip of at least one output row fitting kDwPlaneBytes. *line_stride and
+// tall, a zero point that fits int8, every channel's requantization in the 2v and 4v forms and its
+// sums below 2^29, and a strip of at least one output row fitting kDwPlaneBytes. *line_stride and
 // *strip_rows get the plane's geometry.
 inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* strip_rows) {
   if (j.kw > 4 || j.kh > kDwMaxRows || j.ioff < -127 || j.ioff > 128) return false;
@@ -126,7 +133,7 @@ inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* stri
     int32_t sw = 0;
     for (int32_t t = 0; t < j.kh * j.kw; ++t) sw += j.w[static_cast<size_t>(t) * j.out.c + c];
     const int64_t full = static_cast<int64_t>(j.bias ? j.bias[c] : 0) + int64_t(j.ioff) * sw;
-    if (full <= -(int64_t(1) << 29) || full >= (int64_t(1) << 29)) return false;
+    if (full <= -(int64_t(1) << 28) || full >= (int64_t(1) << 28)) return false;
   }
   *line_stride = ls;
   *strip_rows = r;
@@ -182,6 +189,9 @@ __attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane,
       b.mult[k] = q.multiplier;
       b.offset_high[k] = q.offset_high;
       b.right[k] = q.right;
+      const cmsis::Requant4v q4 = cmsis::requant_4v(j.mult[oc + k], j.shift[oc + k], j.ooff);
+      b.offset_high4[k] = q4.offset_high;
+      b.right4[k] = q4.right;
     }
     b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
     Isa::row4(b);
@@ -202,6 +212,9 @@ __attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane,
     a.mult = q.multiplier;
     a.offset_high = q.offset_high;
     a.right = q.right;
+    const cmsis::Requant4v q4 = cmsis::requant_4v(j.mult[oc], j.shift[oc], j.ooff);
+    a.offset_high4 = q4.offset_high;
+    a.right4 = q4.right;
     a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
     Isa::row(a);
   }

@@ -23,8 +23,8 @@ struct PointwiseBlock {
   int8_t* y;           // output of the first pixel, first channel of the block
   int32_t y_step;      // bytes from one pixel's outputs to the next
   int32_t amin, amax;  // activation range
-  int32_t full[4];     // bias + input_offset * sum(w) per channel, |full| < 2^29
-  int32_t mult[4];     // cmsis::Requant2v per channel (requant_2v_ok)
+  int32_t full[4];     // bias + input_offset * sum(w) per channel, |full| < 2^28
+  int32_t mult[4];     // cmsis::Requant2v per channel (requant_4v_ok)
   int32_t offset_high[4];
   int32_t right[4];
   int32_t round_high[4];  // offset_high + 2^(right - 1) (kernels without cv.addRNr)
@@ -38,22 +38,40 @@ struct PointwiseBlock {
   // it a border pixel's window is its taps inside the input (ISAs whose kernel reads it:
   // kPointwiseWeightSkip; the others are only given 0).
   int32_t w_row_skip;
+  // The same requantization in the 4v form (cmsis::Requant4v, the RISC-V kernels'): offset *
+  // 2^(r+1), that plus 2^r (kernels without cv.addRNr), and r + 1.
+  int32_t offset_high4[4];
+  int32_t round_high4[4];
+  int32_t right4[4];
 };
-static_assert(sizeof(void*) != 4 ||
-                  (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
-                   offsetof(PointwiseBlock, offset_high) == 68 &&
-                   offsetof(PointwiseBlock, right) == 84 &&
-                   offsetof(PointwiseBlock, round_high) == 100 &&
-                   offsetof(PointwiseBlock, rows) == 116 &&
-                   offsetof(PointwiseBlock, w_stride) == 124 &&
-                   offsetof(PointwiseBlock, neg_floor) == 128 &&
-                   offsetof(PointwiseBlock, w_row_skip) == 132),
-              "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
+static_assert(
+    sizeof(void*) != 4 ||
+        (offsetof(PointwiseBlock, full) == 36 && offsetof(PointwiseBlock, mult) == 52 &&
+         offsetof(PointwiseBlock, offset_high) == 68 && offsetof(PointwiseBlock, right) == 84 &&
+         offsetof(PointwiseBlock, round_high) == 100 && offsetof(PointwiseBlock, rows) == 116 &&
+         offsetof(PointwiseBlock, w_stride) == 124 && offsetof(PointwiseBlock, neg_floor) == 128 &&
+         offsetof(PointwiseBlock, w_row_skip) == 132 &&
+         offsetof(PointwiseBlock, offset_high4) == 136 &&
+         offsetof(PointwiseBlock, round_high4) == 152 && offsetof(PointwiseBlock, right4) == 168),
+    "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
-// The sums stay below 2^30 (the 2v requantization's bound) when |full| < 2^29 and the filter is
-// shorter than 2^15 bytes (|sum(x * w)| <= 2^14 per byte).
-constexpr int32_t kPointwiseMaxRow = 1 << 15;
-constexpr int32_t kPointwiseMaxFull = 1 << 29;
+// The sums stay below 2^29 (the 4v requantization's bound) when |full| < 2^28 and the filter is
+// shorter than 2^14 bytes (|sum(x * w)| <= 2^14 per byte).
+constexpr int32_t kPointwiseMaxRow = 1 << 14;
+constexpr int32_t kPointwiseMaxFull = 1 << 28;
+
+// Channel k's requantization in both forms (requant_4v_ok(mult, shift), offset in [-255, 255]).
+inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, int32_t offset) {
+  const cmsis::Requant2v q = cmsis::requant_2v(mult, shift, offset);
+  b.mult[k] = q.multiplier;
+  b.offset_high[k] = q.offset_high;
+  b.right[k] = q.right;
+  b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+  const cmsis::Requant4v q4 = cmsis::requant_4v(mult, shift, offset);
+  b.offset_high4[k] = q4.offset_high;
+  b.round_high4[k] = q4.offset_high + (int32_t(1) << (q4.right - 1));
+  b.right4[k] = q4.right;
+}
 
 // A negative sum requantizes to at most the output offset (the multiplier is positive: both
 // roundings keep its sign), so where amin >= output offset every negative sum gives exactly amin:
@@ -76,10 +94,10 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
       int32_t v = b.full[k];
       for (int32_t r = 0; r < b.rows; ++r, xr += 4 * b.words + b.row_skip, w += b.w_row_skip)
         for (int32_t i = 0; i < b.words; ++i, w += 4) v = dot4(v, xr + 4 * i, w);
-      const cmsis::Requant2v q{b.mult[k], b.offset_high[k], b.right[k]};
-      y[k] = static_cast<int8_t>(v < b.neg_floor ? b.amin
-                                                 : cmsis::clamp(cmsis::requantize_offset_2v(v, q),
-                                                                b.amin, b.amax));
+      const cmsis::Requant4v q{b.mult[k], b.offset_high4[k], b.right4[k]};
+      y[k] = static_cast<int8_t>(
+          v < b.neg_floor ? b.amin
+                          : cmsis::clamp(cmsis::requantize_offset_4v(v, q), b.amin, b.amax));
     }
   }
 }

@@ -115,5 +115,43 @@ TEST(CmsisMath, TwoVRequantizationEqualsRequantizePlusOffset) {
   EXPECT_GT(checked, 1000000);
 }
 
+// The 4v form of the RISC-V kernels equals requantize() plus the offset for |v| < 2^29, every
+// multiplier > 0 and shift in [-20, -1], at the ties of both roundings.
+TEST(CmsisMath, FourVRequantizationEqualsRequantizePlusOffset) {
+  std::mt19937 rng(2029);
+  std::uniform_int_distribution<int32_t> any(-(1 << 29) + 1, (1 << 29) - 1);
+  std::uniform_int_distribution<int32_t> small(-(1 << 22), 1 << 22);
+  std::uniform_int_distribution<int32_t> mult(1, INT32_MAX);
+  std::vector<int32_t> values = {0, 1, -1, 2, -2, (1 << 29) - 1, -(1 << 29) + 1, 12345, -12345};
+  for (int i = 0; i < 1500; ++i) values.push_back(any(rng));
+  for (int i = 0; i < 1500; ++i) values.push_back(small(rng));
+  std::vector<int32_t> multipliers = {1, 2, 1 << 30, 0x7fffffff, 0x40000001, 1518500250};
+  for (int i = 0; i < 8; ++i) multipliers.push_back(mult(rng));
+  int64_t checked = 0;
+  for (int32_t shift = -31; shift <= 30; ++shift) {
+    for (int32_t m : multipliers) {
+      if (!cmsis::requant_4v_ok(m, shift)) continue;
+      std::vector<int32_t> vs = values;
+      for (int32_t q = -3; q <= 3; ++q)
+        for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
+          const int64_t target = static_cast<int64_t>(q) * (int64_t(1) << (31 - shift)) + t;
+          for (int64_t v : {target / m, target / m + 1, -target / m})
+            if (v > -(int64_t(1) << 29) && v < (int64_t(1) << 29))
+              vs.push_back(static_cast<int32_t>(v));
+        }
+      for (int32_t offset : {0, 1, -1, 127, -128, 255, -255}) {
+        const cmsis::Requant4v q = cmsis::requant_4v(m, shift, offset);
+        for (int32_t v : vs) {
+          ASSERT_EQ(cmsis::requantize_offset_4v(v, q),
+                    cmsis::wrap_add(cmsis::requantize(v, m, shift), offset))
+              << "v=" << v << " m=" << m << " shift=" << shift << " offset=" << offset;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 1000000);
+}
+
 }  // namespace
 }  // namespace etmcu::kernels

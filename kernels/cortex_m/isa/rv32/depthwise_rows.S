@@ -5,8 +5,8 @@
    The nine weights are sign-extended into registers once. With stride 1, two neighbouring
    outputs go together: they share two of their three columns, so twelve byte loads feed their
    eighteen mul + add; otherwise an output is nine byte loads and nine mul + add (each load two or
-   more instructions ahead of its use). Then the 2v requantization of cmsis_math.h
-   (requantize_offset_2v), clamped to [amin, amax]. */
+   more instructions ahead of its use). Then the 4v requantization of cmsis_math.h
+   (requantize_offset_4v: one mulh, no low word), clamped to [amin, amax]. */
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -23,6 +23,8 @@
 #define A_ROWJUMP 56
 #define A_W 60
 #define A_FLOOR 108
+#define A_KOFF4 112
+#define A_RIGHT4 116
 
 /* weight byte `byte` of word `word` into reg, sign-extended */
 .macro WBYTE reg, word, byte
@@ -50,25 +52,34 @@
     add  s11, s11, t0
 .endm
 
-/* requantize acc (2v form: t4 = m, t5 = offset << r + 2^(r-1), t6 = r), clamp to [ra, s0],
-   store at 0(base); t2, a5 temporaries */
-.macro REQ_K3 acc, base
-    mv   t2, ra                   /* a sum below the floor (t0) is amin */
-    blt  \acc, t0, 6f
-    add  t2, \acc, \acc
-    mul  a5, t2, t4
+/* requantize acc in the 4v form of cmsis_math.h (requantize_offset_4v: t4 = m, t5 = offset <<
+   (r+1) + 2^r, t6 = r + 1), clamp to [ra, s0], store at 0(base); t2, a5 temporaries. A sum below
+   the floor (t0) is amin; a result outside the range takes its fixup after the return
+   (CLAMP_FIXUP id), so the common case costs two branches not taken. */
+.macro REQ_K3 acc, base, id
+    mv   t2, ra
+    blt  \acc, t0, .Lst\id
+    slli t2, \acc, 2
     mulh t2, t2, t4
-    srli a5, a5, 31
-    add  t2, t2, a5
     srai a5, \acc, 31
+    ori  a5, a5, 1
     add  t2, t2, a5
     add  t2, t2, t5
     sra  t2, t2, t6
-    bge  t2, ra, 5f
-    mv   t2, ra
-5:  ble  t2, s0, 6f
-    mv   t2, s0
-6:  sb   t2, 0(\base)
+    blt  t2, ra, .Llo\id
+    blt  s0, t2, .Lhi\id
+.Lst\id:
+    sb   t2, 0(\base)
+.endm
+
+/* the out-of-range results of requantization id (value reg v): the bound lo / hi, then back */
+.macro CLAMP_FIXUP id, v, lo, hi
+.Llo\id:
+    mv   \v, \lo
+    j    .Lst\id
+.Lhi\id:
+    mv   \v, \hi
+    j    .Lst\id
 .endm
 
     .text
@@ -105,14 +116,14 @@ etmcu_rv32_dw_row_k3:
     lw   a4, A_YSTEP(a0)
     lw   s1, A_FULL(a0)
     lw   t4, A_MULT(a0)
-    lw   t5, A_KOFF(a0)           /* offset << r, plus 2^(r-1) added below */
-    lw   t6, A_RIGHT(a0)
+    lw   t5, A_KOFF4(a0)          /* offset << (r+1), plus 2^r added below */
+    lw   t6, A_RIGHT4(a0)
     lw   ra, A_AMIN(a0)
     lw   s0, A_AMAX(a0)
     li   t0, 1
     addi t2, t6, -1
     sll  t0, t0, t2
-    add  t5, t5, t0               /* offset << r + 2^(r-1) */
+    add  t5, t5, t0               /* offset << (r+1) + 2^r */
     lw   t0, A_OUTROWS(a0)
     sw   t0, 0(sp)                /* output rows left */
 1:  lw   a3, A_OUTPUTS(a0)        /* outputs left in this row */
@@ -130,9 +141,9 @@ etmcu_rv32_dw_row_k3:
     add  t2, t2, t1
     ROW_PAIR s8, s9, s10
     lw   t0, A_FLOOR(a0)
-    REQ_K3 t3, a2
+    REQ_K3 t3, a2, k3a
     add  a2, a2, a4
-    REQ_K3 s11, a2
+    REQ_K3 s11, a2, k3b
     add  a2, a2, a4
     addi a1, a1, 2
     addi a3, a3, -2
@@ -167,24 +178,21 @@ etmcu_rv32_dw_row_k3:
     mul  a7, a7, s10
     add  a5, a5, a6
     add  a5, a5, a7
-    /* requantize a5 (2v form), clamp, store (a sum below the floor is amin) */
+    /* requantize a5 (4v form), clamp, store (a sum below the floor is amin) */
     lw   t0, A_FLOOR(a0)
     mv   t2, ra
-    blt  a5, t0, 4f
-    add  t2, a5, a5
-    mul  t3, t2, t4
+    blt  a5, t0, .Lstk3c
+    slli t2, a5, 2
     mulh t2, t2, t4
-    srli t3, t3, 31
-    add  t2, t2, t3
     srai t3, a5, 31
+    ori  t3, t3, 1
     add  t2, t2, t3
     add  t2, t2, t5
     sra  t2, t2, t6
-    bge  t2, ra, 3f
-    mv   t2, ra
-3:  ble  t2, s0, 4f
-    mv   t2, s0
-4:  sb   t2, 0(a2)
+    blt  t2, ra, .Llok3c
+    blt  s0, t2, .Lhik3c
+.Lstk3c:
+    sb   t2, 0(a2)
     add  a2, a2, a4
     lw   t0, A_XSTEP(a0)
     add  a1, a1, t0
@@ -211,6 +219,9 @@ etmcu_rv32_dw_row_k3:
     lw   s11, 12(sp)
     addi sp, sp, 64
     ret
+    .irp id, k3a, k3b, k3c
+    CLAMP_FIXUP \id, t2, ra, s0
+    .endr
     .size etmcu_rv32_dw_row_k3, . - etmcu_rv32_dw_row_k3
 
 /* etmcu_rv32_dw_row4: four output channels that read the same plane (a channel multiplier that is
@@ -218,7 +229,7 @@ etmcu_rv32_dw_row_k3:
    util/depthwise_planes.h (the contract of dw_row4_c). Two output pixels per pass (the next in
    row-major order, across a row's end; an odd last one as a pair with itself): per window row,
    eight plane bytes and the sixteen weight bytes feed 32 mul + add (88 instructions, every load
-   ahead of its use), then the eight sums are requantized in the 2v form as above. */
+   ahead of its use), then the eight sums are requantized in the 4v form as above. */
 #define B_WINDOW 0
 #define B_LSTRIDE 4
 #define B_XSTEP 8
@@ -236,7 +247,9 @@ etmcu_rv32_dw_row_k3:
 #define B_ROWJUMP 104
 #define B_W 108
 #define B_FLOOR 300
-/* frame: the four channels' offset << r + 2^(r-1), the pair's first window and outputs, outputs
+#define B_KOFF4 304
+#define B_RIGHT4 320
+/* frame: the four channels' offset << (r+1) + 2^r, the pair's first window and outputs, outputs
    left in its row, pixels left */
 #define F_ROUND 0
 #define F_WIN 16
@@ -337,34 +350,31 @@ etmcu_rv32_dw_row_k3:
     add  s7, s7, t2
 .endm
 
-/* requantize acc (2v form) with a1 = m, a2 = offset << r + 2^(r-1), a3 = r; clamp to [a5, a6];
-   store at off(base); a4, a7 temporaries */
-.macro REQ4 acc, off, base
+/* requantize acc (4v form) with a1 = m, a2 = offset << (r+1) + 2^r, a3 = r + 1; clamp to
+   [a5, a6]; store at off(base); a4, a7 temporaries; out-of-range results take CLAMP_FIXUP id */
+.macro REQ4 acc, off, base, id
     mv   a4, a5                   /* a sum below the floor (t0) is amin */
-    blt  \acc, t0, 2f
-    add  a4, \acc, \acc
-    mul  a7, a4, a1
+    blt  \acc, t0, .Lst\id
+    slli a4, \acc, 2
     mulh a4, a4, a1
-    srli a7, a7, 31
-    add  a4, a4, a7
     srai a7, \acc, 31
+    ori  a7, a7, 1
     add  a4, a4, a7
     add  a4, a4, a2
     sra  a4, a4, a3
-    bge  a4, a5, 1f
-    mv   a4, a5
-1:  ble  a4, a6, 2f
-    mv   a4, a6
-2:  sb   a4, \off(\base)
+    blt  a4, a5, .Llo\id
+    blt  a6, a4, .Lhi\id
+.Lst\id:
+    sb   a4, \off(\base)
 .endm
 
 /* channel k of both pixels (outputs at ra and t5) */
 .macro REQ4_CHANNEL k, acc0, acc1
     lw   a1, (B_MULT + 4 * \k)(a0)
     lw   a2, (F_ROUND + 4 * \k)(sp)
-    lw   a3, (B_RIGHT + 4 * \k)(a0)
-    REQ4 \acc0, \k, ra
-    REQ4 \acc1, \k, t5
+    lw   a3, (B_RIGHT4 + 4 * \k)(a0)
+    REQ4 \acc0, \k, ra, r4\k\()a
+    REQ4 \acc1, \k, t5, r4\k\()b
 .endm
 
 /* the window after t4, row-major (t0: outputs left in t4's row, updated) */
@@ -396,10 +406,10 @@ etmcu_rv32_dw_row4:
     sw   s9, 52(sp)
     sw   s10, 48(sp)
     sw   s11, 44(sp)
-    li   t0, 1                    /* offset << r + 2^(r-1) per channel */
+    li   t0, 1                    /* offset << (r+1) + 2^r per channel */
     .irp k, 0, 1, 2, 3
-    lw   a1, (B_RIGHT + 4 * \k)(a0)
-    lw   a2, (B_KOFF + 4 * \k)(a0)
+    lw   a1, (B_RIGHT4 + 4 * \k)(a0)
+    lw   a2, (B_KOFF4 + 4 * \k)(a0)
     addi a1, a1, -1
     sll  a1, t0, a1
     add  a1, a1, a2
@@ -487,4 +497,7 @@ etmcu_rv32_dw_row4:
     lw   s11, 44(sp)
     addi sp, sp, 96
     ret
+    .irp id, r40a, r40b, r41a, r41b, r42a, r42b, r43a, r43b
+    CLAMP_FIXUP \id, a4, a5, a6
+    .endr
     .size etmcu_rv32_dw_row4, . - etmcu_rv32_dw_row4

@@ -5,13 +5,16 @@
 
    Three pixels by four channels per pass while three or more are left (receptive fields of `rows`
    runs, as the Xpulp kernel's): for each byte of a run, three input loads and four weight loads
-   feed twelve mul + add (31 instructions for 12 multiply-accumulates, four bytes per loop
-   iteration with immediate offsets, every load at least one instruction ahead of its use; the
-   twelve sums in s0..s11). The last one or two pixels go as a pair: two input loads and four
-   weight loads for eight mul + add (22 for 8). Each sum is then requantized in the 2v form of
-   cmsis_math.h (requantize_offset_2v):
-     P2 = 2v * m;  y = (hi(P2) + (lo(P2) >> 31) + (v >> 31) + (offset << r) + 2^(r-1)) >> r
-   and clamped to [amin, amax]. An odd last pixel is computed as a pair with itself. */
+   feed twelve mul + add (31 instructions for 12 multiply-accumulates, sixteen bytes per loop
+   iteration with immediate offsets, so the seven pointer steps and the branch cost 10 cycles
+   per 192 multiply-accumulates; a four-byte loop takes a run's tail; every load at least one
+   instruction ahead of its use; the twelve sums in s0..s11). The last one or two pixels go as a
+   pair: two input loads and four weight loads for eight mul + add (22 for 8). Each sum is then
+   requantized in the 4v form of cmsis_math.h (requantize_offset_4v, |v| < 2^29):
+     H = hi(4v * m);  y = (H + (v < 0 ? -1 : 1) + (offset << (r+1)) + 2^r) >> (r+1)
+   and clamped to [amin, amax], the out-of-range results through fixups placed after the return
+   (two branches not taken in the common case). An odd last pixel is computed as a pair with
+   itself. */
 #define A_X 0
 #define A_XSTEP 4
 #define A_PIXELS 8
@@ -25,6 +28,8 @@
 #define A_MULT 52
 #define A_RIGHT 84
 #define A_ROUND 100
+#define A_ROUND4 152
+#define A_RIGHT4 168
 #define A_ROWS 116
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
@@ -36,6 +41,8 @@
 #define F_LEFT 4
 #define F_Y 8
 #define F_X 12
+#define F_ROW16 68
+#define F_TAIL 72
 #define F_SIZE 80
 
 /* byte i of the rows: a3/a4 the two input bytes, a5/a6 weight bytes, a7 the product */
@@ -64,28 +71,37 @@
     add  s7, s7, a7
 .endm
 
-/* requantize acc into byte k at ybase (t0, t1, a3..a5 temporaries; s8/s9 amin/amax); a sum below
-   t2 (neg_floor) is amin without the arithmetic */
-.macro REQ k, acc, ybase
+/* requantize acc into byte k at ybase in the 4v form (t0, t1, a3..a5 temporaries; s8/s9
+   amin/amax); a sum below t2 (neg_floor) is amin without the arithmetic. A result outside the
+   range branches to its fixup after the function's return (CLAMP_FIXUPS id), so the common case
+   costs two branches not taken. */
+.macro REQ k, acc, ybase, id
     mv   t0, s8
-    blt  \acc, t2, 2f
+    blt  \acc, t2, .Lst\id
     lw   a3, (A_MULT + 4 * \k)(a0)
-    lw   a4, (A_ROUND + 4 * \k)(a0)
-    lw   a5, (A_RIGHT + 4 * \k)(a0)
-    add  t0, \acc, \acc
-    mul  t1, t0, a3
+    lw   a4, (A_ROUND4 + 4 * \k)(a0)
+    lw   a5, (A_RIGHT4 + 4 * \k)(a0)
+    slli t0, \acc, 2
     mulh t0, t0, a3
-    srli t1, t1, 31
-    add  t0, t0, t1
     srai t1, \acc, 31
+    ori  t1, t1, 1
     add  t0, t0, t1
     add  t0, t0, a4
     sra  t0, t0, a5
-    bge  t0, s8, 1f
-    mv   t0, s8
-1:  ble  t0, s9, 2f
-    mv   t0, s9
-2:  sb   t0, \k(\ybase)
+    blt  t0, s8, .Llo\id
+    blt  s9, t0, .Lhi\id
+.Lst\id:
+    sb   t0, \k(\ybase)
+.endm
+
+/* the out-of-range results of REQ / REQ3 instance id: the bound (lo / hi), then back */
+.macro CLAMP_FIXUP id, lo, hi
+.Llo\id:
+    mv   t0, \lo
+    j    .Lst\id
+.Lhi\id:
+    mv   t0, \hi
+    j    .Lst\id
 .endm
 
 /* byte i of three pixels' runs (a1, a2, a3) and of the four weight rows (t2..t5): 7 loads and
@@ -125,36 +141,34 @@
     add  s11, s11, t1
 .endm
 
-/* requantize acc into byte k at ybase: a4 = m, a5 = offset << r + 2^(r-1), a6 = r, t5/t6 the
-   activation range; t0, t1 temporaries; a sum below t2 (neg_floor) is amin without the
-   arithmetic */
-.macro REQ3 k, acc, ybase
+/* requantize acc into byte k at ybase in the 4v form (cmsis_math.h's requantize_offset_4v):
+   a4 = m, a5 = offset << (r+1) + 2^r, a6 = r + 1, t5/t6 the activation range; t0, t1
+   temporaries; a sum below t2 (neg_floor) is amin without the arithmetic; out-of-range results
+   take their fixup (CLAMP_FIXUP id) */
+.macro REQ3 k, acc, ybase, id
     mv   t0, t5
-    blt  \acc, t2, 2f
-    add  t0, \acc, \acc
-    mul  t1, t0, a4
+    blt  \acc, t2, .Lst\id
+    slli t0, \acc, 2
     mulh t0, t0, a4
-    srli t1, t1, 31
-    add  t0, t0, t1
     srai t1, \acc, 31
+    ori  t1, t1, 1
     add  t0, t0, t1
     add  t0, t0, a5
     sra  t0, t0, a6
-    bge  t0, t5, 1f
-    mv   t0, t5
-1:  ble  t0, t6, 2f
-    mv   t0, t6
-2:  sb   t0, \k(\ybase)
+    blt  t0, t5, .Llo\id
+    blt  t6, t0, .Lhi\id
+.Lst\id:
+    sb   t0, \k(\ybase)
 .endm
 
 /* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
 .macro REQ3_CHANNEL k, acc0, acc1, acc2
     lw   a4, (A_MULT + 4 * \k)(a0)
-    lw   a5, (A_ROUND + 4 * \k)(a0)
-    lw   a6, (A_RIGHT + 4 * \k)(a0)
-    REQ3 \k, \acc0, a1
-    REQ3 \k, \acc1, a2
-    REQ3 \k, \acc2, a3
+    lw   a5, (A_ROUND4 + 4 * \k)(a0)
+    lw   a6, (A_RIGHT4 + 4 * \k)(a0)
+    REQ3 \k, \acc0, a1, t\k\()a
+    REQ3 \k, \acc1, a2, t\k\()b
+    REQ3 \k, \acc2, a3, t\k\()c
 .endm
 
     .text
@@ -179,6 +193,10 @@ etmcu_rv32_pointwise_4ch:
     lw   t0, A_WORDS(a0)
     slli t0, t0, 2
     sw   t0, F_ROW(sp)
+    andi t1, t0, -16
+    sw   t1, F_ROW16(sp)
+    sub  t1, t0, t1
+    sw   t1, F_TAIL(sp)
     lw   t0, A_PIXELS(a0)
     sw   t0, F_LEFT(sp)
     lw   t0, A_Y(a0)
@@ -211,9 +229,37 @@ etmcu_rv32_pointwise_4ch:
     mv   s10, s2
     mv   s11, s3
     lw   ra, A_ROWS(a0)           /* kernel rows left */
-7:  lw   t1, F_ROW(sp)
-    add  t6, a1, t1               /* the end of this run */
+7:  lw   t1, F_ROW16(sp)
+    add  t6, a1, t1               /* the end of the run's 16-byte part */
+    beq  a1, t6, 6f
 8:  BYTE3 0
+    BYTE3 1
+    BYTE3 2
+    BYTE3 3
+    BYTE3 4
+    BYTE3 5
+    BYTE3 6
+    BYTE3 7
+    BYTE3 8
+    BYTE3 9
+    BYTE3 10
+    BYTE3 11
+    BYTE3 12
+    BYTE3 13
+    BYTE3 14
+    BYTE3 15
+    addi a1, a1, 16
+    addi a2, a2, 16
+    addi a3, a3, 16
+    addi t2, t2, 16
+    addi t3, t3, 16
+    addi t4, t4, 16
+    addi t5, t5, 16
+    bne  a1, t6, 8b
+6:  lw   t1, F_TAIL(sp)
+    add  t6, a1, t1               /* the end of this run */
+    beq  a1, t6, 10f
+5:  BYTE3 0
     BYTE3 1
     BYTE3 2
     BYTE3 3
@@ -224,8 +270,8 @@ etmcu_rv32_pointwise_4ch:
     addi t3, t3, 4
     addi t4, t4, 4
     addi t5, t5, 4
-    bne  a1, t6, 8b
-    addi ra, ra, -1
+    bne  a1, t6, 5b
+10: addi ra, ra, -1
     beqz ra, 9f                   /* (1x1 layers: one row, no skips) */
     lw   t1, A_ROWSKIP(a0)        /* the next kernel row of the three receptive fields */
     add  a1, a1, t1
@@ -322,14 +368,14 @@ etmcu_rv32_pointwise_4ch:
     bne  t0, t1, 5f
     mv   a2, a1
 5:  lw   t2, A_FLOOR(a0)
-    REQ  0, s0, a1
-    REQ  1, s1, a1
-    REQ  2, s2, a1
-    REQ  3, s3, a1
-    REQ  0, s4, a2
-    REQ  1, s5, a2
-    REQ  2, s6, a2
-    REQ  3, s7, a2
+    REQ  0, s0, a1, p0a
+    REQ  1, s1, a1, p1a
+    REQ  2, s2, a1, p2a
+    REQ  3, s3, a1, p3a
+    REQ  0, s4, a2, p0b
+    REQ  1, s5, a2, p1b
+    REQ  2, s6, a2, p2b
+    REQ  3, s7, a2, p3b
     add  a1, a2, s11              /* the next pair */
     sw   a1, F_Y(sp)
     lw   a1, F_X(sp)
@@ -356,4 +402,10 @@ etmcu_rv32_pointwise_4ch:
     lw   s11, 16(sp)
     addi sp, sp, F_SIZE
     ret
+    .irp id, t0a, t0b, t0c, t1a, t1b, t1c, t2a, t2b, t2c, t3a, t3b, t3c
+    CLAMP_FIXUP \id, t5, t6
+    .endr
+    .irp id, p0a, p0b, p1a, p1b, p2a, p2b, p3a, p3b
+    CLAMP_FIXUP \id, s8, s9
+    .endr
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch

@@ -11,7 +11,8 @@
    one word (kw <= 4 taps, the weight word zero past kw), so
      v = full + sum_r cv.sdotsp.b(plane word, w[r])
      y[o * y_step] = clamp(requantize(v) + offset, amin, amax)
-   with the 2v requantization of cmsis_math.h (requantize_offset_2v). The plane words are
+   with the 4v requantization of cmsis_math.h (requantize_offset_4v: one mulh, no low word;
+   offset << (r+1) and r + 1 from the block's 4v fields). The plane words are
    misaligned loads (two cycles each); a hardware loop runs over the outputs (k3: nine
    multiply-accumulates in 3 loads + 3 cv.sdotsp.b) or, in the general kernel, the rows inside it.
    Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
@@ -36,6 +37,8 @@
 #define A_OUTROWS 52
 #define A_ROWJUMP 56
 #define A_W 60
+#define A_KOFF4 112
+#define A_RIGHT4 116
 
 /* cv.setup L, a0 (x10), label: the loop count in a0 */
 .macro SETUP_A0 L, lab
@@ -44,7 +47,7 @@
 
 /* Registers: a1 window start, a2 y (cv.sb.pr), a3 x_step, a4 y_step, a5 the sum, a6/a7 plane
    words, t0 the row pointer, t1 line_stride, t2/t3 requantization temporaries, t4 multiplier,
-   t5 offset << r, t6 r, ra amin, s0 amax, s1 full; k3: s2..s4 the weight words. */
+   t5 offset << (r+1), t6 r + 1, ra amin, s0 amax, s1 full; k3: s2..s4 the weight words. */
 .macro PROLOGUE
     addi sp, sp, -40
     sw   ra, 36(sp)
@@ -61,8 +64,8 @@
     lw   a4, A_YSTEP(a0)
     lw   s1, A_FULL(a0)
     lw   t4, A_MULT(a0)
-    lw   t5, A_KOFF(a0)
-    lw   t6, A_RIGHT(a0)
+    lw   t5, A_KOFF4(a0)
+    lw   t6, A_RIGHT4(a0)
     lw   ra, A_AMIN(a0)
     lw   s0, A_AMAX(a0)
 .endm
@@ -79,12 +82,10 @@
 .endm
 /* a5 -> requantized, clamped, stored at a2; a2 += y_step */
 .macro REQUANT_STORE
-    add  t2, a5, a5
-    mul  t3, t2, t4
+    slli t2, a5, 2
     mulh t2, t2, t4
-    srli t3, t3, 31
-    add  t2, t2, t3
     srai t3, a5, 31
+    ori  t3, t3, 1
     add  t2, t2, t3
     .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
@@ -190,18 +191,18 @@ etmcu_xpulp_dw_row:
 #define B_OUTROWS 100
 #define B_ROWJUMP 104
 #define B_W 108
+#define B_KOFF4 304
+#define B_RIGHT4 320
 
 /* channel k: requantize acc, store at k(a2); t2, t3 temporaries, t4/t5/t6 the parameters */
 .macro REQUANT4 k, acc
     lw   t4, (B_MULT + 4 * \k)(s1)
-    lw   t5, (B_KOFF + 4 * \k)(s1)
-    lw   t6, (B_RIGHT + 4 * \k)(s1)
-    add  t2, \acc, \acc
-    mul  t3, t2, t4
+    lw   t5, (B_KOFF4 + 4 * \k)(s1)
+    lw   t6, (B_RIGHT4 + 4 * \k)(s1)
+    slli t2, \acc, 2
     mulh t2, t2, t4
-    srli t3, t3, 31
-    add  t2, t2, t3
     srai t3, \acc, 31
+    ori  t3, t3, 1
     add  t2, t2, t3
     .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */

@@ -9,9 +9,9 @@
    row_skip apart; outputs at y + p * y_step) and channel k < 4 (weights at w + k * w_stride):
      v = full[k] + sum over the receptive field of x_p[i] * w_k[i]
      y_p[k] = clamp(requantize(v) + output offset, amin, amax)
-   with the requantization in the form of cmsis_math.h's requantize_offset_2v (|v| < 2^30,
+   with the requantization in the form of cmsis_math.h's requantize_offset_4v (|v| < 2^29,
    multiplier > 0, right shift r in [1, 20]):
-     P2 = 2v * m;  y = (hi(P2) + (lo(P2) >> 31) + (v >> 31) + (offset << r) + 2^(r-1)) >> r
+     H = hi(4v * m);  y = (H + (v < 0 ? -1 : 1) + (offset << (r+1)) + 2^r) >> (r+1)
    the last add, rounding constant and shift being one cv.addRNr.
 
    Pixels go three at a time while three are left (a hardware loop of 19 cycles per 48
@@ -38,18 +38,18 @@
 #define A_WSTRIDE 124
 #define A_FLOOR 128
 #define A_WROWSKIP 132
+#define A_KOFF4 136
+#define A_RIGHT4 168
 
-/* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << r,
-   a4 = r, ra = amin, t6 = amax; a sum below `floor` (neg_floor) is amin without the arithmetic */
+/* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << (r+1),
+   a4 = r + 1, ra = amin, t6 = amax; a sum below `floor` (neg_floor) is amin without the arithmetic */
 .macro REQ acc, off, ybase, floor
     mv   t2, ra
     blt  \acc, \floor, 1f
-    add  t0, \acc, \acc
-    mul  t1, t0, a2
+    slli t0, \acc, 2
     mulh t2, t0, a2
-    srli t1, t1, 31
-    add  t2, t2, t1
     srai t1, \acc, 31
+    ori  t1, t1, 1
     add  t2, t2, t1
     .insn r 0x2b, 3, 0x42, t2, a3, a4      /* cv.addRNr t2, a3, a4 */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
@@ -60,16 +60,16 @@
 /* channel k of both pixels: its parameters, then the two outputs */
 .macro REQ_CHANNEL k, acc0, acc1
     lw   a2, (A_MULT + 4 * \k)(a0)
-    lw   a3, (A_KOFF + 4 * \k)(a0)
-    lw   a4, (A_RIGHT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   a4, (A_RIGHT4 + 4 * \k)(a0)
     REQ  \acc0, \k, a6, t4
     REQ  \acc1, \k, t5, t4
 .endm
 
 .macro REQ_CHANNEL3 k, acc0, acc1, acc2
     lw   a2, (A_MULT + 4 * \k)(a0)
-    lw   a3, (A_KOFF + 4 * \k)(a0)
-    lw   a4, (A_RIGHT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   a4, (A_RIGHT4 + 4 * \k)(a0)
     REQ  \acc0, \k, a6, a5
     REQ  \acc1, \k, t3, a5
     REQ  \acc2, \k, t4, a5
@@ -77,8 +77,8 @@
 
 .macro REQ_CHANNEL1 k, acc
     lw   a2, (A_MULT + 4 * \k)(a0)
-    lw   a3, (A_KOFF + 4 * \k)(a0)
-    lw   a4, (A_RIGHT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   a4, (A_RIGHT4 + 4 * \k)(a0)
     REQ  \acc, \k, a6, t4
 .endm
 
