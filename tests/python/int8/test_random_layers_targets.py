@@ -151,3 +151,23 @@ def test_random_int8_model_on_cv32e40p_matches_host(seed, board, random_models):
     result = json.loads(p.stdout.strip().splitlines()[-1])
     assert result["int8_kernels"] == BOARDS[board]
     assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_overdriven_input_matches_host(seed, board, random_models, tmp_path):
+    """The same models with their input four times past the calibration range: most layers clamp at
+    both ends of their activation range, so the kernels' out-of-range paths (the RISC-V kernels'
+    clamp fixups after their return) run on the simulator and must give the host's bytes."""
+    pte, inp, layers = random_models[seed]
+    loud = tmp_path / "loud.npy"
+    np.save(loud, np.load(inp) * 4)
+    host = subprocess.run([str(CLI), "run", str(pte), "--input", str(loud), "--json"], capture_output=True,
+                          text=True)
+    assert host.returncode == 0, host.stderr
+    host = json.loads(host.stdout.strip().splitlines()[-1])
+    p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cv32e40p", "--board", board,
+                        "--input", str(loud), "--json", "--quiet"], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    result = json.loads(p.stdout.strip().splitlines()[-1])
+    assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
