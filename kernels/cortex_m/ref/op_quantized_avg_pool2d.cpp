@@ -1,96 +1,18 @@
 // cortex_m::quantized_avg_pool2d.out: int8 NHWC average pool (arm_avgpool_s8): the mean of the
 // in-bounds taps only, rounded half away from zero, clamped to int8; ceil_mode supported.
 #include "kernels/cortex_m/cortex_m_ops.h"
-#include "kernels/cortex_m/util/cmsis_math.h"
-#include "kernels/cortex_m/util/conv_util.h"
+#include "kernels/cortex_m/util/avg_pool.h"
 
 namespace etmcu {
 namespace kernels {
 
-namespace {
-// PyTorch's pooling output size, as the upstream kernel checks it.
-int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad, bool ceil_mode) {
-  const int32_t num = in + 2 * pad - k;
-  if (num < 0) return -1;
-  int32_t out = num / stride + 1;
-  if (ceil_mode && num % stride != 0) ++out;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-}  // namespace
-
-// quantized_avg_pool2d.out(Tensor input, int[] kernel_size, int[] stride, int[] padding,
-//     bool ceil_mode, int zero_point, int multiplier, int shift, Tensor scratch, *,
-//     Tensor(a!) out) -> Tensor(a!)
-// input/out [N,C,H,W] int8 channels-last. zero_point, multiplier and shift are not used by
-// CMSIS-NN (input and output share their quantization); scratch uint8 (unused here).
 Error cortex_m_quantized_avg_pool2d_out(KernelContext& ctx, Span<EValue*> args) {
-  using namespace int8;
-  if (args.size() == 9 || args.size() == 10)
-    return ctx.fail(Error::NotSupported,
-                    "cortex_m::quantized_avg_pool2d.out: older schema (without scratch, before "
-                    "2026-06, or without ceil_mode, before 2026-07-23) is not supported; "
-                    "re-export");
-  if (args.size() != 11)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_avg_pool2d.out: expected 9 arguments + out (+ return)");
-  Pair k, stride, pad;
-  if (!is_tensor(args, 0) || !read_pair(args, 1, 1, 65535, &k) ||
-      !read_pair(args, 2, 1, 65535, &stride) || !read_pair(args, 3, 0, 65535, &pad) ||
-      !is_bool(args, 4) || !is_int(args, 5) || !is_int(args, 6) || !is_int(args, 7) ||
-      !is_scratch(args, 8) || !is_tensor(args, 9) || !is_return_of(args, 10, 9))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_avg_pool2d.out: expected (input, kernel_size[2]>0, "
-                    "stride[2]>0, padding[2]>=0, ceil_mode, zero_point, multiplier, shift, scratch "
-                    "u8, out)");
-  const Tensor& in = tensor(args, 0);
-  const Tensor& out = tensor(args, 9);
-  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
-    return ctx.fail(Error::InvalidType, "cortex_m::quantized_avg_pool2d.out: tensors must be int8");
-  if (in.dim != 4 || out.dim != 4 || !is_nhwc_compatible(in) || !is_nhwc_compatible(out))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_avg_pool2d.out: tensors must be 4-D channels-last (NHWC)");
-  const Nhwc x = nhwc_of(in), y = nhwc_of(out);
-  if (x.n != y.n || x.c != y.c)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_avg_pool2d.out: batch and channels must match");
-  const bool ceil_mode = args[4]->to_bool();
-  if (pool_out_size(x.h, k.h, stride.h, pad.h, ceil_mode) != y.h ||
-      pool_out_size(x.w, k.w, stride.w, pad.w, ceil_mode) != y.w)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_avg_pool2d.out: out H/W do not match kernel, stride, "
-                    "padding and ceil_mode");
-  const int8_t* px = in.const_data_ptr<int8_t>();
-  int8_t* py = out.mutable_data_ptr<int8_t>();
-  // Every window must hold at least one input tap (CMSIS-NN fails with ARG_ERROR otherwise).
-  for (int32_t oy = 0; oy < y.h; ++oy)
-    for (int32_t ox = 0; ox < y.w; ++ox) {
-      const int32_t y0 = oy * stride.h - pad.h, x0 = ox * stride.w - pad.w;
-      if (y0 + k.h <= 0 || y0 >= x.h || x0 + k.w <= 0 || x0 >= x.w)
-        return ctx.fail(Error::InvalidArgument,
-                        "cortex_m::quantized_avg_pool2d.out: a pooling window lies entirely in "
-                        "the padding");
-    }
-  for (int32_t n = 0; n < x.n; ++n) {
-    const int8_t* xb = px + static_cast<size_t>(n) * x.h * x.w * x.c;
-    for (int32_t oy = 0; oy < y.h; ++oy) {
-      const int32_t y0 = oy * stride.h - pad.h;
-      const int32_t ky0 = y0 < 0 ? 0 : y0, ky1 = y0 + k.h < x.h ? y0 + k.h : x.h;
-      for (int32_t ox = 0; ox < y.w; ++ox) {
-        const int32_t x0 = ox * stride.w - pad.w;
-        const int32_t kx0 = x0 < 0 ? 0 : x0, kx1 = x0 + k.w < x.w ? x0 + k.w : x.w;
-        const int32_t count = (ky1 - ky0) * (kx1 - kx0);
-        for (int32_t c = 0; c < x.c; ++c) {
-          int32_t sum = 0;
-          for (int32_t iy = ky0; iy < ky1; ++iy)
-            for (int32_t ix = kx0; ix < kx1; ++ix)
-              sum += xb[(static_cast<size_t>(iy) * x.w + ix) * x.c + c];
-          sum = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-          *py++ = static_cast<int8_t>(cmsis::clamp(sum, -128, 127));
-        }
-      }
-    }
-  }
+  int8::AvgPoolJob j;
+  const Error e = int8::parse_avg_pool(ctx, args, &j);
+  if (e != Error::Ok) return e;
+  for (int32_t n = 0; n < j.in.n; ++n)
+    for (int32_t oy = 0; oy < j.out.h; ++oy)
+      for (int32_t ox = 0; ox < j.out.w; ++ox) int8::avg_pool_pixel_ref(j, n, oy, ox);
   return Error::Ok;
 }
 

@@ -307,6 +307,21 @@ def test_quantized_avg_pool2d(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("hw,fill", [(16, 127), (16, -128), (16, None), (17, 127), (5, None)])
+def test_quantized_avg_pool2d_global_word_lanes(call, hw, fill):
+    """Global pools over 8 channels (the optimised kernels sum four channels per word in 16-bit
+    lanes): 256 taps of the extreme values fill a lane to its limit, 289 taps take the reference
+    loop, random values at both sizes."""
+    rng = np.random.default_rng(hw)
+    c = 8
+    x = i8(rng, (1, hw, hw, c)) if fill is None else np.full((1, hw, hw, c), fill, np.int8)
+    want = ref.avg_pool2d_nhwc(x, (hw, hw), (hw, hw), (0, 0), False)
+    (got,) = call("cortex_m::quantized_avg_pool2d.out",
+                  [nhwc(x), [hw, hw], [hw, hw], [0, 0], False, -128, 2077939072, -4,
+                   scratch(c * 4), out_nhwc(want.shape), Ref(9)])
+    np.testing.assert_array_equal(got, want)
+
+
 def test_avg_pool_rejects_old_schemas(call):
     x = nhwc(np.zeros((1, 2, 2, 3), np.int8))
     old = [x, [2, 2], [2, 2], [0, 0], 0, 1 << 30, 0, scratch(), out_nhwc((1, 1, 1, 3)), Ref(8)]
