@@ -45,10 +45,55 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
 
 }  // namespace
 
-// The per-instruction profile as rows {instruction, op, ticks}, printed as a table unless JSON.
+namespace {
+
+struct Layer {
+  std::string name, source;  // module path ("features.3"), "file.py:12"
+};
+
+// One Layer per instruction of the method (flattened across chains as the executor numbers
+// them), from the chains' stacktraces (one FrameList per instruction, written by the exporter;
+// the first frame is the layer). Programs without stacktraces give empty names.
+std::vector<Layer> instruction_layers(const Method& method) {
+  std::vector<Layer> layers;
+  fb::Vector chains = method.method_meta().plan().vector(schema::plan::kChains);
+  for (uint32_t c = 0; c < chains.size; ++c) {
+    fb::Table chain(chains.ref(c));
+    uint32_t n = chain.vector(schema::chain::kInstructions).size;
+    fb::Vector traces = chain.vector(schema::chain::kStacktrace);
+    for (uint32_t k = 0; k < n; ++k) {
+      Layer l;
+      if (k < traces.size) {
+        fb::Vector frames = fb::Table(traces.ref(k)).vector(0);  // FrameList.items
+        if (frames.size > 0) {
+          fb::Table f(frames.ref(0));  // Frame: filename, lineno, name, context
+          fb::String name = f.string(2), file = f.string(0);
+          if (name.data) l.name.assign(name.data, name.size);
+          if (file.data && !file.empty())
+            l.source =
+                std::string(file.data, file.size) + ":" + std::to_string(f.scalar<uint32_t>(1));
+        }
+      }
+      layers.push_back(l);
+    }
+  }
+  return layers;
+}
+
+}  // namespace
+
+// The per-instruction profile as rows {instruction, layer, source, op, ticks}; printed (unless
+// JSON) as one row per instruction with the layer's module path, then the per-operator totals.
 json profile_report(const Method& method, const Profiler& profiler, bool print) {
   json rows = json::array();
   std::map<std::string, std::pair<uint64_t, int>> by_op;
+  std::vector<Layer> layers = instruction_layers(method);
+  struct Row {
+    uint32_t instruction;
+    std::string layer, op;
+    uint64_t ticks;
+  };
+  std::vector<Row> table;
   uint64_t total = 0;
   for (size_t k = 0; k < profiler.size(); ++k) {
     const ProfileEvent& e = profiler[k];
@@ -56,23 +101,52 @@ json profile_report(const Method& method, const Profiler& profiler, bool print) 
     const char* name = method.instruction_name(e.instruction, buf, sizeof(buf));
     std::string op = name ? name : (e.kind == 2 ? "delegate" : "control");
     uint64_t ticks = e.end - e.start;
-    rows.push_back({{"instruction", e.instruction}, {"op", op}, {"ticks", ticks}});
+    Layer l = e.instruction < layers.size() ? layers[e.instruction] : Layer{};
+    rows.push_back({{"instruction", e.instruction},
+                    {"layer", l.name},
+                    {"source", l.source},
+                    {"op", op},
+                    {"ticks", ticks}});
+    // as the firmware's profile names a layer: its module path, else its source line, else "-"
+    table.push_back({e.instruction,
+                     !l.name.empty()     ? l.name
+                     : !l.source.empty() ? "(" + l.source + ")"
+                                         : "-",
+                     op, ticks});
     by_op[op].first += ticks;
     by_op[op].second += 1;
     total += ticks;
   }
   if (print) {
     et_tick_ratio_t r = et_pal_ticks_to_ns_multiplier();
-    std::cout << "profile (" << profiler.size() << " instructions, ticks = "
-              << (r.numerator == r.denominator ? std::string("ns") : "PAL ticks") << "):\n";
+    std::string unit = r.numerator == r.denominator ? "ns" : "ticks";
+    std::cout << "profile (" << profiler.size() << " instructions, " << unit
+              << " per program instruction on this host):\n";
+    size_t w_layer = 5, w_op = 2;
+    for (const Row& row : table) {
+      w_layer = std::max(w_layer, row.layer.size());
+      w_op = std::max(w_op, row.op.size());
+    }
+    char line[1024];
+    std::snprintf(line, sizeof(line), "%4s  %-*s  %-*s  %12s\n", "#", static_cast<int>(w_layer),
+                  "layer", static_cast<int>(w_op), "op", unit.c_str());
+    std::cout << line;
+    for (const Row& row : table) {
+      std::snprintf(line, sizeof(line), "%4u  %-*s  %-*s  %12llu\n", row.instruction,
+                    static_cast<int>(w_layer), row.layer.c_str(), static_cast<int>(w_op),
+                    row.op.c_str(), static_cast<unsigned long long>(row.ticks));
+      std::cout << line;
+    }
+    std::snprintf(line, sizeof(line), "%4s  %-*s  %-*s  %12llu\n", "", static_cast<int>(w_layer),
+                  "total", static_cast<int>(w_op), "", static_cast<unsigned long long>(total));
+    std::cout << line << "per operator:\n";
     std::vector<std::pair<std::string, std::pair<uint64_t, int>>> sorted(by_op.begin(),
                                                                          by_op.end());
     std::sort(sorted.begin(), sorted.end(),
               [](auto& a, auto& b) { return a.second.first > b.second.first; });
     for (auto& [op, v] : sorted) {
-      char line[256];
-      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu ticks %6.1f%%\n", op.c_str(),
-                    v.second, static_cast<unsigned long long>(v.first),
+      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu %s %6.1f%%\n", op.c_str(),
+                    v.second, static_cast<unsigned long long>(v.first), unit.c_str(),
                     total ? 100.0 * v.first / total : 0.0);
       std::cout << line;
     }
