@@ -86,5 +86,9 @@ Error cortex_m_quantized_max_pool2d_out(KernelContext& ctx, Span<EValue*> args);
 // *, Tensor(a!) out) -> Tensor(a!)
 //   -> args: 10 values (9 schema arguments + out)
 Error cortex_m_quantized_batch_matmul_out(KernelContext& ctx, Span<EValue*> args);
+// etmcu::quantized_upsample_bilinear2d.out(Tensor input, bool align_corners, *, Tensor(a!) out)
+// -> Tensor(a!)   (etmcu's own op: int8 bilinear upsampling, integer weights in 1/1024)
+//   -> args: 4 values (3 schema arguments + out)
+Error etmcu_quantized_upsample_bilinear2d_out(KernelContext& ctx, Span<EValue*> args);
 }  // namespace kernels
 }  // namespace etmcu

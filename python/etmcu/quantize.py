@@ -263,6 +263,7 @@ class Int8Rewriter:
         self.f = {}          # float tensor id -> fp32 tensor holding its value
         self.qp = {}         # int8 tensor id -> (scale, zero point)
         self.fp32_ops = []   # ops left in fp32: Fp32Op (op, source) + module, why, fix
+        self.why = {}        # id(node) -> (why, fix): a handler's own reason for refusing it
         self.cur = None      # the node being rewritten (its module path names what we emit)
         self.int8_ops = []
         self.users = graph.users()
@@ -786,6 +787,30 @@ class Int8Rewriter:
         self.int8_ops.append(n.op)
         return True
 
+    def h_upsample_bilinear(self, n, skip):
+        """Bilinear upsampling on int8 (etmcu::quantized_upsample_bilinear2d): its weights sum
+        to one, so the output keeps the input's scale and zero point. The kernel takes the
+        source coordinate as the fraction in/out of the sizes: with scale factors that is
+        PyTorch's 1/scale only when in * scale == out exactly (integer factors)."""
+        x, size, align_corners, scales = n.args
+        out_f = n.outputs[0]
+        if not self.is_q(x) or len(x.shape) != 4:
+            return False
+        if scales is not None and any(float(x.shape[2 + k]) * float(scales[k])
+                                      != float(out_f.shape[2 + k]) for k in range(2)):
+            self.why[id(n)] = (
+                f"bilinear upsampling by scale factors {list(scales)} that do not give whole "
+                "output sizes (int8 takes the source step as in/out of the sizes)",
+                "give the output size (size=...) or an integer scale factor")
+            return False
+        xq = self.get_q(x, src=n.source)
+        out = self.new_q(out_f, self.qp[xq.id])
+        self.emit("etmcu::quantized_upsample_bilinear2d.out", [xq, bool(align_corners)], out,
+                  n.source)
+        self.q[out_f.id] = out
+        self.int8_ops.append(n.op)
+        return True
+
     HANDLERS = {
         "aten::convolution.out": h_conv,
         "aten::addmm.out": h_linear,
@@ -806,6 +831,7 @@ class Int8Rewriter:
         "aten::avg_pool2d.out": h_avg_pool,
         "aten::mean.out": h_mean,
         "aten::max_pool2d_with_indices.out": h_max_pool,
+        "aten::upsample_bilinear2d.vec_out": h_upsample_bilinear,
     }
 
 
@@ -842,13 +868,14 @@ _NO_INT8 = {
     "aten::cat.out": ("no int8 concatenation kernel", "none yet (runs in fp32)"),
     "aten::permute_copy.out": ("no int8 permute kernel", "avoid permutes in the int8 part"),
     "aten::upsample_nearest2d.vec_out": ("no int8 upsampling kernel", "none yet (runs in fp32)"),
-    "aten::upsample_bilinear2d.vec_out": ("no int8 upsampling kernel", "none yet (runs in fp32)"),
     "aten::_log_softmax": ("no int8 log-softmax kernel", ""),
 }
 
 
 def fp32_reason(n, rw):
     """(why, fix) for node n staying in fp32."""
+    if id(n) in rw.why:
+        return rw.why[id(n)]
     if n.op in _NO_INT8:
         return _NO_INT8[n.op]
     ins = [t for t in n.tensor_inputs() if not t.is_const]

@@ -83,7 +83,7 @@ class ReferenceProgram:
             if fn is None:
                 raise NotImplementedError(f"reference interpreter lacks {key}")
             args = [values[j] for j in a["args"]]
-            if key.startswith("cortex_m::"):
+            if key.startswith(("cortex_m::", "etmcu::")):
                 check_layouts(key, args, self.dim_orders)
             fn(args)
             if on_instruction is not None and a["args"]:

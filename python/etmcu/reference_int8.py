@@ -200,6 +200,46 @@ def quantized_activation(args):
     out[...] = np.asarray(lut, np.int8)[x.astype(np.int64) + 128].reshape(out.shape)
 
 
+def _bilinear_taps(n_in, n_out, align_corners):
+    """Per output index: (i0, i1, weight of i1 in 1/1024), from PyTorch's source coordinate
+    taken exactly as a fraction (align corners: d (in-1)/(out-1); half-pixel: ((2d+1) in - out) /
+    (2 out), clamped at 0) and its fraction rounded half up to 1/1024."""
+    taps = []
+    for d in range(n_out):
+        if align_corners:
+            if n_out == 1:
+                taps.append((0, 0, 0))
+                continue
+            num, den = d * (n_in - 1), n_out - 1
+        else:
+            a = (2 * d + 1) * n_in
+            if a <= n_out:
+                taps.append((0, 1 if n_in > 1 else 0, 0))
+                continue
+            num, den = a - n_out, 2 * n_out
+        i0, r = divmod(num, den)
+        taps.append((i0, min(i0 + 1, n_in - 1), (r * 1024 + den // 2) // den))
+    return taps
+
+
+def quantized_upsample_bilinear2d(args):
+    """etmcu's int8 bilinear upsampling: the four taps weighted in 1/1024 per axis, the sum
+    rounded half up (floor((acc + 2^19) / 2^20)); same scale and zero point in and out."""
+    x, align_corners, out = args[:3]
+    xi = _nhwc(x).astype(np.int64)
+    ho, wo = out.shape[2], out.shape[3]
+    ty = _bilinear_taps(xi.shape[1], ho, bool(align_corners))
+    tx = _bilinear_taps(xi.shape[2], wo, bool(align_corners))
+    y0 = np.array([t[0] for t in ty]); y1 = np.array([t[1] for t in ty])
+    wy = np.array([t[2] for t in ty], np.int64)[None, :, None, None]
+    x0 = np.array([t[0] for t in tx]); x1 = np.array([t[1] for t in tx])
+    wx = np.array([t[2] for t in tx], np.int64)[None, None, :, None]
+    top = xi[:, y0][:, :, x0] * (1024 - wx) + xi[:, y0][:, :, x1] * wx
+    bottom = xi[:, y1][:, :, x0] * (1024 - wx) + xi[:, y1][:, :, x1] * wx
+    acc = top * (1024 - wy) + bottom * wy
+    _store_nhwc(out, (acc + (1 << 19)) >> 20)
+
+
 # ----------------------------------------------------------------------------- softmax
 # arm_softmax_s8 (CMSIS-NN's scalar path): gemmlowp-style fixed point, 5 integer bits on the
 # scaled input differences, a 12-bit accumulator of exp values, 1/(1+x) by Newton-Raphson.
@@ -301,6 +341,7 @@ INT8_KERNELS = {
     "cortex_m::quantized_add.out": quantized_add,
     "cortex_m::quantized_mul.out": quantized_mul,
     "cortex_m::quantized_activation.out": quantized_activation,
+    "etmcu::quantized_upsample_bilinear2d.out": quantized_upsample_bilinear2d,
 }
 
 
@@ -332,7 +373,7 @@ def _same_layout(sa, oa, sb, ob):
 
 _NHWC_OPS = {"cortex_m::quantized_conv2d.out", "cortex_m::quantized_depthwise_conv2d.out",
              "cortex_m::quantized_avg_pool2d.out", "cortex_m::quantized_max_pool2d.out",
-             "cortex_m::pad.out"}
+             "cortex_m::pad.out", "etmcu::quantized_upsample_bilinear2d.out"}
 
 
 def check_layouts(key, args, dim_orders):

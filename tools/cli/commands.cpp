@@ -13,6 +13,7 @@
 #include "runtime/pte/verifier.h"
 #include "tools/cli/file_io.h"
 #include "tools/cli/session.h"
+#include "tools/cli/tensor_io.h"
 #include "tools/cli/value_format.h"
 
 using nlohmann::json;
@@ -26,96 +27,13 @@ std::string ends(const std::string& s, size_t n) {
   return s.size() >= n ? s.substr(s.size() - n) : "";
 }
 
-// Logical (C order) bytes -> the tensor's dim order in memory (identity for contiguous).
-std::vector<uint8_t> to_dim_order(const std::vector<uint8_t>& logical, const TensorInfo& info) {
-  size_t dim = info.sizes.size(), e = element_size(info.dtype);
-  bool contiguous = true;
-  for (size_t d = 0; d < info.dim_order.size(); ++d) contiguous &= info.dim_order[d] == d;
-  if (contiguous || dim == 0) return logical;
-  // Strides of each logical dim in the physical (dim-ordered) layout.
-  std::vector<size_t> stride(dim);
-  size_t s = 1;
-  for (size_t k = dim; k-- > 0;) {
-    stride[info.dim_order[k]] = s;
-    s *= static_cast<size_t>(info.sizes[info.dim_order[k]]);
-  }
-  std::vector<uint8_t> phys(logical.size());
-  for (size_t k = 0, n = logical.size() / e; k < n; ++k) {
-    size_t rem = k, off = 0;
-    for (size_t d = dim; d-- > 0;) {
-      off += (rem % info.sizes[d]) * stride[d];
-      rem /= info.sizes[d];
-    }
-    std::memcpy(phys.data() + off * e, logical.data() + k * e, e);
-  }
-  return phys;
-}
-
-// float32 -> int8 as cortex_m::quantize_per_tensor does (float32 reciprocal, ties to even).
-std::vector<uint8_t> quantize_floats(const std::vector<uint8_t>& f32, QuantParams q) {
-  std::vector<uint8_t> out(f32.size() / 4);
-  float inv = 1.0f / q.scale;
-  for (size_t k = 0; k < out.size(); ++k) {
-    float x;
-    std::memcpy(&x, f32.data() + 4 * k, 4);
-    long r = std::lrint(x * inv) + q.zero_point;
-    r = std::min(127L, std::max(-128L, r));
-    out[k] = static_cast<uint8_t>(static_cast<int8_t>(r));
-  }
-  return out;
-}
-
-std::vector<int64_t> squeezed(const std::vector<int64_t>& shape) {
-  std::vector<int64_t> out;
-  for (int64_t d : shape)
-    if (d != 1) out.push_back(d);
-  return out;
-}
-
-std::string shape_text(const std::vector<int64_t>& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 // Reads input file `path` for tensor input `index` with the program's dtype and shape. A .npy
 // is in logical order and is written in the tensor's dim order; a float32 .npy for an int8
 // input of a program with int8 I/O is quantized with the input's recorded scale/zero point.
 std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info, size_t index,
                                  const Result<QuantParams>& quant) {
-  if (ends(path, 4) == ".npy") {
-    NpyArray a = read_npy(path);
-    bool quantize = a.dtype == ScalarType::Float && info.dtype == ScalarType::Char && quant.ok();
-    if (a.dtype != info.dtype && !quantize)
-      throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has dtype " +
-                               scalar_type_name(a.dtype) + ", the program expects " +
-                               scalar_type_name(info.dtype) +
-                               (info.dtype == ScalarType::Char && !quant.ok()
-                                    ? " (no int8 I/O quantization recorded to quantize floats)"
-                                    : ""));
-    // Shapes, not just bytes: [1, 49, 40] for a [1, 40, 49] input has the same byte count but
-    // another layout. Dims of size 1 may be left out or added ([40, 49] is fine).
-    std::vector<int64_t> want(info.sizes.begin(), info.sizes.end());
-    if (squeezed(a.shape) != squeezed(want)) {
-      int64_t have_n = 1, want_n = 1;
-      for (int64_t d : a.shape) have_n *= d;
-      for (int64_t d : want) want_n *= d;
-      throw std::runtime_error(
-          "input " + std::to_string(index) + " ('" + path + "') has shape " + shape_text(a.shape) +
-          ", the program expects " + shape_text(want) + " (" + scalar_type_name(info.dtype) + ")" +
-          (have_n == want_n
-               ? ": the same number of elements in another layout (transpose the array to the "
-                 "expected axis order, e.g. a.transpose(...), rather than reshape it)"
-               : ""));
-    }
-    if (quantize) a.data = quantize_floats(a.data, quant.get());
-    if (a.data.size() != info.nbytes)
-      throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
-                               std::to_string(a.data.size()) +
-                               " bytes of data, the program expects " +
-                               std::to_string(info.nbytes));
-    return to_dim_order(a.data, info);
-  }
+  if (ends(path, 4) == ".npy")
+    return input_from_array(read_npy(path), "'" + path + "'", index, info, quant);
   AlignedBytes raw = read_file(path);
   if (raw.size() != info.nbytes)
     throw std::runtime_error("input " + std::to_string(index) + " ('" + path + "') has " +
@@ -127,10 +45,55 @@ std::vector<uint8_t> input_bytes(const std::string& path, const TensorInfo& info
 
 }  // namespace
 
-// The per-instruction profile as rows {instruction, op, ticks}, printed as a table unless JSON.
+namespace {
+
+struct Layer {
+  std::string name, source;  // module path ("features.3"), "file.py:12"
+};
+
+// One Layer per instruction of the method (flattened across chains as the executor numbers
+// them), from the chains' stacktraces (one FrameList per instruction, written by the exporter;
+// the first frame is the layer). Programs without stacktraces give empty names.
+std::vector<Layer> instruction_layers(const Method& method) {
+  std::vector<Layer> layers;
+  fb::Vector chains = method.method_meta().plan().vector(schema::plan::kChains);
+  for (uint32_t c = 0; c < chains.size; ++c) {
+    fb::Table chain(chains.ref(c));
+    uint32_t n = chain.vector(schema::chain::kInstructions).size;
+    fb::Vector traces = chain.vector(schema::chain::kStacktrace);
+    for (uint32_t k = 0; k < n; ++k) {
+      Layer l;
+      if (k < traces.size) {
+        fb::Vector frames = fb::Table(traces.ref(k)).vector(0);  // FrameList.items
+        if (frames.size > 0) {
+          fb::Table f(frames.ref(0));  // Frame: filename, lineno, name, context
+          fb::String name = f.string(2), file = f.string(0);
+          if (name.data) l.name.assign(name.data, name.size);
+          if (file.data && !file.empty())
+            l.source =
+                std::string(file.data, file.size) + ":" + std::to_string(f.scalar<uint32_t>(1));
+        }
+      }
+      layers.push_back(l);
+    }
+  }
+  return layers;
+}
+
+}  // namespace
+
+// The per-instruction profile as rows {instruction, layer, source, op, ticks}; printed (unless
+// JSON) as one row per instruction with the layer's module path, then the per-operator totals.
 json profile_report(const Method& method, const Profiler& profiler, bool print) {
   json rows = json::array();
   std::map<std::string, std::pair<uint64_t, int>> by_op;
+  std::vector<Layer> layers = instruction_layers(method);
+  struct Row {
+    uint32_t instruction;
+    std::string layer, op;
+    uint64_t ticks;
+  };
+  std::vector<Row> table;
   uint64_t total = 0;
   for (size_t k = 0; k < profiler.size(); ++k) {
     const ProfileEvent& e = profiler[k];
@@ -138,23 +101,52 @@ json profile_report(const Method& method, const Profiler& profiler, bool print) 
     const char* name = method.instruction_name(e.instruction, buf, sizeof(buf));
     std::string op = name ? name : (e.kind == 2 ? "delegate" : "control");
     uint64_t ticks = e.end - e.start;
-    rows.push_back({{"instruction", e.instruction}, {"op", op}, {"ticks", ticks}});
+    Layer l = e.instruction < layers.size() ? layers[e.instruction] : Layer{};
+    rows.push_back({{"instruction", e.instruction},
+                    {"layer", l.name},
+                    {"source", l.source},
+                    {"op", op},
+                    {"ticks", ticks}});
+    // as the firmware's profile names a layer: its module path, else its source line, else "-"
+    table.push_back({e.instruction,
+                     !l.name.empty()     ? l.name
+                     : !l.source.empty() ? "(" + l.source + ")"
+                                         : "-",
+                     op, ticks});
     by_op[op].first += ticks;
     by_op[op].second += 1;
     total += ticks;
   }
   if (print) {
     et_tick_ratio_t r = et_pal_ticks_to_ns_multiplier();
-    std::cout << "profile (" << profiler.size() << " instructions, ticks = "
-              << (r.numerator == r.denominator ? std::string("ns") : "PAL ticks") << "):\n";
+    std::string unit = r.numerator == r.denominator ? "ns" : "ticks";
+    std::cout << "profile (" << profiler.size() << " instructions, " << unit
+              << " per program instruction on this host):\n";
+    size_t w_layer = 5, w_op = 2;
+    for (const Row& row : table) {
+      w_layer = std::max(w_layer, row.layer.size());
+      w_op = std::max(w_op, row.op.size());
+    }
+    char line[1024];
+    std::snprintf(line, sizeof(line), "%4s  %-*s  %-*s  %12s\n", "#", static_cast<int>(w_layer),
+                  "layer", static_cast<int>(w_op), "op", unit.c_str());
+    std::cout << line;
+    for (const Row& row : table) {
+      std::snprintf(line, sizeof(line), "%4u  %-*s  %-*s  %12llu\n", row.instruction,
+                    static_cast<int>(w_layer), row.layer.c_str(), static_cast<int>(w_op),
+                    row.op.c_str(), static_cast<unsigned long long>(row.ticks));
+      std::cout << line;
+    }
+    std::snprintf(line, sizeof(line), "%4s  %-*s  %-*s  %12llu\n", "", static_cast<int>(w_layer),
+                  "total", static_cast<int>(w_op), "", static_cast<unsigned long long>(total));
+    std::cout << line << "per operator:\n";
     std::vector<std::pair<std::string, std::pair<uint64_t, int>>> sorted(by_op.begin(),
                                                                          by_op.end());
     std::sort(sorted.begin(), sorted.end(),
               [](auto& a, auto& b) { return a.second.first > b.second.first; });
     for (auto& [op, v] : sorted) {
-      char line[256];
-      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu ticks %6.1f%%\n", op.c_str(),
-                    v.second, static_cast<unsigned long long>(v.first),
+      std::snprintf(line, sizeof(line), "  %-48s %5d calls %12llu %s %6.1f%%\n", op.c_str(),
+                    v.second, static_cast<unsigned long long>(v.first), unit.c_str(),
                     total ? 100.0 * v.first / total : 0.0);
       std::cout << line;
     }
@@ -212,23 +204,8 @@ int run_command(const std::string& model, const std::string& method_name,
     if (!output_dir.empty() && v.is_tensor()) {
       fs::create_directories(output_dir);
       const Tensor& t = v.to_tensor();
-      // .npy is C order: write the logical order even for channels-last tensors.
-      std::vector<uint8_t> logical(t.nbytes);
-      size_t e = t.element_size();
-      if (t.is_contiguous()) {
-        if (t.nbytes) std::memcpy(logical.data(), t.data, t.nbytes);
-      } else {
-        int64_t strides[kTensorMaxDim];
-        t.strides(strides);
-        for (size_t k = 0, n = t.numel(); k < n; ++k) {
-          size_t rem = k, off = 0;
-          for (int d = t.dim - 1; d >= 0; --d) {
-            off += (rem % t.sizes[d]) * strides[d];
-            rem /= t.sizes[d];
-          }
-          std::memcpy(logical.data() + k * e, static_cast<const uint8_t*>(t.data) + off * e, e);
-        }
-      }
+      // .npy is C order: the logical order even for channels-last tensors.
+      std::vector<uint8_t> logical = logical_bytes(t);
       write_npy((fs::path(output_dir) / ("output_" + std::to_string(i) + ".npy")).string(), t.dtype,
                 tensor_shape(t), logical.data(), logical.size());
     }

@@ -124,6 +124,12 @@ def read_input(path, info, index):
 
         a = np.load(path)
         want = np.dtype(info["dtype"] if info["dtype"] != "bool" else np.bool_)
+        if a.dtype == np.float32 and want == np.int8 and "scale" in info:
+            # int8 I/O: quantize as the host CLI and cortex_m::quantize_per_tensor do (float32
+            # reciprocal, ties to even)
+            inv = np.float32(1.0) / np.float32(info["scale"])
+            q = np.rint(a * inv).astype(np.int64) + int(info["zero_point"])
+            a = np.clip(q, -128, 127).astype(np.int8)
         if a.dtype != want:
             raise FwError(f"input {index} ('{path}') has dtype {a.dtype}, the program expects {info['dtype']}")
         want_shape = [int(d) for d in info["shape"]]
@@ -133,6 +139,10 @@ def read_input(path, info, index):
                           f"{want_shape} ({info['dtype']})" +
                           (": the same number of elements in another layout (transpose the array to the "
                            "expected axis order, e.g. a.transpose(...), rather than reshape it)" if same else ""))
+        a = a.reshape(want_shape)
+        order = info.get("dim_order") or list(range(len(want_shape)))
+        if list(order) != list(range(len(want_shape))):
+            a = a.transpose(order)   # .npy is logical order; the device reads the dim order's bytes
         data = np.ascontiguousarray(a).tobytes()
     if len(data) != info["nbytes"]:
         raise FwError(f"input {index} ('{path}') has {len(data)} bytes, the program expects "

@@ -15,6 +15,7 @@ decomposed as `t` + `addmm` (the `t` of a parameter is constant-folded), and par
 """
 
 import operator
+import re
 
 import numpy as np
 import torch
@@ -433,10 +434,38 @@ def export_graph(module, example_inputs):
     return ep.module()
 
 
+def _fqn(path):
+    """A layer's qualified name ("net.1") from an nn_module_stack path. torch.export normalises
+    most to that already; dynamo's own spellings remain when forward's first argument is not
+    called `self` or for containers: "getattr(L.s.net, '1')", "L['self'].blocks['a']"."""
+    dynamo = path.startswith(("L[", "L.", "L__self__", "getattr("))
+    prev = None
+    while prev != path:           # getattr(A, 'k') -> A.k, innermost first
+        prev = path
+        path = re.sub(r"getattr\(([^(),]*),\s*['\"]([^'\"]+)['\"]\)", r"\1.\2", path)
+    path = re.sub(r"\[['\"]?([^\]'\"]+)['\"]?\]", r".\1", path)      # x['k'], x[0] -> x.k
+    if dynamo:                    # drop the root: L.self / L.<first argument> / L__self__
+        path = re.sub(r"^(L__self__|L\.[A-Za-z_]\w*)", "", path)
+    return path.strip(".")
+
+
+def module_path(n):
+    """The module path ("net.0") of the innermost layer an ATen node came from, from torch.export's
+    `nn_module_stack` (outermost first; values (path, type)). "" at top level."""
+    stack = n.meta.get("nn_module_stack") or {}
+    for value in reversed(list(stack.values())):
+        path = value[0] if isinstance(value, (tuple, list)) and value else value
+        if isinstance(path, str) and _fqn(path):
+            return _fqn(path)
+    return ""
+
+
 def trace_aten(module, example_inputs):
     """ATen graph of `module`: torch.export when available (torch >= 2.1), else make_fx."""
     if hasattr(torch, "export") and hasattr(torch.export, "export"):
         gm = export_graph(module, example_inputs)
+        for n in gm.graph.nodes:     # the layer names of profiles and fp32 reports, as fx's
+            n.meta["etmcu_module"] = module_path(n)
         return AtenFrontend(gm, example_inputs, eager=module).run()
     from torch.fx.experimental.proxy_tensor import make_fx
     from .fx import trace_error

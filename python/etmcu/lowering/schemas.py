@@ -95,6 +95,8 @@ _SCHEMAS = {
     "cortex_m::quantized_avg_pool2d.out": (
         "Tensor input, int[] kernel_size, int[] stride, int[] padding, bool ceil_mode, "
         "int zero_point, int multiplier, int shift, Tensor scratch", 1),
+    # etmcu's own int8 op (no upstream library registers one): kernels/cortex_m/ref/
+    "etmcu::quantized_upsample_bilinear2d.out": ("Tensor input, bool align_corners", 1),
     "cortex_m::quantized_max_pool2d.out": (
         "Tensor input, int[] kernel_size, int[] stride, int[] padding, int[] dilation, "
         "bool ceil_mode, int input_zero_point, int output_zero_point, int activation_min, "

@@ -316,3 +316,34 @@ def _one_over_one_plus_x(val):
 def pad(x_phys4, pre, post, value):
     """x in physical 4-D order, pads per physical dim."""
     return np.pad(x_phys4, list(zip(pre, post)), constant_values=value).astype(np.int8)
+
+
+def upsample_bilinear_nhwc(x, out_hw, align_corners):
+    """etmcu::quantized_upsample_bilinear2d (docs/int8.md), element by element with exact
+    fractions: PyTorch's source coordinate (align corners: d (in-1)/(out-1); half-pixel:
+    (d + 1/2) in/out - 1/2, clamped at 0), the weight of the upper tap floor(frac * 1024 + 1/2),
+    the 2^20-weighted sum of the four taps rounded half up."""
+    from fractions import Fraction
+
+    def taps(n_in, n_out):
+        out = []
+        for d in range(n_out):
+            if align_corners:
+                src = Fraction(d * (n_in - 1), n_out - 1) if n_out > 1 else Fraction(0)
+            else:
+                src = max((d + Fraction(1, 2)) * Fraction(n_in, n_out) - Fraction(1, 2), 0)
+            i0 = int(src)              # floor: src >= 0
+            w = int((src - i0) * 1024 + Fraction(1, 2))
+            out.append((i0, i0 + 1 if i0 + 1 < n_in else i0, w))
+        return out
+
+    n, h, w_, c = x.shape
+    ty, tx = taps(h, out_hw[0]), taps(w_, out_hw[1])
+    y = np.zeros((n, out_hw[0], out_hw[1], c), np.int8)
+    xi = x.astype(np.int64)
+    for oy, (y0, y1, wy) in enumerate(ty):
+        for ox, (x0, x1, wx) in enumerate(tx):
+            acc = ((1024 - wy) * ((1024 - wx) * xi[:, y0, x0] + wx * xi[:, y0, x1])
+                   + wy * ((1024 - wx) * xi[:, y1, x0] + wx * xi[:, y1, x1]))
+            y[:, oy, ox] = (acc + (1 << 19)) // (1 << 20)
+    return y

@@ -708,3 +708,46 @@ def test_requantize_ties_wraps_and_full_range(call):
     # The tie cases really are ties and resolve away from zero.
     ties = want[:64].astype(int).reshape(8, 8)
     np.testing.assert_array_equal(ties[0], [-4, -3, -2, -1, 1, 2, 3, 4])
+
+
+# ----------------------------------------------------------------------------- etmcu's own ops
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_quantized_upsample_bilinear2d(call, seed, align_corners):
+    """Integer scales and arbitrary output sizes (down too), both coordinate rules."""
+    rng = np.random.default_rng(900 + seed)
+    n, c = int(rng.integers(1, 3)), int(rng.integers(1, 9))
+    h, w = int(rng.integers(1, 8)), int(rng.integers(1, 8))
+    if seed < 4:
+        f = seed % 3 + 2
+        ho, wo = h * f, w * f
+    else:
+        ho, wo = int(rng.integers(1, 20)), int(rng.integers(1, 20))
+    x = i8(rng, (n, h, w, c))
+    want = ref.upsample_bilinear_nhwc(x, (ho, wo), align_corners)
+    (got,) = call("etmcu::quantized_upsample_bilinear2d.out",
+                  [nhwc(x), align_corners, out_nhwc(want.shape), Ref(2)])
+    np.testing.assert_array_equal(got, want)
+
+
+def test_quantized_upsample_bilinear2d_extremes_and_errors(call):
+    # the ends of int8 stay in range (a convex combination), ties round up
+    x = np.array([-128, 127, -128, 127], np.int8).reshape(1, 2, 2, 1)
+    want = ref.upsample_bilinear_nhwc(x, (4, 4), False)
+    (got,) = call("etmcu::quantized_upsample_bilinear2d.out",
+                  [nhwc(x), False, out_nhwc(want.shape), Ref(2)])
+    np.testing.assert_array_equal(got, want)
+    assert got.min() == -128 and got.max() == 127
+    x = np.array([0, 1], np.int8).reshape(1, 1, 2, 1)   # 1x2 -> 1x3 align corners: 0, 0.5, 1
+    (got,) = call("etmcu::quantized_upsample_bilinear2d.out",
+                  [nhwc(x), True, out_nhwc((1, 1, 3, 1)), Ref(2)])
+    np.testing.assert_array_equal(got.ravel(), [0, 1, 1])
+    # a channel count that differs, NCHW bytes: clear errors naming the op
+    err = call("etmcu::quantized_upsample_bilinear2d.out",
+               [nhwc(np.zeros((1, 2, 2, 3), np.int8)), False, out_nhwc((1, 4, 4, 2)), Ref(2)],
+               expect_error=True)
+    assert "etmcu::quantized_upsample_bilinear2d.out" in err and "same N and C" in err
+    err = call("etmcu::quantized_upsample_bilinear2d.out",
+               [T(np.zeros((1, 3, 2, 2), np.int8)), False,
+                out_like((1, 3, 4, 4), np.int8), Ref(2)], expect_error=True)
+    assert "channels-last" in err

@@ -70,8 +70,8 @@ def model_and_inputs(name):
 def test_export_front_end_matches_fx(name, quantize, tmp_path):
     model, make_inputs = model_and_inputs(name)
     xs = make_inputs(0)
-    # (without the per-instruction debug frames: the fx front end records module paths there,
-    # torch.export's graph does not carry them; docs/user-models.md)
+    # (without the per-instruction debug frames: their source lines may differ between the two
+    # tracers; the module paths are compared in test_layer_names_match_fx)
     fx = etmcu.export(model, xs, frontend="fx", quantize=quantize, debug_info=False)
     ex = etmcu.export(model, xs, frontend="export", quantize=quantize, debug_info=False)
     assert op_sequence(ex) == op_sequence(fx)
@@ -140,3 +140,53 @@ def test_what_only_torch_export_traces():
     assert prog.verified_error <= 1e-4
     with pytest.raises(etmcu.ExportError, match="--frontend export"):
         etmcu.export(_ShapeBranch(), (x,), frontend="fx")
+
+
+USER_MODELS = ROOT / "tests" / "python" / "user_models"
+
+
+def user_model(name):
+    sys.path.insert(0, str(USER_MODELS))
+    import user_models as um
+    return um, getattr(um, name)(), (torch.randn(*um.SHAPES[name],
+                                                 generator=torch.Generator().manual_seed(0)),)
+
+
+@pytest.mark.parametrize("quantize", [None, "int8"])
+@pytest.mark.parametrize("name", ZOO + ["AudioNet", "Mlp", "ResCnn"])
+def test_layer_names_match_fx(name, quantize):
+    """torch.export's nodes carry nn_module_stack: every instruction gets the same layer (module
+    path) as with the fx front end, so profiles and compare name layers on torch 2.x too."""
+    from etmcu.layers import program_layers
+    if name in ZOO:
+        model, make_inputs = model_and_inputs(name)
+        xs = make_inputs(0)
+    else:
+        _, model, xs = user_model(name)
+    fx = etmcu.export(model, xs, frontend="fx", quantize=quantize)
+    ex = etmcu.export(model, xs, frontend="export", quantize=quantize)
+    lf = [r["layer"] for r in program_layers(fx.buffer)]
+    le = [r["layer"] for r in program_layers(ex.buffer)]
+    assert le == lf
+    if name in ("ds_cnn", "AudioNet", "ResCnn"):
+        assert len({x for x in le if x}) >= 3, le        # named layers, not all top level
+
+
+def test_fp32_leftover_names_its_layer_on_torch_export():
+    """Module paths also where torch.export keeps dynamo's spelling (forward's first argument not
+    named `self`, a Sequential child: "getattr(L.s.net, '1')")."""
+    class Net(torch.nn.Module):
+        def __init__(s):
+            super().__init__()
+            s.net = torch.nn.Sequential(torch.nn.Linear(8, 8), torch.nn.LayerNorm(8))
+            s.blocks = torch.nn.ModuleDict({"head": torch.nn.Linear(8, 4)})
+
+        def forward(s, x):
+            return s.blocks["head"](s.net(x))
+    prog = etmcu.export(Net(), (torch.randn(2, 8),), frontend="export", quantize="int8")
+    (op,) = prog.fp32_ops
+    assert op.op == "aten::native_layer_norm.out" and op.module == "net.1"
+    assert op.describe().startswith("aten::native_layer_norm.out in net.1 (")
+    from etmcu.layers import program_layers
+    names = {r["layer"] for r in program_layers(prog.buffer)}
+    assert {"net.0", "net.1", "blocks.head"} <= names

@@ -144,8 +144,13 @@ def test_bilinear_upsampling_fp32(kw, tmp_path):
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def test_bilinear_in_an_int8_program_is_reported_fp32():
+def test_bilinear_in_an_int8_program():
+    """int8 by an integer factor (etmcu::quantized_upsample_bilinear2d, test_upsample.py);
+    a factor that gives no whole output size stays fp32 and is reported."""
     prog = etmcu.export(Up(scale_factor=2), (torch.randn(1, 3, 6, 5),), quantize="int8",
                         frontend="fx")
+    assert prog.fp32_ops == [] and prog.ops["etmcu::quantized_upsample_bilinear2d.out"] == 1
+    prog = etmcu.export(Up(scale_factor=1.5), (torch.randn(1, 3, 5, 5),), quantize="int8",
+                        frontend="fx")
     (op,) = prog.fp32_ops
-    assert op.op == "aten::upsample_bilinear2d.vec_out" and "no int8 upsampling kernel" in op.why
+    assert op.op == "aten::upsample_bilinear2d.vec_out" and "whole output sizes" in op.why

@@ -101,6 +101,34 @@ def test_compare_cli_checks_sample_shapes(audio, tmp_path):
     assert "has shape [1, 49, 40], the program expects [1, 40, 49]" in p.stderr
 
 
+# ---- host profile -------------------------------------------------------------------------------
+@pytest.mark.skipif(not CLI.exists(), reason="host tools not built")
+def test_host_profile_names_layers(audio):
+    """`./etmcu run m.pte --profile` (no --target): one row per instruction with the layer's module
+    path from the program's debug frames, as the firmware profiles print them."""
+    d, _ = audio
+    p = subprocess.run([str(CLI), "run", str(d / "a8.pte"), "--profile"], capture_output=True,
+                       text=True)
+    assert p.returncode == 0, p.stderr
+    text = p.stdout
+    assert "profile (" in text and "ns per program instruction" in text
+    rows = [ln.split() for ln in text.splitlines() if "cortex_m::quantized_conv2d.out" in ln
+            and not ln.startswith("  cortex_m")]
+    assert [r[1] for r in rows] == ["net.0", "net.3", "net.6"], text
+    assert all(r[3].isdigit() for r in rows)
+    assert any(ln.split()[1:3] == ["fc", "cortex_m::quantized_linear.out"]
+               for ln in text.splitlines() if len(ln.split()) >= 3), text
+    assert "per operator:" in text and " calls " in text
+    # --json: the same names per instruction, equal to the program's frames
+    p = subprocess.run([str(CLI), "run", str(d / "a8.pte"), "--profile", "--json"],
+                       capture_output=True, text=True)
+    prof = json.loads(p.stdout.strip().splitlines()[-1])["profile"]
+    layers = {r["instruction"]: r["layer"] for r in program_layers((d / "a8.pte").read_bytes())}
+    assert [r["layer"] for r in prof] == [layers[r["instruction"]] for r in prof]
+    assert any(r["source"].startswith("user_models.py:") or "user_models.py:" in r["source"]
+               for r in prof)
+
+
 # ---- the Python runtime API --------------------------------------------------------------------
 @pytest.mark.skipif(not CLI.exists(), reason="host tools not built")
 def test_program_runs_on_the_host_runtime(audio):
