@@ -48,7 +48,8 @@ def default_frontend():
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
            calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
-           seed=0, external_constants=False, int8_io=False, overlap=True, debug_info=True):
+           seed=0, external_constants=False, int8_io=False, overlap=True, debug_info=True,
+           upstream_ops=False):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -86,6 +87,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     channels-last) instead of float32: the caller quantizes/dequantizes with the (scale, zero
     point) recorded in the program (named data "etmcu.io_quant.<method>", prog.io_quant,
     `./etmcu inspect`, MethodMeta::input_quant/output_quant), as MLPerf Tiny feeds int8 models.
+    upstream_ops: with quantize="int8", emit only operators upstream ExecuTorch registers: the
+    layers etmcu's own int8 ops would take (bilinear upsampling) stay fp32 and are reported, so
+    upstream's runtime loads the program too.
     For int8 the verification runs the .pte on the example inputs and records the error vs
     eager (prog.verified_error) without a threshold: quantization error is expected.
     """
@@ -135,7 +139,8 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
             raise ExportError(f"softmax must be 'fp32' or 'int8', got '{softmax}'", op="quantize")
         _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target,
                                   linear_per_channel=linear == "per_channel",
-                                  int8_softmax=softmax == "int8", int8_io=int8_io)
+                                  int8_softmax=softmax == "int8", int8_io=int8_io,
+                                  upstream_ops=upstream_ops)
         eliminate_dead_code(graph)
     from .passes import decompose_activations
     decompose_activations(graph)

@@ -198,6 +198,10 @@ def main(argv=None):
                          "tensors (4-D ones channels-last); their scale and zero point are in the "
                          "program (./etmcu inspect shows them, ./etmcu run quantizes float .npy "
                          "inputs with them)")
+    ex.add_argument("--upstream-ops", action="store_true",
+                    help="with --quantize int8: only operators upstream ExecuTorch registers, so "
+                         "its runtime loads the program too (layers only etmcu's own int8 ops "
+                         "cover, bilinear upsampling, stay fp32 and are reported)")
     ex.add_argument("--no-debug-info", action="store_true",
                     help="no per-instruction frames (layer names, source lines) in the program")
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
@@ -240,13 +244,16 @@ def main(argv=None):
             raise ExportError("--calibration needs --quantize int8", op="export")
         if args.int8_io and args.quantize is None:
             raise ExportError("--int8-io needs --quantize int8", op="export")
+        if args.upstream_ops and args.quantize is None:
+            raise ExportError("--upstream-ops needs --quantize int8", op="export")
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
                       inplace=not args.no_inplace, overlap=not args.no_overlap,
                       quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax, frontend=frontend,
                       seed=args.seed, external_constants=args.external_constants,
-                      int8_io=args.int8_io, debug_info=not args.no_debug_info)
+                      int8_io=args.int8_io, debug_info=not args.no_debug_info,
+                      upstream_ops=args.upstream_ops)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1

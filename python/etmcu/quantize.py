@@ -249,7 +249,8 @@ def layer_name(w):
 
 class Int8Rewriter:
     def __init__(self, graph: Graph, ranges, scratch_target="portable",
-                 linear_per_channel=False, int8_softmax=False, int8_io=False):
+                 linear_per_channel=False, int8_softmax=False, int8_io=False,
+                 upstream_ops=False):
         if scratch_target not in SCRATCH_TARGETS:
             raise ExportError(f"unknown scratch target '{scratch_target}'", op="quantize")
         self.g = graph
@@ -269,6 +270,7 @@ class Int8Rewriter:
         self.users = graph.users()
         self.outputs = {t.id for t in graph.outputs}
         self.int8_io = int8_io
+        self.upstream_ops = upstream_ops  # only ops upstream ExecuTorch registers (no etmcu::)
         # With int8_io: (scale, zero point) of every method input and output, in order.
         self.io_quant = None
         # float tensor id -> (module, source) of the node that computes it in the fp32 graph
@@ -796,6 +798,13 @@ class Int8Rewriter:
         out_f = n.outputs[0]
         if not self.is_q(x) or len(x.shape) != 4:
             return False
+        if self.upstream_ops:
+            self.why[id(n)] = (
+                "int8 bilinear upsampling is etmcu's own op (etmcu::quantized_upsample_bilinear2d,"
+                " no upstream library has one) and upstream_ops (--upstream-ops) asks for a "
+                "program upstream ExecuTorch loads",
+                "drop --upstream-ops to run it in int8 on etmcu")
+            return False
         if scales is not None and any(float(x.shape[2 + k]) * float(scales[k])
                                       != float(out_f.shape[2 + k]) for k in range(2)):
             self.why[id(n)] = (
@@ -906,7 +915,7 @@ def fp32_reason(n, rw):
 
 
 def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False,
-                   int8_softmax=False, int8_io=False):
+                   int8_softmax=False, int8_io=False, upstream_ops=False):
     """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
     if not samples:
         raise ExportError("int8 quantization needs at least one calibration sample",
@@ -915,6 +924,7 @@ def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel
         if np.dtype(t.dtype) != np.float32:
             raise ExportError("int8 quantization supports float32 inputs only", op="quantize")
     ranges = observe(graph, samples)
-    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel, int8_softmax, int8_io)
+    rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel, int8_softmax, int8_io,
+                      upstream_ops)
     rw.run()
     return graph, rw

@@ -128,3 +128,15 @@ def test_targets_equal_host(target, tmp_path):
                               capture_output=True, text=True, check=True)
         want = json.loads(host.stdout.strip().splitlines()[-1])["outputs"][0]["values"]
         assert fw_json(pte, "--target", target, "--input", x)["outputs"][0]["values"] == want
+
+
+def test_upstream_ops_keeps_bilinear_in_fp32_and_says_why():
+    """--upstream-ops: no etmcu:: operator in the program (upstream ExecuTorch loads it), the two
+    bilinear layers left fp32 and reported with the reason and the fix; every op in the program
+    is one upstream registers."""
+    prog, _ = export(False, upstream_ops=True)
+    assert not any(op.startswith("etmcu::") for op in prog.ops), prog.ops
+    assert prog.ops.get("aten::upsample_bilinear2d.vec_out", 0) == 2
+    left = [o for o in prog.fp32_ops if "upsample_bilinear2d" in o.op]
+    assert len(left) == 2 and all("etmcu's own op" in o.why and "--upstream-ops" in o.fix
+                                  for o in left), prog.fp32_ops
