@@ -82,6 +82,86 @@ inline int64_t pad_min_distance(const Tensor& in, const Tensor& out, Span<const 
   return (qs + 1) * od[3] - (rows_in - 1) * d[3];
 }
 
+// Output pixels per strip of cortex_m::quantized_conv2d.out's 1x1 path (opt/
+// op_quantized_conv2d.cpp pointwise_strips: every channel of a strip before the next strip's
+// input is read; a multiple of the micro-kernels' 2- and 3-pixel passes).
+constexpr int32_t kPointwiseStripPixels = 30;
+
+// Offset-overlap contract of cortex_m::quantized_conv2d.out for 1x1, stride 1, unpadded,
+// undilated, ungrouped layers on exact channels-last int8 tensors, mirrored by
+// python/etmcu/lowering/overlap.py pointwise_min_distance: the opt variants go through the P
+// output pixels (batches included) in strips of S = kPointwiseStripPixels, strip k reading only
+// input pixels [kS, kS + S) and writing only their outputs; ref goes one pixel at a time. So
+// strip k's writes must end at or below input pixel kS:
+//   d = max over k of (min(kS + S, P) * Cout - kS * Cin),
+// linear in k except at the last strip, so the first, the second-to-last and the last decide.
+// -1 where the contract does not apply.
+// Output rows per slab of the convolution family's kernels (quantized_conv2d other than the 1x1
+// path above, quantized_depthwise_conv2d) when their out shares bytes with their input
+// (kernels/cortex_m/util/conv_util.h by_row_slabs).
+constexpr int32_t kOverlapSlabRows = 4;
+
+// Offset-overlap contract of those convolutions on one exact channels-last int8 image, mirrored by
+// python/etmcu/lowering/overlap.py slab_min_distance: with the out over its input the opt
+// variants compute slabs of S = kOverlapSlabRows output rows top to bottom, slab k (rows
+// oy0 = kS .. oy0 + S) reading input rows from lo_k = clamp(oy0 * stride - pad, 0, H) on and
+// writing its own output rows only; ref goes one output pixel at a time (within the same bound).
+// So slab k's writes must end at or below input row lo_k:
+//   d = max over k of (min(oy0 + S, OH) * out row bytes - lo_k * input row bytes).
+// -1 where it does not apply (batches, or output rows whose window starts below the input).
+inline int64_t slab_min_distance(const Tensor& in, const Tensor& out, Span<const int64_t> stride,
+                                 Span<const int64_t> pad) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (in.dim != 4 || out.dim != 4 || stride.size() != 2 || pad.size() != 2) return -1;
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
+  for (int i = 0; i < 4; ++i)
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+  if (in.sizes[0] != 1 || out.sizes[0] != 1 || stride[0] < 1 || pad[0] < 0) return -1;
+  const int64_t h = in.sizes[2], oh = out.sizes[2];
+  const int64_t r_in = static_cast<int64_t>(in.sizes[3]) * in.sizes[1];
+  const int64_t r_out = static_cast<int64_t>(out.sizes[3]) * out.sizes[1];
+  if (h < 1 || oh < 1 || (oh - 1) * stride[0] - pad[0] >= h) return -1;
+  int64_t d = INT64_MIN;
+  for (int64_t oy0 = 0; oy0 < oh; oy0 += kOverlapSlabRows) {
+    const int64_t end = oy0 + kOverlapSlabRows < oh ? oy0 + kOverlapSlabRows : oh;
+    const int64_t top = oy0 * stride[0] - pad[0];
+    const int64_t need = end * r_out - (top < 0 ? 0 : top) * r_in;
+    if (need > d) d = need;
+  }
+  return d < 0 ? 0 : d;
+}
+
+inline int64_t pointwise_min_distance(Span<EValue*> args, const Tensor& out) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (args.size() != 15 || !args[0]->is_tensor() || !args[1]->is_tensor() ||
+      !args[3]->is_int_list() || !args[4]->is_int_list() || !args[5]->is_int_list())
+    return -1;
+  const Tensor& in = args[0]->to_tensor();
+  const Tensor& w = args[1]->to_tensor();
+  Span<const int64_t> stride = args[3]->to_int_list(), pad = args[4]->to_int_list(),
+                      dil = args[5]->to_int_list();
+  if (in.dim != 4 || out.dim != 4 || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
+      dil.size() != 2)
+    return -1;
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
+  for (int i = 0; i < 4; ++i)
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+  for (int i = 0; i < 2; ++i)
+    if (stride[i] != 1 || pad[i] != 0 || dil[i] != 1) return -1;
+  const int64_t cin = in.sizes[1], cout = out.sizes[1];
+  if (w.sizes[0] != cout || w.sizes[1] != 1 || w.sizes[2] != 1 || w.sizes[3] != cin) return -1;
+  if (in.sizes[0] != out.sizes[0] || in.sizes[2] != out.sizes[2] || in.sizes[3] != out.sizes[3])
+    return -1;
+  const int64_t p = static_cast<int64_t>(in.sizes[0]) * in.sizes[2] * in.sizes[3];
+  if (p < 1 || cin < 1) return -1;
+  const int64_t s = kPointwiseStripPixels, strips = (p + s - 1) / s;
+  auto need = [&](int64_t k) { return (k * s + s < p ? k * s + s : p) * cout - k * s * cin; };
+  int64_t d = need(0);
+  if (strips >= 2 && need(strips - 2) > d) d = need(strips - 2);
+  if (need(strips - 1) > d) d = need(strips - 1);
+  return d;
+}
+
 // The least (input address - out address) with which op `name`'s out may overlap its argument
 // `arg` (offset-overlap contract), or -1 when the op has none for that argument.
 inline int64_t overlap_min_distance(const char* name, size_t len, Span<EValue*> args, uint32_t arg,
@@ -91,7 +171,21 @@ inline int64_t overlap_min_distance(const char* name, size_t len, Span<EValue*> 
       args[0]->is_tensor() && args[1]->is_int_list() && args[2]->is_int_list())
     return pad_min_distance(args[0]->to_tensor(), out, args[1]->to_int_list(),
                             args[2]->to_int_list());
-  return -1;
+  static constexpr char kConv[] = "cortex_m::quantized_conv2d.out";
+  static constexpr char kDw[] = "cortex_m::quantized_depthwise_conv2d.out";
+  const bool conv = len == sizeof(kConv) - 1 && memcmp(name, kConv, len) == 0;
+  const bool dw = len == sizeof(kDw) - 1 && memcmp(name, kDw, len) == 0;
+  if ((!conv && !dw) || arg != 0 || args.size() != (conv ? 15u : 16u) || !args[0]->is_tensor() ||
+      !args[1]->is_tensor() || !args[3]->is_int_list() || !args[4]->is_int_list())
+    return -1;
+  const Tensor& in = args[0]->to_tensor();
+  const Tensor& w = args[1]->to_tensor();
+  if (conv && in.dim == 4 && w.dim == 4 && w.sizes[1] == 1 && w.sizes[2] == 1 &&
+      w.sizes[3] == in.sizes[1]) {  // 1x1 ungrouped: the strips when stride 1, unpadded
+    const int64_t p = pointwise_min_distance(args, out);
+    if (p >= 0) return p;
+  }
+  return slab_min_distance(in, out, args[3]->to_int_list(), args[4]->to_int_list());
 }
 
 }  // namespace etmcu

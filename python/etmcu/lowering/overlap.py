@@ -57,7 +57,95 @@ def pad_min_distance_closed(x, out, pre, post):
     return (qs + 1) * odims[3] - (dims[0] * dims[1] * dims[2] - 1) * dims[3]
 
 
+# Output pixels per strip of the opt conv's 1x1 path (kernels/api/alias_contract.h
+# kPointwiseStripPixels; kernels/cortex_m/opt/op_quantized_conv2d.cpp pointwise_strips).
+POINTWISE_STRIP = 30
+
+
+def pointwise_min_distance(x, w, stride, padding, dilation, out):
+    """cortex_m::quantized_conv2d.out for 1x1, stride 1, unpadded, undilated, ungrouped layers on
+    exact channels-last int8 tensors. The opt variants (every ISA) compute the P output pixels
+    (batches included, memory order) in strips of S = POINTWISE_STRIP: all output channels of
+    strip k, reading input pixels [kS, kS + S) only, before strip k + 1 reads anything; ref goes
+    one pixel at a time (covered: its writes for pixel p end below input pixel p). So strip k's
+    writes must end at or below input pixel kS: d >= min(kS + S, P) * Cout - kS * Cin."""
+    if len(x.shape) != 4 or len(out.shape) != 4 or len(w.shape) != 4:
+        return None
+    if x.order != CL or out.order != CL:
+        return None
+    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
+        return None
+    if list(stride) != [1, 1] or list(padding) != [0, 0] or list(dilation) != [1, 1]:
+        return None
+    n, cin, h, wd = x.shape
+    cout = out.shape[1]
+    if tuple(w.shape) != (cout, 1, 1, cin) or tuple(out.shape) != (n, cout, h, wd):
+        return None
+    p = n * h * wd
+    if p < 1 or cin < 1:
+        return None
+    s = POINTWISE_STRIP
+    return max(min(k + s, p) * cout - k * cin for k in range(0, p, s))
+
+
+def pointwise_min_distance_closed(x, w, stride, padding, dilation, out):
+    """The same d as method load computes it (alias_contract.h): linear in the strip except at
+    the last one, so the first, the second-to-last and the last strips decide."""
+    if pointwise_min_distance(x, w, stride, padding, dilation, out) is None:
+        return None
+    n, cin, h, wd = x.shape
+    cout, p, s = out.shape[1], n * h * wd, POINTWISE_STRIP
+    strips = (p + s - 1) // s
+
+    def need(k):
+        return min(k * s + s, p) * cout - k * s * cin
+    return max([need(0), need(strips - 1)] + ([need(strips - 2)] if strips >= 2 else []))
+
+
+# Output rows per slab of the convolution family's kernels when their out shares bytes with their
+# input (kernels/api/alias_contract.h kOverlapSlabRows; kernels/cortex_m/util/conv_util.h
+# by_row_slabs).
+SLAB_ROWS = 4
+
+
+def slab_min_distance(x, out, stride, padding):
+    """cortex_m::quantized_conv2d.out (other than the 1x1 strips above) and
+    quantized_depthwise_conv2d.out on one exact channels-last int8 image, any kernel, stride,
+    padding, dilation or grouping: with their out over their input the opt variants (every ISA)
+    run slabs of S = SLAB_ROWS output rows top to bottom (util/conv_util.h by_row_slabs), slab k
+    reading input rows from lo_k = clamp(kS * stride - pad, 0, H) on and writing only its own
+    output rows; ref goes one output pixel at a time, within the same bound. So slab k's writes
+    must end at or below input row lo_k: d >= min(kS + S, OH) * out row - lo_k * input row.
+    None for batches and for layers with an output row whose window starts below the input."""
+    if len(x.shape) != 4 or len(out.shape) != 4 or x.order != CL or out.order != CL:
+        return None
+    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
+        return None
+    n, c, h, w = x.shape
+    on, oc, oh, ow = out.shape
+    sh, ph = int(stride[0]), int(padding[0])
+    if n != 1 or on != 1 or h < 1 or oh < 1 or sh < 1 or ph < 0 or (oh - 1) * sh - ph >= h:
+        return None
+    r_in, r_out, s = w * c, ow * oc, SLAB_ROWS
+    return max(0, max(min(oy0 + s, oh) * r_out - max(0, oy0 * sh - ph) * r_in
+                      for oy0 in range(0, oh, s)))
+
+
+def conv_min_distance(args, out):
+    """cortex_m::quantized_conv2d.out: the strips for ungrouped 1x1, stride 1, unpadded layers,
+    the slabs for the rest (the kernel's choice, opt/op_quantized_conv2d.cpp)."""
+    x, w = args[0], args[1]
+    if len(x.shape) == 4 and len(w.shape) == 4 and tuple(w.shape[1:]) == (1, 1, x.shape[1]):
+        d = pointwise_min_distance(x, w, args[3], args[4], args[5], out)
+        if d is not None:
+            return d
+    return slab_min_distance(x, out, args[3], args[4])
+
+
 # op -> (index of the input argument the out may overlap, d(node) function of the node's args)
 OVERLAP_CONTRACTS = {
     "cortex_m::pad.out": (0, lambda args, out: pad_min_distance(args[0], out, args[1], args[2])),
+    "cortex_m::quantized_conv2d.out": (0, conv_min_distance),
+    "cortex_m::quantized_depthwise_conv2d.out": (
+        0, lambda args, out: slab_min_distance(args[0], out, args[3], args[4])),
 }
