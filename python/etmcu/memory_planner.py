@@ -10,10 +10,13 @@ Algorithm
    (method inputs: from "before instruction 0") to the last instruction that reads it (method
    outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
    outputs are live at the same time and never overlap in memory, except for
-   offset overlaps: an op whose kernel may write its out over the start of a dying input
-   (lowering/overlap.py: the out begins d bytes before the input, d derived from the kernel's
-   loop order) gets one composite buffer, out at 0 and the input at align_up(d); the plan is
-   made with and without the composites and the smaller kept.
+   offset overlaps: an op whose kernel may write its out over a dying input (lowering/
+   overlap.py: the out begins d bytes before the input, or e bytes after it where the kernel
+   then runs its loops last to first; both derived from the kernel's loop order) gets one
+   composite buffer, out at 0 and the input at align_up(d) (pairs), or, along a chain of such
+   ops, one composite for the whole chain with each link's direction chosen to keep it narrow
+   (_chains); the plan is made without composites, with the pairs and with the chains, and the
+   smallest kept.
 3. Placement: greedy best-fit by size. Buffers are visited largest first (ties: earlier start,
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
@@ -155,10 +158,12 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         r = uf.find(tid)
         size[r] = max(size.get(r, 0), align_up(t.nbytes, alignment))
 
-    shift = _composites(method, uf, start, end, alignment) if overlap else {}
     candidates = [{}]
-    if shift:
-        candidates.append(shift)     # keep the composites only where they lower the total
+    if overlap:   # keep the composites only where they lower the total
+        for shift in (_composites(method, uf, start, end, alignment),
+                      _chains(method, uf, start, end, size, alignment)):
+            if shift and shift not in candidates:
+                candidates.append(shift)
     best = None
     for sh in candidates:
         res = _plan_roots(sh, size, start, end, regions, alignment, n_instr)
@@ -184,7 +189,9 @@ def _composites(method, uf, start, end, alignment):
     for k, ov in enumerate(getattr(method, "overlaps", [])):
         if ov is None:
             continue
-        tin, tout, d = ov
+        tin, tout, d = ov[:3]
+        if d is None:
+            continue
         ri, ro = uf.find(tin), uf.find(tout)
         # A method input may be overwritten once dead (inputs are set before every execute);
         # an output never dies before the end, so end[ri] != k excludes it.
@@ -196,6 +203,47 @@ def _composites(method, uf, start, end, alignment):
             continue
         shift[ri] = (ro, align_up(max(d, 0), alignment))
         hosts.add(ro)
+    return shift
+
+
+def _chains(method, uf, start, end, size, alignment):
+    """Offset overlaps along chains: where an op's out is itself the dying input of the next
+    overlap, the whole chain becomes one composite. Each link places its out d bytes before its
+    input (the kernel's loops first to last) or e bytes after it (last to first), whichever keeps
+    the chain's span smaller, so a chain of such layers (DS-CNN's depthwise/pointwise pairs) stays
+    about one tensor plus one distance wide instead of drifting by d per layer. Returns
+    {member root: (host root, offset)}, the host being the member at the lowest address."""
+    links, outs = {}, set()
+    for k, ov in enumerate(getattr(method, "overlaps", [])):
+        if ov is None:
+            continue
+        tin, tout, d = ov[:3]
+        e = ov[3] if len(ov) > 3 else None
+        ri, ro = uf.find(tin), uf.find(tout)
+        if ri == ro or end[ri] != k or start[ro] != k or ri in links or ro in outs:
+            continue
+        links[ri] = (ro, d, e)
+        outs.add(ro)
+    shift = {}
+    for head in sorted(r for r in links if r not in outs):
+        pos, cur = {head: 0}, head
+        lo, hi = 0, size[head]
+        while cur in links:
+            ro, d, e = links[cur]
+            options = []
+            if d is not None:
+                options.append(pos[cur] - align_up(max(d, 0), alignment))
+            if e is not None:
+                options.append(pos[cur] + align_up(max(e, 0), alignment))
+            # the smaller span, then the position nearer the chain's start
+            p = min(options, key=lambda q: (max(hi, q + size[ro]) - min(lo, q), abs(q)))
+            pos[ro] = p
+            lo, hi = min(lo, p), max(hi, p + size[ro])
+            cur = ro
+        host = min(pos, key=lambda r: (pos[r], r))
+        for r, p in pos.items():
+            if r != host:
+                shift[r] = (host, p - pos[host])
     return shift
 
 

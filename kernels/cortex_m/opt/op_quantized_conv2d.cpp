@@ -108,15 +108,17 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
 // 1x1, stride 1, unpadded layers: the output pixels (memory order, batches included) in strips
 // of `strip`, every channel of a strip before the next strip's input is read. With the out over
 // its input (a plan below the naive floor) the strips are kPointwiseStripPixels long, so the out
-// may begin d bytes before its input (pointwise_min_distance, kernels/api/alias_contract.h);
-// otherwise one strip holds every pixel (one micro-kernel call per block: fewer calls).
+// may begin d bytes before its input, or e bytes after it with the strips taken last to first
+// (`reverse`; pointwise_distance, kernels/api/alias_contract.h); otherwise one strip holds every
+// pixel (one micro-kernel call per block: fewer calls).
 // Blocks of four channels whose requantization and sums fit the micro-kernel's contract go
 // through it (from the first, as interior_blocks), the rest through dot(). The folded bias of
 // the first kStripCachedChannels channels is computed once per call; a strip only loads it and
 // rebuilds the (cheap) 2v parameters.
 constexpr int32_t kStripCachedChannels = 128;
 
-__attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t strip) {
+__attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t strip,
+                                                bool reverse) {
   const int32_t c = j.in.c, cout = j.out.c;
   const int32_t pixels = j.out.n * j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};
@@ -149,7 +151,9 @@ __attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t 
   b.w_stride = c;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   b.w_row_skip = 0;
-  for (int32_t p0 = 0; p0 < pixels; p0 += strip) {
+  const int32_t strips = (pixels + strip - 1) / strip;
+  for (int32_t i = 0; i < strips; ++i) {  // the last strip first when the out follows the input
+    const int32_t p0 = (reverse ? strips - 1 - i : i) * strip;
     const int32_t np = pixels - p0 < strip ? pixels - p0 : strip;
     const int8_t* xs = j.x + static_cast<size_t>(p0) * c;
     int8_t* ys = j.y + static_cast<size_t>(p0) * cout;
@@ -629,16 +633,20 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   const bool pointwise = job.kc == job.in.c && job.kh == 1 && job.kw == 1 && job.stride.h == 1 &&
                          job.stride.w == 1 && job.pad.h == 0 && job.pad.w == 0 && job.dil.h == 1 &&
                          job.dil.w == 1;
+  // An out placed over its input (a plan below the naive floor): before it, the strips or slabs
+  // go first to last; after it, last to first (kernels/api/alias_contract.h).
+  const bool overlap = int8::bytes_overlap(job.x, job.in, job.y, job.out);
+  const bool reverse = overlap && job.y > job.x;
   if (pointwise) {
     if (job.kc < kMaxDotLength)
-      pointwise_strips(job, int8::bytes_overlap(job.x, job.in, job.y, job.out)
-                                ? kPointwiseStripPixels
-                                : job.out.n * job.out.h * job.out.w);
+      pointwise_strips(job, overlap ? kPointwiseStripPixels : job.out.n * job.out.h * job.out.w,
+                       reverse);
+    else if (reverse)
+      int8::conv_pixels_reverse(job);
     else
       int8::conv_nhwc_ref(job);  // (one pixel at a time: within the strips' contract)
-  } else if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && int8::row_slabs_apply(job)) {
-    // the out starts a few rows before its input (a plan below the naive floor)
-    int8::by_row_slabs(job, [](const int8::ConvJob& s) { conv_job(s); });
+  } else if (overlap && int8::row_slabs_apply(job)) {
+    int8::by_row_slabs(job, reverse, [](const int8::ConvJob& s) { conv_job(s); });
   } else {
     conv_job(job);
   }

@@ -18,11 +18,11 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
     const bool undilated = j.dil.h == 1 && j.dil.w == 1;
     if (!undilated || !int8::depthwise_fast(j)) int8::depthwise_nhwc_ref(j);
   };
-  // An out that starts a few rows before its input (a plan below the naive floor): slabs of rows,
-  // top to bottom (slab_min_distance in kernels/api/alias_contract.h). Otherwise the whole layer
-  // at once (the plane path's strips then cover as many rows as its buffer holds).
+  // An out that starts a few rows before (or after) its input (a plan below the naive floor):
+  // slabs of rows, top to bottom (bottom to top; kernels/api/alias_contract.h). Otherwise the
+  // whole layer at once (the plane path's strips then cover as many rows as its buffer holds).
   if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && int8::row_slabs_apply(job))
-    int8::by_row_slabs(job, run);
+    int8::by_row_slabs(job, job.y > job.x, run);  // last slab first when the out follows
   else
     run(job);
   return Error::Ok;

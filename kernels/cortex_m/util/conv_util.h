@@ -48,7 +48,7 @@ inline bool bytes_overlap(const int8_t* x, const Nhwc& in, const int8_t* y, cons
   return x < y + ny && y < x + nx;
 }
 
-// Whether by_row_slabs applies (slab_min_distance's conditions): one image, and every output
+// Whether by_row_slabs applies (slab_distance's conditions): one image, and every output
 // row's window starting above the input's last row (else a slab would see no input row).
 template <class Job>
 bool row_slabs_apply(const Job& j) {
@@ -56,13 +56,16 @@ bool row_slabs_apply(const Job& j) {
          static_cast<int64_t>(j.out.h - 1) * j.stride.h - j.pad.h < j.in.h;
 }
 
-// The job as slabs of kOverlapSlabRows output rows, top to bottom, each run(sub-job) reading
-// input rows from its first window row on and writing its own output rows only: the loop order
-// of the offset-overlap contract for the convolution family (slab_min_distance). A sub-job sees
-// the input from its first needed row (or the top padding that is left) to the bottom.
+// The job as slabs of kOverlapSlabRows output rows, each run(sub-job) reading input rows from its
+// first window row on and writing its own output rows only: the loop order of the convolution
+// family's offset-overlap contracts (slab_distance). Top to bottom for an out that begins
+// before its input, bottom to top (`reverse`) for one that begins after it. A sub-job sees the
+// input from its first needed row (or the top padding that is left) to the bottom.
 template <class Job, class Run>
-void by_row_slabs(const Job& j, Run run) {
-  for (int32_t oy0 = 0; oy0 < j.out.h; oy0 += kOverlapSlabRows) {
+void by_row_slabs(const Job& j, bool reverse, Run run) {
+  const int32_t slabs = (j.out.h + kOverlapSlabRows - 1) / kOverlapSlabRows;
+  for (int32_t i = 0; i < slabs; ++i) {
+    const int32_t oy0 = (reverse ? slabs - 1 - i : i) * kOverlapSlabRows;
     Job s = j;
     const int32_t top = oy0 * j.stride.h - j.pad.h;  // < in.h (row_slabs_apply)
     const int32_t lo = top < 0 ? 0 : top;

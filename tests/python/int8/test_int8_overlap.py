@@ -82,6 +82,18 @@ class _W:
         self.shape, self.order = tuple(shape), (0, 1, 2, 3)
 
 
+def _place(x, want, d, align, after=False):
+    """The input d bytes after the out's start (after=False) or the out d bytes after the
+    input's, in one arena, d rounded up to `align` as the planner does."""
+    d = (d + align - 1) // align * align
+    n, h, w, c = x.shape
+    on, oh, ow, oc = want.shape
+    xin = T(x, [n, c, h, w], list(CL), arena_offset=0 if after else d)
+    out = T(np.zeros_like(want), [on, oc, oh, ow], list(CL), write=True,
+            arena_offset=d if after else 0)
+    return xin, out, max(d + want.nbytes, x.nbytes) if after else max(d + x.nbytes, want.nbytes)
+
+
 def _pointwise_case(rng, seed):
     """1x1 layers around the strip size: Cout below, equal to and above Cin, channel counts that
     are not whole words or blocks of four, batches, and requantizations outside the micro-kernel's
@@ -98,8 +110,9 @@ def _pointwise_case(rng, seed):
 
 @pytest.mark.parametrize("seed", range(16))
 @pytest.mark.parametrize("align", [1, 16])
-def test_pointwise_conv_out_over_its_input(call, seed, align):
-    from etmcu.lowering.overlap import pointwise_min_distance
+@pytest.mark.parametrize("after", [False, True])
+def test_pointwise_conv_out_over_its_input(call, seed, align, after):
+    from etmcu.lowering.overlap import pointwise_distance
     rng = np.random.default_rng(4600 + seed)
     n, h, w, cin, cout, mult, shift = _pointwise_case(rng, seed)
     x = i8(rng, (n, h, w, cin))
@@ -109,13 +122,10 @@ def test_pointwise_conv_out_over_its_input(call, seed, align):
     lo, hi = (-128, 127) if seed % 2 else (out_off, 127)     # a fused ReLU too
     want = ref.conv2d_nhwc(x, wt, bias, (1, 1), (0, 0), (1, 1), in_off, out_off, mult, shift,
                            lo, hi)
-    d = pointwise_min_distance(_Meta(x.shape), _W(wt.shape), [1, 1], [0, 0], [1, 1],
-                               _Meta(want.shape))
-    assert d is not None and d > 0
-    d = (d + align - 1) // align * align
-    arena = max(d + x.nbytes, want.nbytes)
-    xin = T(x, [n, cin, h, w], list(CL), arena_offset=d)
-    out = T(np.zeros_like(want), [n, cout, h, w], list(CL), write=True, arena_offset=0)
+    d = pointwise_distance(_Meta(x.shape), _W(wt.shape), [1, 1], [0, 0], [1, 1],
+                           _Meta(want.shape), after)
+    assert d is not None
+    xin, out, arena = _place(x, want, d, align, after)
     (got,) = call("cortex_m::quantized_conv2d.out",
                   [xin, T(wt), T(bias), [1, 1], [0, 0], [1, 1], in_off, out_off, T(mult),
                    T(shift), lo, hi, T(np.zeros(16, np.uint8)), out, Ref(13)],
@@ -124,7 +134,7 @@ def test_pointwise_conv_out_over_its_input(call, seed, align):
 
 
 def test_pointwise_contract_covers_only_1x1_stride_1_unpadded():
-    from etmcu.lowering.overlap import pointwise_min_distance as d
+    from etmcu.lowering.overlap import pointwise_distance as d
     x, y, w = _Meta((1, 5, 5, 8)), _Meta((1, 5, 5, 8)), _W((8, 1, 1, 8))
     assert d(x, w, [1, 1], [0, 0], [1, 1], y) is not None
     assert d(x, w, [2, 2], [0, 0], [1, 1], _Meta((1, 3, 3, 8))) is None        # stride
@@ -136,19 +146,20 @@ def test_pointwise_contract_covers_only_1x1_stride_1_unpadded():
 
 def test_pointwise_closed_form_equals_the_strip_loop():
     """Method load uses the three-strip form (kernels/api/alias_contract.h); the planner the loop
-    over every strip. They agree on every shape; for Cout <= Cin d is one strip of outputs."""
-    from etmcu.lowering.overlap import (POINTWISE_STRIP, pointwise_min_distance,
-                                        pointwise_min_distance_closed)
+    over every strip. They agree on every shape, both directions; for Cout <= Cin the distance
+    before the input is one strip of outputs."""
+    from etmcu.lowering.overlap import (POINTWISE_STRIP, pointwise_distance,
+                                        pointwise_distance_closed)
     rng = np.random.default_rng(4700)
     for _ in range(400):
         n, h, w = int(rng.integers(1, 3)), int(rng.integers(1, 40)), int(rng.integers(1, 40))
         cin, cout = (int(v) for v in rng.integers(1, 70, size=2))
         args = (_Meta((n, h, w, cin)), _W((cout, 1, 1, cin)), [1, 1], [0, 0], [1, 1],
                 _Meta((n, h, w, cout)))
-        a, b = pointwise_min_distance(*args), pointwise_min_distance_closed(*args)
-        assert a == b
+        for after in (False, True):
+            assert pointwise_distance(*args, after) == pointwise_distance_closed(*args, after)
         if cout <= cin:
-            assert a == min(POINTWISE_STRIP, n * h * w) * cout
+            assert pointwise_distance(*args) == min(POINTWISE_STRIP, n * h * w) * cout
 
 
 # ----------------------------------------------------------------------------- row slabs
@@ -166,13 +177,7 @@ def _slab_case(rng, seed, layers):
     return h, w, int(rng.integers(1, 13)), int(rng.integers(1, 13)), kh, kw, stride, pad, dil
 
 
-def _place(x, want, d, align):
-    d = (d + align - 1) // align * align
-    n, h, w, c = x.shape
-    on, oh, ow, oc = want.shape
-    xin = T(x, [n, c, h, w], list(CL), arena_offset=d)
-    out = T(np.zeros_like(want), [on, oc, oh, ow], list(CL), write=True, arena_offset=0)
-    return xin, out, max(d + x.nbytes, want.nbytes)
+
 
 
 CONV_SLAB_LAYERS = [   # h, w, cin, cout, kh, kw, stride, pad, dil
@@ -185,8 +190,9 @@ CONV_SLAB_LAYERS = [   # h, w, cin, cout, kh, kw, stride, pad, dil
 
 @pytest.mark.parametrize("seed", range(16))
 @pytest.mark.parametrize("align", [1, 16])
-def test_conv_out_over_its_input(call, seed, align):
-    from etmcu.lowering.overlap import slab_min_distance
+@pytest.mark.parametrize("after", [False, True])
+def test_conv_out_over_its_input(call, seed, align, after):
+    from etmcu.lowering.overlap import slab_distance
     rng = np.random.default_rng(4800 + seed)
     h, w, cin, cout, kh, kw, stride, pad, dil = _slab_case(rng, seed, CONV_SLAB_LAYERS)
     groups = 1 if seed % 5 else int(np.gcd(cin, cout))
@@ -197,9 +203,9 @@ def test_conv_out_over_its_input(call, seed, align):
     in_off, out_off = int(rng.integers(-127, 129)), int(rng.integers(-128, 128))
     lo, hi = (-128, 127) if seed % 2 else (out_off, 127)
     want = ref.conv2d_nhwc(x, wt, bias, stride, pad, dil, in_off, out_off, mult, shift, lo, hi)
-    d = slab_min_distance(_Meta(x.shape), _Meta(want.shape), stride, pad)
+    d = slab_distance(_Meta(x.shape), _W(wt.shape), _Meta(want.shape), stride, pad, dil, after)
     assert d is not None
-    xin, out, arena = _place(x, want, d, align)
+    xin, out, arena = _place(x, want, d, align, after)
     (got,) = call("cortex_m::quantized_conv2d.out",
                   [xin, T(wt), T(bias), list(stride), list(pad), list(dil), in_off, out_off,
                    T(mult), T(shift), lo, hi, T(np.zeros(16, np.uint8)), out, Ref(13)],
@@ -217,8 +223,9 @@ DW_SLAB_LAYERS = [   # h, w, cin, multiplier, kh, kw, stride, pad, dil  (cin * m
 
 @pytest.mark.parametrize("seed", range(16))
 @pytest.mark.parametrize("align", [1, 16])
-def test_depthwise_out_over_its_input(call, seed, align):
-    from etmcu.lowering.overlap import slab_min_distance
+@pytest.mark.parametrize("after", [False, True])
+def test_depthwise_out_over_its_input(call, seed, align, after):
+    from etmcu.lowering.overlap import slab_distance
     rng = np.random.default_rng(4900 + seed)
     h, w, cin, dm, kh, kw, stride, pad, dil = _slab_case(rng, seed, DW_SLAB_LAYERS)
     if seed % 4:
@@ -231,9 +238,9 @@ def test_depthwise_out_over_its_input(call, seed, align):
     lo, hi = (-128, 127) if seed % 2 else (out_off, 127)
     want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, dil, dm, in_off, out_off, mult,
                                      shift, lo, hi)
-    d = slab_min_distance(_Meta(x.shape), _Meta(want.shape), stride, pad)
+    d = slab_distance(_Meta(x.shape), _W(wt.shape), _Meta(want.shape), stride, pad, dil, after)
     assert d is not None
-    xin, out, arena = _place(x, want, d, align)
+    xin, out, arena = _place(x, want, d, align, after)
     (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
                   [xin, T(wt), T(bias), list(stride), list(pad), list(dil), dm, in_off, out_off,
                    T(mult), T(shift), lo, hi, T(np.zeros(0, np.uint8)), out, Ref(14)],
@@ -242,7 +249,11 @@ def test_depthwise_out_over_its_input(call, seed, align):
 
 
 def test_slab_contract_refuses_what_it_does_not_cover():
-    from etmcu.lowering.overlap import slab_min_distance as d
-    assert d(_Meta((2, 8, 8, 4)), _Meta((2, 8, 8, 4)), [1, 1], [1, 1]) is None      # a batch
-    assert d(_Meta((1, 2, 8, 4)), _Meta((1, 8, 8, 4)), [1, 1], [3, 0]) is None      # rows below
-    assert d(_Meta((1, 8, 8, 4), (0, 1, 2, 3)), _Meta((1, 8, 8, 4)), [1, 1], [1, 1]) is None
+    from etmcu.lowering.overlap import slab_distance
+    w, one = _W((4, 3, 3, 4)), [1, 1]
+
+    def d(x, y, stride, pad):
+        return slab_distance(x, w, y, stride, pad, one)
+    assert d(_Meta((2, 8, 8, 4)), _Meta((2, 8, 8, 4)), one, one) is None           # a batch
+    assert d(_Meta((1, 2, 8, 4)), _Meta((1, 8, 8, 4)), one, [3, 0]) is None        # rows below
+    assert d(_Meta((1, 8, 8, 4), (0, 1, 2, 3)), _Meta((1, 8, 8, 4)), one, one) is None
