@@ -36,9 +36,11 @@ class Method:
     inplace_ok: List[bool] = field(default_factory=list)
     # Per instruction: the tensor ids its out may occupy exactly (the op's alias contract).
     inplace_args: List[List[int]] = field(default_factory=list)
-    # Per instruction: (input tensor id, out tensor id, d) when the op's offset-overlap contract
-    # (lowering/overlap.py) lets its out start d bytes before that input, else None.
-    overlaps: List[Optional[Tuple[int, int, Optional[int], Optional[int]]]] = field(default_factory=list)
+    # Per instruction: (input tensor id, out tensor id, d, e) when the op's offset-overlap
+    # contract (lowering/overlap.py) lets its out start d bytes before that input and/or e bytes
+    # after it (None: not in that direction), else None.
+    overlaps: List[Optional[Tuple[int, int, Optional[int], Optional[int]]]] = \
+        field(default_factory=list)
     aliases: List[Tuple[int, int]] = field(default_factory=list)   # (source id, view id)
     tensors: Dict[int, Tensor] = field(default_factory=dict)      # every tensor with a value
     tensor_value: Dict[int, int] = field(default_factory=dict)    # tensor id -> value index
