@@ -22,7 +22,8 @@ Algorithm
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
    (the end of the region if none fits). Offsets and sizes are rounded to `alignment` (16, like
-   upstream). The pass is repeated with three other visit orders (size x lifetime, longest
+   upstream); a composite is placed as a group at the lowest offset where every member clears
+   the buffers placed over its own lifetime. The pass is repeated with three other visit orders (size x lifetime, longest
    lifetime first, first use) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
    buffer goes to the first region where it fits within the budget.
 4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
