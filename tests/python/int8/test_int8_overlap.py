@@ -1,8 +1,11 @@
-"""Offset-overlap contracts hold for every variant: cortex_m::pad.out run with its out placed d
-bytes before its input in one arena (d = lowering/overlap.py pad_min_distance, as a memory plan
-places them, also rounded up to the planner's 16-byte alignment) gives exactly the result of
-separate buffers. pad has one implementation (kernels/cortex_m/ref/op_pad.cpp) that every variant
-links; the test still runs each variant's runner."""
+"""Offset-overlap contracts hold for every variant (ref, scalar, rv32, xpulp on the host): an op
+run with its out placed at the contract's distance from its input in one arena (lowering/
+overlap.py, as a memory plan places them, also rounded up to the planner's 16-byte alignment)
+gives exactly the result of separate buffers. cortex_m::pad.out (out d bytes before its input;
+one implementation, kernels/cortex_m/ref/op_pad.cpp, that every variant links), and the
+convolution family, out before (d) and after (e) its input: quantized_conv2d's 1x1 strips
+(pointwise_distance), its other layers and quantized_depthwise_conv2d's slabs
+(slab_distance)."""
 
 import numpy as np
 import pytest
