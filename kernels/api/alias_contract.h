@@ -116,11 +116,16 @@ inline int64_t slab_distance(const Tensor& in, const Tensor& w, const Tensor& ou
   if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
   for (int i = 0; i < 4; ++i)
     if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
-  if (in.sizes[0] != 1 || out.sizes[0] != 1 || stride[0] < 1 || pad[0] < 0 || dil[0] < 1) return -1;
+  // (the kernels' argument ranges, checked here first: method load runs before them)
+  if (in.sizes[0] != 1 || out.sizes[0] != 1 || stride[0] < 1 || stride[0] > 65535 || pad[0] < 0 ||
+      pad[0] > 65535 || dil[0] < 1 || dil[0] > 65535)
+    return -1;
   const int64_t h = in.sizes[2], oh = out.sizes[2], kh = w.sizes[1];
   const int64_t r_in = static_cast<int64_t>(in.sizes[3]) * in.sizes[1];
   const int64_t r_out = static_cast<int64_t>(out.sizes[3]) * out.sizes[1];
-  if (h < 1 || oh < 1 || kh < 1 || (oh - 1) * stride[0] - pad[0] >= h) return -1;
+  if (h < 1 || oh < 1 || kh < 1 || r_in < 1 || r_out < 1 || r_in > INT32_MAX || r_out > INT32_MAX ||
+      (oh - 1) * stride[0] - pad[0] >= h)
+    return -1;
   auto clamp_rows = [h](int64_t r) { return r < 0 ? 0 : (r > h ? h : r); };
   int64_t d = 0;
   for (int64_t oy0 = 0; oy0 < oh; oy0 += kOverlapSlabRows) {
@@ -168,8 +173,10 @@ inline int64_t pointwise_distance(Span<EValue*> args, const Tensor& out, bool af
   if (w.sizes[0] != cout || w.sizes[1] != 1 || w.sizes[2] != 1 || w.sizes[3] != cin) return -1;
   if (in.sizes[0] != out.sizes[0] || in.sizes[2] != out.sizes[2] || in.sizes[3] != out.sizes[3])
     return -1;
-  const int64_t p = static_cast<int64_t>(in.sizes[0]) * in.sizes[2] * in.sizes[3];
-  if (p < 1 || cin < 1) return -1;
+  if (in.sizes[0] < 1 || in.sizes[2] < 1 || in.sizes[3] < 1 || cin < 1 || cout < 1) return -1;
+  const int64_t nh = static_cast<int64_t>(in.sizes[0]) * in.sizes[2];
+  if (nh > INT32_MAX || nh * in.sizes[3] > INT32_MAX) return -1;
+  const int64_t p = nh * in.sizes[3];
   const int64_t s = kPointwiseStripPixels, strips = (p + s - 1) / s;
   auto need = [&](int64_t k) {
     const int64_t end = k * s + s < p ? k * s + s : p;
