@@ -82,16 +82,140 @@ inline int64_t pad_min_distance(const Tensor& in, const Tensor& out, Span<const 
   return (qs + 1) * od[3] - (rows_in - 1) * d[3];
 }
 
-// The least (input address - out address) with which op `name`'s out may overlap its argument
-// `arg` (offset-overlap contract), or -1 when the op has none for that argument.
+// Output pixels per strip of cortex_m::quantized_conv2d.out's 1x1 path (opt/
+// op_quantized_conv2d.cpp pointwise_strips: every channel of a strip before the next strip's
+// input is read; a multiple of the micro-kernels' 2- and 3-pixel passes).
+constexpr int32_t kPointwiseStripPixels = 24;
+
+// Output rows per slab of the convolution family's kernels (quantized_conv2d other than the 1x1
+// strips, quantized_depthwise_conv2d) when their out shares bytes with their input
+// (kernels/cortex_m/util/conv_util.h by_row_slabs).
+constexpr int32_t kOverlapSlabRows = 4;
+
+// Offset-overlap contracts of those convolutions on one exact channels-last int8 image, mirrored
+// by python/etmcu/lowering/overlap.py slab_distance: with the out over its input the opt variants
+// compute slabs of S = kOverlapSlabRows output rows, slab k (rows oy0 = kS .. end = min(oy0 + S,
+// OH)) reading input rows [lo_k, hi_k) only, lo_k = clamp(oy0 * stride - pad, 0, H) and hi_k =
+// clamp((end - 1) * stride - pad + (kh - 1) * dilation + 1, 0, H), and writing its own output
+// rows. An out that begins before its input (`after` false): slabs top to bottom, so slab k's
+// writes must end at or below input row lo_k:
+//   d = max over k of (end * out row bytes - lo_k * input row bytes)   (input - out address).
+// An out that begins after its input: slabs bottom to top, slab k's writes must begin at or
+// above input row hi_k:
+//   e = max over k of (hi_k * input row bytes - oy0 * out row bytes)   (out - input address).
+// ref goes one output pixel at a time first to last, and in the same slabs last to first for an
+// out after its input (within both bounds). -1 where it does not apply (batches, or output rows
+// whose window starts below the input).
+inline int64_t slab_distance(const Tensor& in, const Tensor& w, const Tensor& out,
+                             Span<const int64_t> stride, Span<const int64_t> pad,
+                             Span<const int64_t> dil, bool after) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (in.dim != 4 || out.dim != 4 || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
+      dil.size() != 2)
+    return -1;
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
+  for (int i = 0; i < 4; ++i)
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+  // (the kernels' argument ranges, checked here first: method load runs before them)
+  if (in.sizes[0] != 1 || out.sizes[0] != 1 || stride[0] < 1 || stride[0] > 65535 || pad[0] < 0 ||
+      pad[0] > 65535 || dil[0] < 1 || dil[0] > 65535)
+    return -1;
+  const int64_t h = in.sizes[2], oh = out.sizes[2], kh = w.sizes[1];
+  const int64_t r_in = static_cast<int64_t>(in.sizes[3]) * in.sizes[1];
+  const int64_t r_out = static_cast<int64_t>(out.sizes[3]) * out.sizes[1];
+  if (h < 1 || oh < 1 || kh < 1 || r_in < 1 || r_out < 1 || r_in > INT32_MAX || r_out > INT32_MAX ||
+      (oh - 1) * stride[0] - pad[0] >= h)
+    return -1;
+  auto clamp_rows = [h](int64_t r) { return r < 0 ? 0 : (r > h ? h : r); };
+  int64_t d = 0;
+  for (int64_t oy0 = 0; oy0 < oh; oy0 += kOverlapSlabRows) {
+    const int64_t end = oy0 + kOverlapSlabRows < oh ? oy0 + kOverlapSlabRows : oh;
+    const int64_t need =
+        after ? clamp_rows((end - 1) * stride[0] - pad[0] + (kh - 1) * dil[0] + 1) * r_in -
+                    oy0 * r_out
+              : end * r_out - clamp_rows(oy0 * stride[0] - pad[0]) * r_in;
+    if (need > d) d = need;
+  }
+  return d;
+}
+
+// Offset-overlap contracts of cortex_m::quantized_conv2d.out for 1x1, stride 1, unpadded,
+// undilated, ungrouped layers on exact channels-last int8 tensors, mirrored by
+// python/etmcu/lowering/overlap.py pointwise_distance: the opt variants go through the P output
+// pixels (batches included) in strips of S = kPointwiseStripPixels, strip k reading input pixels
+// [kS, end_k = min(kS + S, P)) only and writing their outputs; first to last for an out that
+// begins before its input, so strip k's writes must end at or below input pixel kS:
+//   d = max over k of (end_k * Cout - kS * Cin);
+// last to first for an out that begins after it, strip k's writes beginning at or above input
+// pixel end_k:
+//   e = max over k of (end_k * Cin - kS * Cout).
+// Both are linear in k except at the last strip, so the first, the second-to-last and the last
+// decide. ref goes one pixel at a time (last to first for an out after its input: within both).
+// -1 where the contract does not apply.
+inline int64_t pointwise_distance(Span<EValue*> args, const Tensor& out, bool after) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (args.size() != 15 || !args[0]->is_tensor() || !args[1]->is_tensor() ||
+      !args[3]->is_int_list() || !args[4]->is_int_list() || !args[5]->is_int_list())
+    return -1;
+  const Tensor& in = args[0]->to_tensor();
+  const Tensor& w = args[1]->to_tensor();
+  Span<const int64_t> stride = args[3]->to_int_list(), pad = args[4]->to_int_list(),
+                      dil = args[5]->to_int_list();
+  if (in.dim != 4 || out.dim != 4 || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
+      dil.size() != 2)
+    return -1;
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
+  for (int i = 0; i < 4; ++i)
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+  for (int i = 0; i < 2; ++i)
+    if (stride[i] != 1 || pad[i] != 0 || dil[i] != 1) return -1;
+  const int64_t cin = in.sizes[1], cout = out.sizes[1];
+  if (w.sizes[0] != cout || w.sizes[1] != 1 || w.sizes[2] != 1 || w.sizes[3] != cin) return -1;
+  if (in.sizes[0] != out.sizes[0] || in.sizes[2] != out.sizes[2] || in.sizes[3] != out.sizes[3])
+    return -1;
+  if (in.sizes[0] < 1 || in.sizes[2] < 1 || in.sizes[3] < 1 || cin < 1 || cout < 1) return -1;
+  const int64_t nh = static_cast<int64_t>(in.sizes[0]) * in.sizes[2];
+  if (nh > INT32_MAX || nh * in.sizes[3] > INT32_MAX) return -1;
+  const int64_t p = nh * in.sizes[3];
+  const int64_t s = kPointwiseStripPixels, strips = (p + s - 1) / s;
+  auto need = [&](int64_t k) {
+    const int64_t end = k * s + s < p ? k * s + s : p;
+    return after ? end * cin - k * s * cout : end * cout - k * s * cin;
+  };
+  int64_t d = need(0);
+  if (strips >= 2 && need(strips - 2) > d) d = need(strips - 2);
+  if (need(strips - 1) > d) d = need(strips - 1);
+  return d < 0 ? 0 : d;
+}
+
+// The least distance with which op `name`'s out may overlap its argument `arg`
+// (offset-overlap contract): input - out address when the out begins at or before the input
+// (`after` false), out - input address when it begins after it; -1 when the op has none.
 inline int64_t overlap_min_distance(const char* name, size_t len, Span<EValue*> args, uint32_t arg,
-                                    const Tensor& out) {
+                                    const Tensor& out, bool after) {
   static constexpr char kPad[] = "cortex_m::pad.out";
   if (len == sizeof(kPad) - 1 && memcmp(name, kPad, len) == 0 && arg == 0 && args.size() == 6 &&
       args[0]->is_tensor() && args[1]->is_int_list() && args[2]->is_int_list())
-    return pad_min_distance(args[0]->to_tensor(), out, args[1]->to_int_list(),
-                            args[2]->to_int_list());
-  return -1;
+    return after ? -1  // (its one loop order: out rows first to last)
+                 : pad_min_distance(args[0]->to_tensor(), out, args[1]->to_int_list(),
+                                    args[2]->to_int_list());
+  static constexpr char kConv[] = "cortex_m::quantized_conv2d.out";
+  static constexpr char kDw[] = "cortex_m::quantized_depthwise_conv2d.out";
+  const bool conv = len == sizeof(kConv) - 1 && memcmp(name, kConv, len) == 0;
+  const bool dw = len == sizeof(kDw) - 1 && memcmp(name, kDw, len) == 0;
+  if ((!conv && !dw) || arg != 0 || args.size() != (conv ? 15u : 16u) || !args[0]->is_tensor() ||
+      !args[1]->is_tensor() || !args[3]->is_int_list() || !args[4]->is_int_list() ||
+      !args[5]->is_int_list())
+    return -1;
+  const Tensor& in = args[0]->to_tensor();
+  const Tensor& w = args[1]->to_tensor();
+  if (conv && in.dim == 4 && w.dim == 4 && w.sizes[1] == 1 && w.sizes[2] == 1 &&
+      w.sizes[3] == in.sizes[1]) {  // 1x1 ungrouped: the strips when stride 1, unpadded
+    const int64_t p = pointwise_distance(args, out, after);
+    if (p >= 0) return p;
+  }
+  return slab_distance(in, w, out, args[3]->to_int_list(), args[4]->to_int_list(),
+                       args[5]->to_int_list(), after);
 }
 
 }  // namespace etmcu

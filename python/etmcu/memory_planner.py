@@ -10,15 +10,20 @@ Algorithm
    (method inputs: from "before instruction 0") to the last instruction that reads it (method
    outputs: to "after the last instruction"). Intervals are inclusive, so an op's inputs and
    outputs are live at the same time and never overlap in memory, except for
-   offset overlaps: an op whose kernel may write its out over the start of a dying input
-   (lowering/overlap.py: the out begins d bytes before the input, d derived from the kernel's
-   loop order) gets one composite buffer, out at 0 and the input at align_up(d); the plan is
-   made with and without the composites and the smaller kept.
+   offset overlaps: an op whose kernel may write its out over a dying input (lowering/
+   overlap.py: the out begins d bytes before the input, or e bytes after it where the kernel
+   then runs its loops last to first; both derived from the kernel's loop order) gets one
+   composite buffer, out at 0 and the input at align_up(d) (pairs), or, along a chain of such
+   ops, one composite for the whole chain with each link's direction chosen to keep it narrow
+   (_chains); the plan is made without composites, with the pairs and with the chains, and the
+   smallest kept; then links are dropped one at a time (splitting their chain) where that lowers
+   the total.
 3. Placement: greedy best-fit by size. Buffers are visited largest first (ties: earlier start,
    then id, so the result is deterministic); for each, the buffers already placed in the same
    region whose lifetimes intersect are sorted by offset and the smallest gap that fits is taken
    (the end of the region if none fits). Offsets and sizes are rounded to `alignment` (16, like
-   upstream). The pass is repeated with three other visit orders (size x lifetime, longest
+   upstream); a composite is placed as a group at the lowest offset where every member clears
+   the buffers placed over its own lifetime. The pass is repeated with three other visit orders (size x lifetime, longest
    lifetime first, first use) and the smallest total is kept; ties keep the by-size result. With several regions (memory_id 1..n, each with an optional byte budget), a
    buffer goes to the first region where it fits within the budget.
 4. Report: planned bytes per region and the lower bound = max over instructions of the bytes
@@ -155,15 +160,29 @@ def plan_memory(method, regions: Optional[List[Optional[int]]] = None, alignment
         r = uf.find(tid)
         size[r] = max(size.get(r, 0), align_up(t.nbytes, alignment))
 
-    shift = _composites(method, uf, start, end, alignment) if overlap else {}
     candidates = [{}]
-    if shift:
-        candidates.append(shift)     # keep the composites only where they lower the total
+    if overlap:   # keep the composites only where they lower the total
+        for shift in (_composites(method, uf, start, end, alignment),
+                      _chains(method, uf, start, end, size, alignment)):
+            if shift and shift not in candidates:
+                candidates.append(shift)
     best = None
     for sh in candidates:
         res = _plan_roots(sh, size, start, end, regions, alignment, n_instr)
         if best is None or sum(res[1]) < sum(best[1]):
             best = res
+    if overlap:
+        # A chain's composite is reserved for the whole chain, so a link whose tensors outlive
+        # their neighbours (a residual branch's input) can cost more than it saves: drop links
+        # one at a time (instruction order), keeping each drop that lowers the total.
+        dropped = set()
+        for k, ov in enumerate(getattr(method, "overlaps", [])):
+            if ov is None:
+                continue
+            sh = _chains(method, uf, start, end, size, alignment, dropped | {k})
+            res = _plan_roots(sh, size, start, end, regions, alignment, n_instr)
+            if sum(res[1]) < sum(best[1]):
+                best, dropped = res, dropped | {k}
     where, region_sizes, lower, peak, nroots, sh = best
     placement = {}
     for tid in tensors:
@@ -184,7 +203,9 @@ def _composites(method, uf, start, end, alignment):
     for k, ov in enumerate(getattr(method, "overlaps", [])):
         if ov is None:
             continue
-        tin, tout, d = ov
+        tin, tout, d = ov[:3]
+        if d is None:
+            continue
         ri, ro = uf.find(tin), uf.find(tout)
         # A method input may be overwritten once dead (inputs are set before every execute);
         # an output never dies before the end, so end[ri] != k excludes it.
@@ -199,31 +220,82 @@ def _composites(method, uf, start, end, alignment):
     return shift
 
 
-def _plan_roots(shift, size, start, end, regions, alignment, n_instr):
-    """Lower bound and best placement of the buffers, composites (shift) folded into hosts."""
-    size, start, end = dict(size), dict(start), dict(end)
-    for r, (host, off) in shift.items():
-        size[host] = max(size[host], off + size[r])
-        start[host], end[host] = min(start[host], start[r]), max(end[host], end[r])
-    roots = sorted(r for r in size if r not in shift)
+def _chains(method, uf, start, end, size, alignment, dropped=frozenset()):
+    """Offset overlaps along chains: where an op's out is itself the dying input of the next
+    overlap, the whole chain becomes one composite. Each link places its out d bytes before its
+    input (the kernel's loops first to last) or e bytes after it (last to first), whichever keeps
+    the chain's span smaller, so a chain of such layers (DS-CNN's depthwise/pointwise pairs) stays
+    about one tensor plus one distance wide instead of drifting by d per layer. Returns
+    {member root: (host root, offset)}, the host being the member at the lowest address.
+    `dropped`: instructions whose links are left out (the chain splits there)."""
+    links, outs = {}, set()
+    for k, ov in enumerate(getattr(method, "overlaps", [])):
+        if ov is None or k in dropped:
+            continue
+        tin, tout, d = ov[:3]
+        e = ov[3] if len(ov) > 3 else None
+        ri, ro = uf.find(tin), uf.find(tout)
+        if ri == ro or end[ri] != k or start[ro] != k or ri in links or ro in outs:
+            continue
+        links[ri] = (ro, d, e)
+        outs.add(ro)
+    shift = {}
+    for head in sorted(r for r in links if r not in outs):
+        pos, cur = {head: 0}, head
+        lo, hi = 0, size[head]
+        while cur in links:
+            ro, d, e = links[cur]
+            options = []
+            if d is not None:
+                options.append(pos[cur] - align_up(max(d, 0), alignment))
+            if e is not None:
+                options.append(pos[cur] + align_up(max(e, 0), alignment))
+            # the smaller span, then the position nearer the chain's start
+            p = min(options, key=lambda q: (max(hi, q + size[ro]) - min(lo, q), abs(q)))
+            pos[ro] = p
+            lo, hi = min(lo, p), max(hi, p + size[ro])
+            cur = ro
+        host = min(pos, key=lambda r: (pos[r], r))
+        for r, p in pos.items():
+            if r != host:
+                shift[r] = (host, p - pos[host])
+    return shift
 
-    # Lower bound: max over instruction slots (-1 .. n_instr) of live bytes.
+
+def _plan_roots(shift, size, start, end, regions, alignment, n_instr):
+    """Lower bound and best placement of the buffers. A composite (shift) is placed as one group:
+    its host and members at their fixed offsets, each member keeping its own lifetime (bytes of
+    a member that is dead may hold other buffers)."""
+    members = {r: [(r, 0)] for r in size if r not in shift}
+    for r, (host, off) in sorted(shift.items()):
+        members[host].append((r, off))
+    gsize = {h: max(o + size[r] for r, o in ms) for h, ms in members.items()}
+    gstart = {h: min(start[r] for r, _ in ms) for h, ms in members.items()}
+    gend = {h: max(end[r] for r, _ in ms) for h, ms in members.items()}
+    roots = sorted(members)
+
+    # Lower bound: max over instruction slots (-1 .. n_instr) of live bytes (a composite counts
+    # the span of its live members).
     lower, peak = 0, -1
     for k in range(-1, n_instr + 1):
-        live = sum(size[r] for r in roots if start[r] <= k <= end[r])
+        live = 0
+        for h in roots:
+            ms = [(o, size[r]) for r, o in members[h] if start[r] <= k <= end[r]]
+            if ms:
+                live += max(o + z for o, z in ms) - min(o for o, _ in ms)
         if live > lower:
             lower, peak = live, k
 
     orders = [
-        sorted(roots, key=lambda r: (-size[r], start[r], r)),                    # best-fit by size
-        sorted(roots, key=lambda r: (-size[r] * (end[r] - start[r] + 1), r)),    # by area
-        sorted(roots, key=lambda r: (-(end[r] - start[r]), -size[r], r)),       # longest first
-        sorted(roots, key=lambda r: (start[r], -size[r], r)),                    # by first use
+        sorted(roots, key=lambda r: (-gsize[r], gstart[r], r)),                  # best-fit by size
+        sorted(roots, key=lambda r: (-gsize[r] * (gend[r] - gstart[r] + 1), r)),  # by area
+        sorted(roots, key=lambda r: (-(gend[r] - gstart[r]), -gsize[r], r)),     # longest first
+        sorted(roots, key=lambda r: (gstart[r], -gsize[r], r)),                  # by first use
     ]
     best = None
     for order in orders:
         try:
-            where, region_sizes = _place(order, size, start, end, regions)
+            where, region_sizes = _place(order, members, size, start, end, regions)
         except ExportError:
             if order is orders[0]:
                 raise
@@ -251,28 +323,42 @@ def naive_floor(method, tensors, uf):
     return best, where
 
 
-def _place(order, size, start, end, regions):
-    """Best-fit placement of buffers in `order`; returns ({root: (mem_id, offset)}, sizes)."""
+def _place(order, members, size, start, end, regions):
+    """Best-fit placement of buffers in `order` (composites: first fit of the whole group, every
+    member clear of the buffers placed over its own lifetime); returns
+    ({root: (mem_id, offset)}, sizes)."""
     placed = {i: [] for i in range(len(regions))}      # region -> [(offset, size, start, end)]
     where = {}
     for r in order:
-        s, e, sz = start[r], end[r], size[r]
+        ms = members[r]
+        gsz = max(o + size[m] for m, o in ms)
         for ri, budget in enumerate(regions):
-            busy = sorted((o, z) for o, z, bs, be in placed[ri] if not (be < s or e < bs))
-            best, cursor = None, 0
-            for o, z in busy:
-                gap = o - cursor
-                if gap >= sz and (best is None or gap < best[1]):
-                    best = (cursor, gap)
-                cursor = max(cursor, o + z)
-            offset = best[0] if best is not None else cursor
-            if budget is not None and offset + sz > budget:
+            if len(ms) == 1:
+                s, e, sz = start[r], end[r], size[r]
+                busy = sorted((o, z) for o, z, bs, be in placed[ri] if not (be < s or e < bs))
+                best, cursor = None, 0
+                for o, z in busy:
+                    gap = o - cursor
+                    if gap >= sz and (best is None or gap < best[1]):
+                        best = (cursor, gap)
+                    cursor = max(cursor, o + z)
+                offset = best[0] if best is not None else cursor
+            else:
+                busy = [[(o, z) for o, z, bs, be in placed[ri]
+                         if not (be < start[m] or end[m] < bs)] for m, _ in ms]
+                cands = sorted({0} | {o + z - off for (m, off), b in zip(ms, busy)
+                                      for o, z in b if o + z - off >= 0})
+                offset = next(c for c in cands if all(
+                    c + off + size[m] <= o or o + z <= c + off
+                    for (m, off), b in zip(ms, busy) for o, z in b))
+            if budget is not None and offset + gsz > budget:
                 continue
-            placed[ri].append((offset, sz, s, e))
+            for m, off in ms:
+                placed[ri].append((offset + off, size[m], start[m], end[m]))
             where[r] = (ri + 1, offset)
             break
         else:
-            raise ExportError(f"memory plan does not fit: a {sz}-byte buffer fits in no region "
+            raise ExportError(f"memory plan does not fit: a {gsz}-byte buffer fits in no region "
                               f"(budgets {regions})", op="memory_plan")
     region_sizes = [max((o + z for o, z, _, _ in placed[i]), default=0) for i in range(len(regions))]
     return where, region_sizes

@@ -599,11 +599,12 @@ class MethodLoader {
         bool exact = ib == ob && in.nbytes == out->nbytes && in.dtype == out->dtype &&
                      in.same_shape(*out) && in.same_dim_order(*out);
         if (j < 32 && (allowed >> j & 1u) && exact) continue;
-        // Offset-overlap contract: the out may start at least d bytes before this input.
-        if (ob <= ib) {
-          int64_t d = overlap_min_distance(name, len, Span<EValue*>(li.args, li.num_args), j, *out);
-          if (d >= 0 && static_cast<int64_t>(ib - ob) >= d) continue;
-        }
+        // Offset-overlap contract: the out may start at least d bytes before this input (or
+        // after it, for kernels that then run their loops last to first).
+        const bool after = ob > ib;
+        const int64_t d =
+            overlap_min_distance(name, len, Span<EValue*>(li.args, li.num_args), j, *out, after);
+        if (d >= 0 && static_cast<int64_t>(after ? ob - ib : ib - ob) >= d) continue;
         diag_->fail_numbers(Error::InvalidProgram,
                             exact ? ET_TEXT("memory plan puts an op's out on an input its kernel "
                                             "does not declare in-place (argument, byte distance "

@@ -12,7 +12,8 @@
 // Other layers (groups, dilation) use the reference loop.
 #include <string.h>
 
-#include "int8_dot.h"  // isa/<isa>/int8_dot.h
+#include "int8_dot.h"                    // isa/<isa>/int8_dot.h
+#include "kernels/api/alias_contract.h"  // kPointwiseStripPixels
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
 #include "kernels/cortex_m/util/output_q.h"
@@ -104,6 +105,99 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
   }
 }
 
+// 1x1, stride 1, unpadded layers: the output pixels (memory order, batches included) in strips
+// of `strip`, every channel of a strip before the next strip's input is read. With the out over
+// its input (a plan below the naive floor) the strips are kPointwiseStripPixels long, so the out
+// may begin d bytes before its input, or e bytes after it with the strips taken last to first
+// (`reverse`; pointwise_distance, kernels/api/alias_contract.h); otherwise one strip holds every
+// pixel (one micro-kernel call per block: fewer calls).
+// Blocks of four channels whose requantization and sums fit the micro-kernel's contract go
+// through it (from the first, as interior_blocks), the rest through dot(). The folded bias of
+// the first kStripCachedChannels channels is computed once per call; a strip only loads it and
+// rebuilds the (cheap) 2v parameters.
+constexpr int32_t kStripCachedChannels = 128;
+
+__attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t strip,
+                                                bool reverse) {
+  const int32_t c = j.in.c, cout = j.out.c;
+  const int32_t pixels = j.out.n * j.out.h * j.out.w;
+  const OutputQ oq{j.ooff, j.amin, j.amax};
+  auto folded = [&](int32_t ch) {
+    return wrap_add(j.bias ? j.bias[ch] : 0,
+                    wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * c, c)));
+  };
+  const int32_t cached = cout < kStripCachedChannels ? cout : kStripCachedChannels;
+  int32_t full[kStripCachedChannels];
+  for (int32_t ch = 0; ch < cached; ++ch) full[ch] = folded(ch);
+  auto full_of = [&](int32_t ch) { return ch < cached ? full[ch] : folded(ch); };
+  int32_t blocks = 0;  // channels [0, blocks) by the micro-kernel
+  if (int8::kPointwise4ch && c % 4 == 0 && c < int8::kPointwiseMaxRow &&
+      ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) == 0) {
+    for (bool ok = true; ok && blocks + 4 <= cout; blocks += ok ? 4 : 0)
+      for (int k = 0; k < 4 && ok; ++k) {
+        const int32_t ch = blocks + k, f = full_of(ch);
+        ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && f > -int8::kPointwiseMaxFull &&
+             f < int8::kPointwiseMaxFull;
+      }
+  }
+  int8::PointwiseBlock b;
+  b.x_step = c;
+  b.words = c / 4;
+  b.y_step = cout;
+  b.amin = j.amin;
+  b.amax = j.amax;
+  b.rows = 1;
+  b.row_skip = 0;
+  b.w_stride = c;
+  b.neg_floor = int8::negative_floor(j.amin, j.ooff);
+  b.w_row_skip = 0;
+  const int32_t strips = (pixels + strip - 1) / strip;
+  for (int32_t i = 0; i < strips; ++i) {  // the last strip first when the out follows the input
+    const int32_t p0 = (reverse ? strips - 1 - i : i) * strip;
+    const int32_t np = pixels - p0 < strip ? pixels - p0 : strip;
+    const int8_t* xs = j.x + static_cast<size_t>(p0) * c;
+    int8_t* ys = j.y + static_cast<size_t>(p0) * cout;
+    for (int32_t oc = 0; oc < blocks; oc += 4) {
+      for (int k = 0; k < 4; ++k) {
+        const int32_t ch = oc + k;
+        const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
+        b.full[k] = full_of(ch);
+        b.mult[k] = q.multiplier;
+        b.offset_high[k] = q.offset_high;
+        b.right[k] = q.right;
+        b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+      }
+      b.x = xs;
+      b.w = j.w + static_cast<size_t>(oc) * c;
+      b.y = ys + oc;
+      b.pixels = np;
+      int8::pointwise_4ch(b);
+    }
+    for (int32_t oc = blocks; oc < cout;
+         oc += kOc) {  // past the last channel: repeated, not stored
+      int32_t ch[kOc], fk[kOc];
+      const int8_t* f[kOc];
+      for (int k = 0; k < kOc; ++k) {
+        ch[k] = oc + k < cout ? oc + k : cout - 1;
+        f[k] = j.w + static_cast<size_t>(ch[k]) * c;
+        fk[k] = full_of(ch[k]);
+      }
+      int8::BlockRequant<kOc> rq;
+      rq.prepare(j.mult, j.shift, ch, j.ooff);
+      const int stored = cout - oc < kOc ? cout - oc : kOc;
+      for (int32_t p = 0; p < np; ++p) {
+        int32_t d[kOc] = {};
+        dot(xs + static_cast<size_t>(p) * c, f, c, d);
+        int8_t* py = ys + static_cast<size_t>(p) * cout + oc;
+        if (rq.folded)
+          for (int k = 0; k < stored; ++k) py[k] = finish(oq, rq.f[k], wrap_add(fk[k], d[k]));
+        else
+          for (int k = 0; k < stored; ++k) py[k] = finish(oq, rq.g[k], wrap_add(fk[k], d[k]));
+      }
+    }
+  }
+}
+
 // The output pixels whose receptive field lies inside the input, along one axis: [first, end).
 struct Inside {
   int32_t first, end;
@@ -114,6 +208,14 @@ Inside inside(int32_t in, int32_t out, int32_t k, int32_t stride, int32_t pad) {
   int32_t end = last < 0 ? 0 : last / stride + 1;
   if (end > out) end = out;
   return Inside{first, end > first ? end : first};
+}
+
+// Whether some output pixel's receptive field, kwi taps wide, is not inside the input (padding,
+// a widened row past the right edge, or the bottom rows of a slab of rows).
+bool has_border(const int8::ConvJob& j, int32_t kwi) {
+  const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
+  const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);
+  return ys.first > 0 || ys.end < j.out.h || xs.first > 0 || xs.end < j.out.w;
 }
 
 // The width the pointwise micro-kernel reads per kernel row: kw taps when kw * C is whole words,
@@ -149,6 +251,9 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
   const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);
   if (ys.end <= ys.first || xs.end <= xs.first) return 0;
+  // Output rows above or below the interior: the top padding's, and the bottom's (a slab of rows,
+  // by_row_slabs, may have bottom padding but none at its top).
+  const bool vborder = ys.first > 0 || ys.end < j.out.h;
   alignas(4) int8_t wide[kWideWeightBytes];  // (a fixed size: no VLA, the stack bound stays static)
   int8::PointwiseBlock b;
   b.words = kwi * c / 4;
@@ -160,10 +265,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   b.amax = j.amax;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   b.w_row_skip = 0;
-  // 1x1, stride 1, no padding: every pixel's receptive field follows the previous one
-  // (not widened: the last pixel's widened row would read past the input)
-  const bool one_run = !widened && j.kh == 1 && j.kw == 1 && j.stride.h == 1 && j.stride.w == 1 &&
-                       j.pad.h == 0 && j.pad.w == 0;
+  // (1x1, stride 1, unpadded layers take pointwise_strips instead)
   // The output rows above and below the interior (vertical padding) whose columns are inside:
   // the same kernel over the window rows inside the input (the weights from the first of them
   // on, their sums for the folded offset), so only the left and right border columns are left to
@@ -171,7 +273,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   // kernel's range when |bias| + |ioff| * 128 * filter does (checked once for all blocks).
   constexpr int32_t kMaxClipRows = 8;
   bool bound_ok = false;
-  if (!one_run && (j.pad.h > 0 || j.pad.w > 0)) {
+  if (vborder || j.pad.w > 0) {
     int64_t bmax = 0;
     for (int32_t ch = 0; ch < j.out.c && j.bias; ++ch)
       bmax = j.bias[ch] < 0 ? (-int64_t(j.bias[ch]) > bmax ? -int64_t(j.bias[ch]) : bmax)
@@ -179,14 +281,14 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
     const int64_t ioff = j.ioff < 0 ? -j.ioff : j.ioff;
     bound_ok = bmax + ioff * 128 * static_cast<int64_t>(filter) < int8::kPointwiseMaxFull;
   }
-  const bool clip = bound_ok && j.pad.h > 0 && j.pad.h < j.kh && j.kh <= kMaxClipRows;
+  const bool clip = bound_ok && vborder && j.pad.h < j.kh && j.kh <= kMaxClipRows;
   // The left and right border columns too, where the ISA's kernel skips weight bytes between
   // kernel rows (kPointwiseWeightSkip): each window clipped to its taps inside the input (the
   // weights of those taps, row by row; their sums for the folded offset). Nothing is then
   // gathered. A column's pixels between the border rows go as one run down the column.
   constexpr int32_t kMaxTaps = 16;
   const bool cols = int8::kPointwiseWeightSkip && bound_ok && !widened && j.pad.w > 0 &&
-                    j.pad.w < j.kw && j.kh * j.kw <= kMaxTaps && (j.pad.h == 0 || clip);
+                    j.pad.w < j.kw && j.kh * j.kw <= kMaxTaps && (!vborder || clip);
   int32_t row_sums[4][kMaxClipRows];
   int32_t tap_sums[4][kMaxTaps];
   int32_t oc = 0;
@@ -230,14 +332,6 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
     }
     if (!ok) break;
     b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
-    if (one_run) {
-      b.x = j.x;
-      b.x_step = c;
-      b.pixels = j.out.n * j.out.h * j.out.w;
-      b.y = j.y + oc;
-      int8::pointwise_4ch(b);
-      continue;
-    }
     b.x_step = c * j.stride.w;
     b.pixels = xs.end - xs.first;
     for (int32_t n = 0; n < j.out.n; ++n)
@@ -494,17 +588,13 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
   return done;
 }
 
-}  // namespace
-
-Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
-  int8::ConvJob job;
-  const Error e = int8::parse_conv2d(ctx, args, &job);
-  if (e != Error::Ok) return e;
+// One convolution (or one slab of rows of it: by_row_slabs).
+void conv_job(const int8::ConvJob& job) {
   const bool rows = job.kc == job.in.c && job.dil.h == 1 && job.dil.w == 1 &&
                     static_cast<int64_t>(job.kh) * job.kw * job.kc < kMaxDotLength;
   if (!rows) {
     int8::conv_nhwc_ref(job);
-    return Error::Ok;
+    return;
   }
   int32_t interior = 0, all = 0;
   const int32_t kwi = interior_width(job);
@@ -515,17 +605,43 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
     if (interior > 0 && borders_done) {
       all = interior;
     } else if (interior > 0) {
-      // border pixels exist only with padding or a widened row (else every receptive field is
-      // inside)
-      all = job.pad.h == 0 && job.pad.w == 0 && kwi == job.kw
-                ? interior
-                : im2col_blocks(job, true, interior, kwi, rows_clipped);
+      // border pixels exist only with padding, a widened row or a slab's bottom rows
+      all =
+          !has_border(job, kwi) ? interior : im2col_blocks(job, true, interior, kwi, rows_clipped);
     } else {
       all = im2col_blocks(job, false, job.out.c, kwi, false);
     }
   }
   if (all < job.out.c || interior > all)
     conv_rows(job, interior > all ? interior : 0, all, kwi == 0 ? job.kw : kwi, rows_clipped);
+}
+
+}  // namespace
+
+Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
+  int8::ConvJob job;
+  const Error e = int8::parse_conv2d(ctx, args, &job);
+  if (e != Error::Ok) return e;
+  const bool pointwise = job.kc == job.in.c && job.kh == 1 && job.kw == 1 && job.stride.h == 1 &&
+                         job.stride.w == 1 && job.pad.h == 0 && job.pad.w == 0 && job.dil.h == 1 &&
+                         job.dil.w == 1;
+  // An out placed over its input (a plan below the naive floor): before it, the strips or slabs
+  // go first to last; after it, last to first (kernels/api/alias_contract.h).
+  const bool overlap = int8::bytes_overlap(job.x, job.in, job.y, job.out);
+  const bool reverse = overlap && job.y > job.x;
+  if (pointwise) {
+    if (job.kc < kMaxDotLength)
+      pointwise_strips(job, overlap ? kPointwiseStripPixels : job.out.n * job.out.h * job.out.w,
+                       reverse);
+    else if (reverse)
+      int8::conv_pixels_reverse(job);
+    else
+      int8::conv_nhwc_ref(job);  // (one pixel at a time: within the strips' contract)
+  } else if (overlap && int8::row_slabs_apply(job)) {
+    int8::by_row_slabs(job, reverse, [](const int8::ConvJob& s) { conv_job(s); });
+  } else {
+    conv_job(job);
+  }
   return Error::Ok;
 }
 

@@ -2,6 +2,7 @@
 // bit). Undilated layers with a channel multiplier of 1 (the MLPerf Tiny models' depthwise layers)
 // or a multiple of 4 (KWS's first layer, 1 -> 64 channels) run the ISA's micro-kernel
 // (isa/<isa>/depthwise.h, picked by the variant's include path); other layers the reference loop.
+// An out placed over its input goes in slabs of rows (util/conv_util.h by_row_slabs).
 #include "depthwise.h"  // isa/<isa>/depthwise.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
@@ -13,8 +14,17 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   int8::DwJob job;
   const Error e = int8::parse_depthwise_conv2d(ctx, args, &job);
   if (e != Error::Ok) return e;
-  const bool undilated = job.dil.h == 1 && job.dil.w == 1;
-  if (!undilated || !int8::depthwise_fast(job)) int8::depthwise_nhwc_ref(job);
+  auto run = [](const int8::DwJob& j) {
+    const bool undilated = j.dil.h == 1 && j.dil.w == 1;
+    if (!undilated || !int8::depthwise_fast(j)) int8::depthwise_nhwc_ref(j);
+  };
+  // An out that starts a few rows before (or after) its input (a plan below the naive floor):
+  // slabs of rows, top to bottom (bottom to top; kernels/api/alias_contract.h). Otherwise the
+  // whole layer at once (the plane path's strips then cover as many rows as its buffer holds).
+  if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && int8::row_slabs_apply(job))
+    int8::by_row_slabs(job, job.y > job.x, run);  // last slab first when the out follows
+  else
+    run(job);
   return Error::Ok;
 }
 

@@ -59,6 +59,21 @@ inline __attribute__((noinline)) void conv_nhwc_ref(const ConvJob& j) {
   }
 }
 
+// A 1x1, stride-1, unpadded layer one pixel at a time from the last (as 1x1-image jobs): the
+// order for an out that begins after its input (pointwise_reverse_distance in
+// kernels/api/alias_contract.h; each pixel's outputs are written after its input is read).
+inline void conv_pixels_reverse(const ConvJob& j) {
+  const int32_t pixels = j.out.n * j.out.h * j.out.w;
+  for (int32_t p = pixels - 1; p >= 0; --p) {
+    ConvJob s = j;
+    s.in = Nhwc{1, 1, 1, j.in.c};
+    s.out = Nhwc{1, 1, 1, j.out.c};
+    s.x = j.x + static_cast<size_t>(p) * j.in.c;
+    s.y = j.y + static_cast<size_t>(p) * j.out.c;
+    conv_nhwc_ref(s);
+  }
+}
+
 // quantized_conv2d.out(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,
 //     int[] dilation, int input_offset, int output_offset, Tensor requantize_multipliers,
 //     Tensor requantize_shifts, int activation_min, int activation_max, Tensor scratch, *,

@@ -1,8 +1,10 @@
 // Shared parsing for the cortex_m convolution family: int[2] pairs, offsets/activation ranges and
 // the 4-D NHWC view (n, h, w, c) of an activation tensor given logically as [N, C, H, W].
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/api/alias_contract.h"  // kOverlapSlabRows
 #include "kernels/cortex_m/util/arg_util.h"
 
 namespace etmcu {
@@ -36,6 +38,44 @@ inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
   const int64_t num = static_cast<int64_t>(in) + 2 * static_cast<int64_t>(pad) - span;
   if (num < 0) return -1;
   return static_cast<int32_t>(num / stride + 1);
+}
+
+// Whether an op's out shares bytes with its input: only a memory plan below the naive floor
+// puts it there (an offset-overlap contract, kernels/api/alias_contract.h).
+inline bool bytes_overlap(const int8_t* x, const Nhwc& in, const int8_t* y, const Nhwc& out) {
+  const size_t nx = static_cast<size_t>(in.n) * in.h * in.w * in.c;
+  const size_t ny = static_cast<size_t>(out.n) * out.h * out.w * out.c;
+  return x < y + ny && y < x + nx;
+}
+
+// Whether by_row_slabs applies (slab_distance's conditions): one image, and every output
+// row's window starting above the input's last row (else a slab would see no input row).
+template <class Job>
+bool row_slabs_apply(const Job& j) {
+  return j.in.n == 1 && j.out.n == 1 && j.out.h >= 1 &&
+         static_cast<int64_t>(j.out.h - 1) * j.stride.h - j.pad.h < j.in.h;
+}
+
+// The job as slabs of kOverlapSlabRows output rows, each run(sub-job) reading input rows from its
+// first window row on and writing its own output rows only: the loop order of the convolution
+// family's offset-overlap contracts (slab_distance). Top to bottom for an out that begins
+// before its input, bottom to top (`reverse`) for one that begins after it. A sub-job sees the
+// input from its first needed row (or the top padding that is left) to the bottom.
+template <class Job, class Run>
+void by_row_slabs(const Job& j, bool reverse, Run run) {
+  const int32_t slabs = (j.out.h + kOverlapSlabRows - 1) / kOverlapSlabRows;
+  for (int32_t i = 0; i < slabs; ++i) {
+    const int32_t oy0 = (reverse ? slabs - 1 - i : i) * kOverlapSlabRows;
+    Job s = j;
+    const int32_t top = oy0 * j.stride.h - j.pad.h;  // < in.h (row_slabs_apply)
+    const int32_t lo = top < 0 ? 0 : top;
+    s.x = j.x + static_cast<size_t>(lo) * j.in.w * j.in.c;
+    s.in.h = j.in.h - lo;
+    s.pad.h = lo - top;
+    s.out.h = j.out.h - oy0 < kOverlapSlabRows ? j.out.h - oy0 : kOverlapSlabRows;
+    s.y = j.y + static_cast<size_t>(oy0) * j.out.w * j.out.c;
+    run(s);
+  }
 }
 
 }  // namespace int8
