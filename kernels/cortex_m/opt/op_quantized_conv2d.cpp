@@ -114,7 +114,7 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
 // Blocks of four channels whose requantization and sums fit the micro-kernel's contract go
 // through it (from the first, as interior_blocks), the rest through dot(). The folded bias of
 // the first kStripCachedChannels channels is computed once per call; a strip only loads it and
-// rebuilds the (cheap) 2v parameters.
+// rebuilds the (cheap) requantization parameters.
 constexpr int32_t kStripCachedChannels = 128;
 
 __attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t strip,
@@ -136,7 +136,7 @@ __attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t 
     for (bool ok = true; ok && blocks + 4 <= cout; blocks += ok ? 4 : 0)
       for (int k = 0; k < 4 && ok; ++k) {
         const int32_t ch = blocks + k, f = full_of(ch);
-        ok = cmsis::requant_2v_ok(j.mult[ch], j.shift[ch]) && f > -int8::kPointwiseMaxFull &&
+        ok = cmsis::requant_4v_ok(j.mult[ch], j.shift[ch]) && f > -int8::kPointwiseMaxFull &&
              f < int8::kPointwiseMaxFull;
       }
   }
@@ -159,13 +159,8 @@ __attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t 
     int8_t* ys = j.y + static_cast<size_t>(p0) * cout;
     for (int32_t oc = 0; oc < blocks; oc += 4) {
       for (int k = 0; k < 4; ++k) {
-        const int32_t ch = oc + k;
-        const cmsis::Requant2v q = cmsis::requant_2v(j.mult[ch], j.shift[ch], j.ooff);
-        b.full[k] = full_of(ch);
-        b.mult[k] = q.multiplier;
-        b.offset_high[k] = q.offset_high;
-        b.right[k] = q.right;
-        b.round_high[k] = q.offset_high + (int32_t(1) << (q.right - 1));
+        b.full[k] = full_of(oc + k);
+        int8::set_requant(b, k, j.mult[oc + k], j.shift[oc + k], j.ooff);
       }
       b.x = xs;
       b.w = j.w + static_cast<size_t>(oc) * c;
