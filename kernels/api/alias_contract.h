@@ -139,6 +139,30 @@ inline int64_t slab_distance(const Tensor& in, const Tensor& w, const Tensor& ou
   return d;
 }
 
+// The row contract of cortex_m::quantized_depthwise_conv2d.out, mirrored by
+// python/etmcu/lowering/overlap.py dw_rows_distance and the kernels' util/conv_util.h: one exact
+// channels-last int8 image, stride 1, undilated, the out of the input's shape (multiplier 1,
+// "same" padding). Every variant writes the out rows top to bottom without slabs, out row r
+// overwriting only input row r - pad_h - 1 of the same channels (whose readers are done), so an
+// out that begins before its input needs d = (pad_h + 1) input rows. -1 where it does not apply.
+inline int64_t dw_rows_distance(const Tensor& in, const Tensor& out, Span<const int64_t> stride,
+                                Span<const int64_t> pad, Span<const int64_t> dil) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (in.dim != 4 || out.dim != 4 || stride.size() != 2 || pad.size() != 2 || dil.size() != 2)
+    return -1;
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
+  for (int i = 0; i < 4; ++i) {
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+    if (in.sizes[i] != out.sizes[i]) return -1;
+  }
+  if (in.sizes[0] != 1 || stride[0] != 1 || stride[1] != 1 || dil[0] != 1 || dil[1] != 1 ||
+      pad[0] < 0 || pad[0] > 65535)
+    return -1;
+  const int64_t row = static_cast<int64_t>(in.sizes[3]) * in.sizes[1];
+  if (row < 1 || row > INT32_MAX) return -1;
+  return (pad[0] + 1) * row;
+}
+
 // Offset-overlap contracts of cortex_m::quantized_conv2d.out for 1x1, stride 1, unpadded,
 // undilated, ungrouped layers on exact channels-last int8 tensors, mirrored by
 // python/etmcu/lowering/overlap.py pointwise_distance: the opt variants go through the P output
@@ -214,8 +238,12 @@ inline int64_t overlap_min_distance(const char* name, size_t len, Span<EValue*> 
     const int64_t p = pointwise_distance(args, out, after);
     if (p >= 0) return p;
   }
-  return slab_distance(in, w, out, args[3]->to_int_list(), args[4]->to_int_list(),
-                       args[5]->to_int_list(), after);
+  const int64_t slabs = slab_distance(in, w, out, args[3]->to_int_list(), args[4]->to_int_list(),
+                                      args[5]->to_int_list(), after);
+  if (!dw || after) return slabs;
+  const int64_t rows = dw_rows_distance(in, out, args[3]->to_int_list(), args[4]->to_int_list(),
+                                        args[5]->to_int_list());
+  return rows >= 0 && (slabs < 0 || rows < slabs) ? rows : slabs;
 }
 
 }  // namespace etmcu

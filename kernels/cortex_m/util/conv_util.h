@@ -48,6 +48,20 @@ inline bool bytes_overlap(const int8_t* x, const Nhwc& in, const int8_t* y, cons
   return x < y + ny && y < x + nx;
 }
 
+// The row contract of stride-1 depthwise layers whose out has the input's shape (multiplier 1,
+// "same" padding; alias_contract.h dw_rows_distance): every variant writes the out in row order,
+// top to bottom (the reference and the channel-block loops pixel by pixel, the plane path a strip
+// of rows per channel, strips top to bottom), and an out row r only overwrites input row
+// r - pad_h - 1 of the same channels, which no later output reads. The least input - out
+// address then is (pad_h + 1) input rows, with no slabs; -1 where it does not apply.
+template <class Job>
+int64_t dw_rows_distance(const Job& j) {
+  if (j.in.n != 1 || j.out.n != 1 || j.stride.h != 1 || j.stride.w != 1 || j.dil.h != 1 ||
+      j.dil.w != 1 || j.in.h != j.out.h || j.in.w != j.out.w || j.in.c != j.out.c || j.pad.h < 0)
+    return -1;
+  return (static_cast<int64_t>(j.pad.h) + 1) * j.in.w * j.in.c;
+}
+
 // Whether by_row_slabs applies (slab_distance's conditions): one image, and every output
 // row's window starting above the input's last row (else a slab would see no input row).
 template <class Job>

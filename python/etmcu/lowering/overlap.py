@@ -165,6 +165,40 @@ def slab_distance(x, w, out, stride, padding, dilation, after=False):
     return max(0, max(need))
 
 
+def dw_rows_distance(x, w, out, stride, padding, dilation):
+    """cortex_m::quantized_depthwise_conv2d.out, stride 1, undilated, the out of the input's shape
+    (multiplier 1, "same" padding), one exact channels-last int8 image: every variant writes the
+    out rows top to bottom without slabs (ref and the channel-block loops pixel by pixel, the plane
+    path a strip of rows per channel, strips top to bottom), out row r overwriting only input row
+    r - pad_h - 1 of the same channels, which no later output reads. So an out that begins before
+    its input needs d = (pad_h + 1) input rows (kernels/api/alias_contract.h dw_rows_distance;
+    the kernels then run whole, util/conv_util.h). None where it does not apply."""
+    if len(x.shape) != 4 or len(out.shape) != 4:
+        return None
+    if x.order != CL or out.order != CL:
+        return None
+    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
+        return None
+    if tuple(x.shape) != tuple(out.shape) or x.shape[0] != 1:
+        return None
+    if list(stride) != [1, 1] or list(dilation) != [1, 1] or int(padding[0]) < 0:
+        return None
+    n, c, h, wd = x.shape
+    return (int(padding[0]) + 1) * wd * c
+
+
+def dw_distance(args, out, after=False):
+    """cortex_m::quantized_depthwise_conv2d.out: the row contract where it applies (an out before
+    its input), else (or when smaller) the slabs."""
+    slabs = slab_distance(args[0], args[1], out, args[3], args[4], args[5], after)
+    if after:
+        return slabs
+    rows = dw_rows_distance(args[0], args[1], out, args[3], args[4], args[5])
+    if rows is None:
+        return slabs
+    return rows if slabs is None else min(rows, slabs)
+
+
 def conv_distance(args, out, after=False):
     """cortex_m::quantized_conv2d.out: the strips for ungrouped 1x1, stride 1, unpadded layers,
     the slabs for the rest (the kernel's choice, opt/op_quantized_conv2d.cpp)."""
@@ -185,6 +219,5 @@ OVERLAP_CONTRACTS = {
     "cortex_m::quantized_conv2d.out": (0, conv_distance,
                                        lambda args, out: conv_distance(args, out, True)),
     "cortex_m::quantized_depthwise_conv2d.out": (
-        0, lambda args, out: slab_distance(args[0], args[1], out, args[3], args[4], args[5]),
-        lambda args, out: slab_distance(args[0], args[1], out, args[3], args[4], args[5], True)),
+        0, dw_distance, lambda args, out: dw_distance(args, out, True)),
 }

@@ -228,7 +228,10 @@ DW_SLAB_LAYERS = [   # h, w, cin, multiplier, kh, kw, stride, pad, dil  (cin * m
 @pytest.mark.parametrize("align", [1, 16])
 @pytest.mark.parametrize("after", [False, True])
 def test_depthwise_out_over_its_input(call, seed, align, after):
-    from etmcu.lowering.overlap import slab_distance
+    """At the op's contract distance (overlap.py dw_distance): the row contract for stride-1
+    layers of the input's shape with the out before the input (the kernels run whole), slabs
+    otherwise."""
+    from etmcu.lowering.overlap import dw_distance
     rng = np.random.default_rng(4900 + seed)
     h, w, cin, dm, kh, kw, stride, pad, dil = _slab_case(rng, seed, DW_SLAB_LAYERS)
     if seed % 4:
@@ -241,7 +244,8 @@ def test_depthwise_out_over_its_input(call, seed, align, after):
     lo, hi = (-128, 127) if seed % 2 else (out_off, 127)
     want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, dil, dm, in_off, out_off, mult,
                                      shift, lo, hi)
-    d = slab_distance(_Meta(x.shape), _W(wt.shape), _Meta(want.shape), stride, pad, dil, after)
+    d = dw_distance([_Meta(x.shape), _W(wt.shape), None, stride, pad, dil],
+                    _Meta(want.shape), after)
     assert d is not None
     xin, out, arena = _place(x, want, d, align, after)
     (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
@@ -249,6 +253,22 @@ def test_depthwise_out_over_its_input(call, seed, align, after):
                    T(mult), T(shift), lo, hi, T(np.zeros(0, np.uint8)), out, Ref(14)],
                   arena_bytes=arena)
     np.testing.assert_array_equal(got, want)
+
+
+def test_dw_row_contract_is_smaller_than_slabs_where_it_applies():
+    """DS-CNN's 3x3 depthwise (25x5x64, pad 1): (pad + 1) rows = 640 bytes against the slabs'
+    five rows; stride 2, another shape or an out after the input keep the slabs."""
+    from etmcu.lowering.overlap import dw_distance, dw_rows_distance, slab_distance
+    x, w, one = _Meta((1, 25, 5, 64)), _W((1, 3, 3, 64)), [1, 1]
+    assert dw_rows_distance(x, w, x, one, one, one) == 2 * 5 * 64
+    assert slab_distance(x, w, x, one, one, one) == 5 * 5 * 64
+    assert dw_distance([x, w, None, one, one, one], x) == 640
+    assert dw_distance([x, w, None, one, one, one], x, True) == slab_distance(x, w, x, one, one,
+                                                                             one, True)
+    y2 = _Meta((1, 13, 3, 64))
+    assert dw_rows_distance(x, w, y2, [2, 2], one, one) is None
+    assert dw_distance([x, w, None, [2, 2], one, one], y2) == slab_distance(x, w, y2, [2, 2], one,
+                                                                           one)
 
 
 def test_slab_contract_refuses_what_it_does_not_cover():
