@@ -34,9 +34,12 @@ __attribute__((noinline)) void* allocate_block(MemoryAllocator* a, uint32_t coun
 }
 
 // Builds "name.overload" (or "name") into buf; returns its length, 0 if it does not fit.
-size_t operator_full_name(fb::Table op, char* buf, size_t size) {
-  fb::String name = op.string(schema::op::kName);
-  fb::String overload = op.string(schema::op::kOverload);
+size_t operator_full_name(fb::Table table, char* buf, size_t size) {
+  fb::Fields op(table);
+  const uint8_t* name_ref = op.ref(schema::op::kName);
+  const uint8_t* overload_ref = op.ref(schema::op::kOverload);
+  fb::String name = name_ref != nullptr ? fb::string_at(name_ref) : fb::String{};
+  fb::String overload = overload_ref != nullptr ? fb::string_at(overload_ref) : fb::String{};
   size_t n = name.size + (overload.size ? 1 + overload.size : 0);
   if (n + 1 > size) return 0;
   if (name.size) memcpy(buf, name.data, name.size);
@@ -151,18 +154,19 @@ class MethodLoader {
 
  private:
   Error check_plan() {
+    fb::Fields plan(plan_);
     const char* missing = nullptr;
-    if (!plan_.has(sp::kName))
+    if (!plan.offset(sp::kName))
       missing = ET_TEXT("ExecutionPlan.name missing");
-    else if (!plan_.has(sp::kValues))
+    else if (!plan.offset(sp::kValues))
       missing = ET_TEXT("ExecutionPlan.values missing");
-    else if (!plan_.has(sp::kInputs))
+    else if (!plan.offset(sp::kInputs))
       missing = ET_TEXT("ExecutionPlan.inputs missing");
-    else if (!plan_.has(sp::kOutputs))
+    else if (!plan.offset(sp::kOutputs))
       missing = ET_TEXT("ExecutionPlan.outputs missing");
-    else if (!plan_.has(sp::kNonConstBufferSizes))
+    else if (!plan.offset(sp::kNonConstBufferSizes))
       missing = ET_TEXT("ExecutionPlan.non_const_buffer_sizes missing");
-    else if (plan_.vector(sp::kChains).size == 0)
+    else if (plan.vector(sp::kChains).size == 0)
       missing = ET_TEXT("ExecutionPlan has no chains");
     if (missing != nullptr) return diag_->fail(Error::InvalidProgram, missing, ET_TEXT("method"));
     return Error::Ok;
@@ -207,14 +211,14 @@ class MethodLoader {
     for (uint32_t k = 0; k < m_.num_inputs_; ++k) add_slot(m_.inputs_[k]);
     for (uint32_t k = 0; k < m_.num_outputs_; ++k) add_slot(m_.outputs_[k]);
     fb::Vector values = m_.values_fb_;
-    for (uint32_t i = 0; kFeatureExternalData && i < values.size; ++i) {
+    for (uint32_t i = 0; kFeatureExternalData && layout_.external_slots && i < values.size; ++i) {
       fb::Table v(values.ref(i));
       if (v.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) continue;
       fb::Table extra = v.table(schema::evalue::kVal).table(st::kExtraTensorInfo);
       if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) add_slot(i);
     }
     fb::Vector chains = plan_.vector(sp::kChains);
-    for (uint32_t c = 0; c < chains.size; ++c) {
+    for (uint32_t c = 0; layout_.instruction_slots && c < chains.size; ++c) {
       fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
       for (uint32_t k = 0; k < instrs.size; ++k) {
         fb::Fields in(fb::Table(instrs.ref(k)));
@@ -591,8 +595,10 @@ class MethodLoader {
               return diag_->fail(Error::InvalidProgram,
                                  ET_TEXT("call arguments differ from the method layout"),
                                  ET_TEXT("instruction"), n);
-            for (uint32_t j = 0; j < av.size; ++j)
-              ET_CHECK_OR_RETURN(check_index(av.scalar<int32_t>(j), n) == Error::Ok, diag_->error);
+            if (n == layout_.bad_argument)  // the layout found an index out of range here
+              for (uint32_t j = 0; j < av.size; ++j)
+                ET_CHECK_OR_RETURN(check_index(av.scalar<int32_t>(j), n) == Error::Ok,
+                                   diag_->error);
             if (kind == schema::kInstrDelegateCall) {
               if (a < 0 || static_cast<uint32_t>(a) >= m_.num_delegates_)
                 return diag_->fail_numbers(Error::InvalidProgram,
@@ -664,7 +670,7 @@ class MethodLoader {
   MethodLayout layout_;
   uint32_t missing_ = 0;
   uint32_t first_missing_ = 0;
-  char missing_name_[kMaxOperatorName] = {};
+  char missing_name_[kMaxOperatorName];  // written before it is read (missing_ > 0)
 
   const Program& program_;
   const PteFile* file_;

@@ -18,7 +18,12 @@ namespace etmcu {
 // buffer just before the instruction that reads it; the call buffer is sized by the largest call.
 struct MethodLayout {
   uint32_t values = 0;
-  uint32_t slots = 0;  // slot candidates, counted with repeats (an upper bound)
+  uint32_t slots = 0;              // slot candidates, counted with repeats (an upper bound)
+  uint32_t instruction_slots = 0;  // of which instructions name (0: load skips that scan)
+  uint32_t external_slots = 0;     // of which tensors with external data name
+  // The first instruction (global index) passing a value index out of range, UINT32_MAX when
+  // none: load reports it and checks no other argument index.
+  uint32_t bad_argument = 0xffffffffu;
   uint32_t operators = 0;
   uint32_t instructions = 0;
   uint32_t chains = 0;

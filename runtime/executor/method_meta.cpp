@@ -37,13 +37,18 @@ uint64_t MethodLayout::bytes() const {
 namespace {
 // Type tag of value v, or kTagNull when v is out of range (load reports the bad index).
 // The value's own table is returned in `e` (its payload read only when needed).
-uint8_t value_type(fb::Vector values, int64_t v, fb::Table* e) {
-  if (v < 0 || v >= values.size) return schema::kTagNull;
-  *e = fb::Table(values.ref(static_cast<uint32_t>(v)));
+constexpr uint8_t kOutOfRange = 0xff;  // no schema tag
+// Inline: it runs once per call argument at every method load.
+__attribute__((always_inline)) inline uint8_t value_type(fb::Vector values, int32_t index,
+                                                         fb::Table* e) {
+  uint32_t v = static_cast<uint32_t>(index);  // negative: out of range too
+  if (v >= values.size) return kOutOfRange;
+  const uint8_t* slot = values.base + 4 * v;
+  *e = fb::Table(slot + fb::read<uint32_t>(slot));
   return fb::Fields(*e).scalar<uint8_t>(schema::evalue::kValType);
 }
 // Items of the list value whose EValue table is `e`.
-uint32_t list_size(fb::Table e) {
+__attribute__((always_inline)) inline uint32_t list_size(fb::Table e) {
   return fb::Fields(fb::Fields(e).table(schema::evalue::kVal)).vector(0).size;
 }
 bool is_scalar_tag(uint8_t t) {
@@ -63,10 +68,10 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
   for (uint32_t c = 0; c < chains.size; ++c) {
     fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
     for (uint32_t i = 0; i < instrs.size; ++i) {
-      fb::Table in(instrs.ref(i));
+      fb::Fields in(fb::Table(instrs.ref(i)));
       uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
       if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        args += in.table(schema::instr::kArgs).vector(schema::call::kArgs).size;
+        args += fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs).size;
     }
   }
   if (args > flatbuffer_bytes / 4) {
@@ -79,8 +84,10 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
     fb::Table e;
     if (value_type(values, i, &e) != schema::kTagTensor) continue;
     fb::Table extra = e.table(schema::evalue::kVal).table(schema::tensor::kExtraTensorInfo);
-    if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1)
+    if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) {
       l.slots = add_sat(l.slots, 1);  // external data: found by name once, at load
+      l.external_slots = add_sat(l.external_slots, 1);
+    }
   }
   l.operators = plan.vector(sp::kOperators).size;
   l.chains = chains.size;
@@ -92,23 +99,43 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
       uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
       if (type == schema::kInstrMoveCall) {
         l.slots = add_sat(l.slots, 2);
+        l.instruction_slots = add_sat(l.instruction_slots, 2);
       } else if (type == schema::kInstrJumpFalseCall || type == schema::kInstrFreeCall) {
         l.slots = add_sat(l.slots, 1);
+        l.instruction_slots = add_sat(l.instruction_slots, 1);
       } else if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall) {
         fb::Vector a = fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs);
         uint32_t tensors = 0, ints = 0, items = 0;
+        bool delegate = type == schema::kInstrDelegateCall;
+        // The tightest loop of method load: one type byte per argument (tensor counts cannot
+        // wrap: at most one per argument, and arguments are fewer than the flatbuffer's bytes).
         for (uint32_t j = 0; j < a.size; ++j) {
           fb::Table e;
           uint8_t t = value_type(values, a.scalar<int32_t>(j), &e);
-          if (t == schema::kTagTensor) tensors = add_sat(tensors, 1);
-          if (t == schema::kTagIntList) ints = add_sat(ints, list_size(e));
-          if (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList) {
+          if (t == schema::kTagTensor) {
+            ++tensors;
+            continue;
+          }
+          if (t == kOutOfRange) {
+            if (l.bad_argument == 0xffffffffu)
+              l.bad_argument = add_sat(l.instructions - instrs.size, i);
+          } else if (t == schema::kTagIntList) {
+            ints = add_sat(ints, list_size(e));
+          } else if (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList) {
             items = add_sat(items, list_size(e));
             tensors = add_sat(tensors, list_size(e));
+          } else if (delegate && is_scalar_tag(t)) {
+            // A scalar a delegate may write keeps its value between calls.
+            l.slots = add_sat(l.slots, 1);
+            l.instruction_slots = add_sat(l.instruction_slots, 1);
           }
-          // Scalars a kernel returns or a delegate may write keep their value between calls.
-          bool written = type == schema::kInstrDelegateCall || j + 1 == a.size;
-          if (written && is_scalar_tag(t)) l.slots = add_sat(l.slots, 1);
+        }
+        if (!delegate && a.size > 0) {  // a scalar a kernel returns: the same
+          fb::Table e;
+          if (is_scalar_tag(value_type(values, a.scalar<int32_t>(a.size - 1), &e))) {
+            l.slots = add_sat(l.slots, 1);
+            l.instruction_slots = add_sat(l.instruction_slots, 1);
+          }
         }
         if (a.size > kMaxCallArgs || tensors > kMaxCallArgs)
           l.refused = ET_TEXT("a call passes more arguments or tensors than the runtime supports");
