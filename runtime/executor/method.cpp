@@ -224,7 +224,11 @@ class MethodLoader {
         fb::Fields in(fb::Table(instrs.ref(k)));
         uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
         fb::Fields args(in.table(schema::instr::kArgs));
-        if (kind == schema::kInstrMoveCall) {
+        if (!kFeatureControlFlow &&
+            (kind == schema::kInstrMoveCall || kind == schema::kInstrJumpFalseCall ||
+             kind == schema::kInstrFreeCall)) {
+          continue;  // refused by resolve_instructions
+        } else if (kind == schema::kInstrMoveCall) {
           add_slot(args.scalar<int32_t>(schema::move::kFrom));
           add_slot(args.scalar<int32_t>(schema::move::kTo));
         } else if (kind == schema::kInstrJumpFalseCall || kind == schema::kInstrFreeCall) {
@@ -283,6 +287,12 @@ class MethodLoader {
     // only the slots are built here (and every tensor when one may carry initial data to copy).
     bool full = program_.verification() == Program::Verification::InternalConsistency ||
                 kFeatureMutableData;
+    if (!kFeatureLoadValueChecks &&
+        program_.verification() == Program::Verification::InternalConsistency)
+      return diag_->fail(Error::NotSupported,
+                         ET_TEXT("runtime built with ETMCU_FEATURE_LOAD_VALUE_CHECKS=0 checks no "
+                                 "value at load: load the program with Verification::Minimal"),
+                         ET_TEXT("method"));
     uint32_t count = full ? values.size : m_.num_slots_;
     for (uint32_t n = 0; n < count; ++n) {
       uint32_t i = full ? n : m_.slot_ids_[n];
@@ -321,8 +331,11 @@ class MethodLoader {
             return fail_value(Error::InvalidProgram, ET_TEXT("Tensor value without its table"), i);
           Tensor scratch;  // a tensor without a slot is rebuilt before each call reading it
           Tensor* t = s != nullptr ? &s->tensor : &scratch;
-          ET_CHECK_OR_RETURN(m_.build_tensor(val, i, t, &program_, diag_) == Error::Ok,
-                             diag_->error);
+          if (!kFeatureLoadValueChecks && !kFeatureExternalData && !kFeatureMutableData)
+            m_.build_tensor_fast(val, t);  // checked before (Minimal), nothing to copy
+          else
+            ET_CHECK_OR_RETURN(m_.build_tensor(val, i, t, &program_, diag_) == Error::Ok,
+                               diag_->error);
           e = EValue::from_tensor(t);
           break;
         }
@@ -346,7 +359,7 @@ class MethodLoader {
       }
       if (s != nullptr) s->value = e;
     }
-    if (!kFeatureLists || !full) return Error::Ok;
+    if (!kFeatureLists || !full || !kFeatureLoadValueChecks) return Error::Ok;
     // Unshared, every list item takes at least 4 bytes of the flatbuffer: more means tables shared
     // many times over, which would make this pass slow (2^32 reads for 2^16 x 2^16 items).
     uint64_t total = 0;
@@ -915,6 +928,11 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
   fb::Fields e(fb::Table(values_fb_.ref(v)));
   fb::Table val = e.table(schema::evalue::kVal);
   uint8_t type = e.scalar<uint8_t>(schema::evalue::kValType);
+  // Runtimes built without lists or strings (for programs that have none) carry no code for them.
+  if ((!kFeatureLists && type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList) ||
+      (!kFeatureStrings && type == schema::kTagString))
+    return fail_value(diag, Error::NotSupported,
+                      ET_TEXT("list or string value; runtime built without"), v);
   switch (type) {
     case schema::kTagInt:
       *out = EValue::from_int(val.scalar<int64_t>(0));

@@ -119,6 +119,8 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
           if (t == kOutOfRange) {
             if (l.bad_argument == 0xffffffffu)
               l.bad_argument = add_sat(l.instructions - instrs.size, i);
+          } else if (!kFeatureLists) {
+            // such programs fail at method load; nothing to size
           } else if (t == schema::kTagIntList) {
             ints = add_sat(ints, list_size(e));
           } else if (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList) {
