@@ -154,17 +154,17 @@ class MethodLoader {
 
  private:
   Error check_plan() {
-    fb::Fields plan(plan_);
+    const fb::Table& plan = plan_;
     const char* missing = nullptr;
-    if (!plan.offset(sp::kName))
+    if (!plan.has(sp::kName))
       missing = ET_TEXT("ExecutionPlan.name missing");
-    else if (!plan.offset(sp::kValues))
+    else if (!plan.has(sp::kValues))
       missing = ET_TEXT("ExecutionPlan.values missing");
-    else if (!plan.offset(sp::kInputs))
+    else if (!plan.has(sp::kInputs))
       missing = ET_TEXT("ExecutionPlan.inputs missing");
-    else if (!plan.offset(sp::kOutputs))
+    else if (!plan.has(sp::kOutputs))
       missing = ET_TEXT("ExecutionPlan.outputs missing");
-    else if (!plan.offset(sp::kNonConstBufferSizes))
+    else if (!plan.has(sp::kNonConstBufferSizes))
       missing = ET_TEXT("ExecutionPlan.non_const_buffer_sizes missing");
     else if (plan.vector(sp::kChains).size == 0)
       missing = ET_TEXT("ExecutionPlan has no chains");
@@ -221,9 +221,9 @@ class MethodLoader {
     for (uint32_t c = 0; layout_.instruction_slots && c < chains.size; ++c) {
       fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
       for (uint32_t k = 0; k < instrs.size; ++k) {
-        fb::Fields in(fb::Table(instrs.ref(k)));
+        fb::Table in(instrs.ref(k));  // not the hot path: compact code
         uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
-        fb::Fields args(in.table(schema::instr::kArgs));
+        fb::Table args = in.table(schema::instr::kArgs);
         if (!kFeatureControlFlow &&
             (kind == schema::kInstrMoveCall || kind == schema::kInstrJumpFalseCall ||
              kind == schema::kInstrFreeCall)) {
@@ -239,8 +239,7 @@ class MethodLoader {
             if (kind == schema::kInstrKernelCall && j + 1 != a.size) continue;
             int32_t v = a.scalar<int32_t>(j);
             if (v < 0 || static_cast<uint32_t>(v) >= values.size) continue;
-            uint8_t t =
-                fb::Fields(fb::Table(values.ref(v))).scalar<uint8_t>(schema::evalue::kValType);
+            uint8_t t = fb::Table(values.ref(v)).scalar<uint8_t>(schema::evalue::kValType);
             if (t == schema::kTagInt || t == schema::kTagDouble || t == schema::kTagBool)
               add_slot(v);
           }
@@ -364,7 +363,7 @@ class MethodLoader {
     // many times over, which would make this pass slow (2^32 reads for 2^16 x 2^16 items).
     uint64_t total = 0;
     for (uint32_t i = 0; i < values.size; ++i) {
-      fb::Fields v(fb::Table(values.ref(i)));
+      fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
       if (type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList)
         total += v.table(schema::evalue::kVal).vector(0).size;
