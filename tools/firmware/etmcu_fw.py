@@ -782,9 +782,11 @@ def run(args):
     if "Lockup" in err and m:
         limit = symbol_address(elf, "__stack_limit")
         if limit is not None and int(m.group(1), 16) < limit:
-            raise FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
-                          f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
-                          f"{2 * secs.get('.stack', 2048)}")
+            # A --stack-bytes below the board's default is the cause to name (the run asked for it).
+            raise small_stack(args, b, "a stack overflow that locked up the core") or \
+                FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
+                        f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
+                        f"{2 * secs.get('.stack', 2048)}")
         raise small_stack(args, b, "a lock-up (a fault inside the fault handler)") or \
             FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
     if rc != 0 or res["T"] is None:
