@@ -70,7 +70,10 @@ inline int64_t pad_min_distance(const Tensor& in, const Tensor& out, Span<const 
     if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
     d[i] = in.sizes[kCl[i]];
     od[i] = out.sizes[kCl[i]];
-    if (d[i] < 1 || pre[i] < 0 || post[i] < 0 || od[i] != d[i] + pre[i] + post[i]) return -1;
+    // Pads beyond int32 cannot match an int32 size (and their sum would overflow int64).
+    if (d[i] < 1 || pre[i] < 0 || post[i] < 0 || pre[i] > INT32_MAX || post[i] > INT32_MAX ||
+        od[i] != d[i] + pre[i] + post[i])
+      return -1;
     p[i] = static_cast<int32_t>(pre[i]);
   }
   // The lead of the writes over the first unread input row grows by the out row (R) at a

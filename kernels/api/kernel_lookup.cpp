@@ -12,11 +12,15 @@ OpFunction find_kernel(const char* name, size_t name_len) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
     const char* entry = table[mid].name;
-    size_t entry_len = strlen(entry);
-    // Byte order, as the generator sorts; `name` may contain NULs (it comes from the file).
-    int c = memcmp(entry, name, entry_len < name_len ? entry_len : name_len);
-    if (c == 0) c = entry_len < name_len ? -1 : (entry_len > name_len ? 1 : 0);
-    if (c == 0) return table[mid].fn;
+    // strncmp orders as the generator sorts (bytes; a prefix first) without the entry's length,
+    // which only a match needs (a strlen per probe was most of the lookup's cycles).
+    int c = strncmp(entry, name, name_len);
+    if (c == 0) {
+      size_t entry_len = strlen(entry);
+      if (entry_len == name_len) return table[mid].fn;
+      if (entry_len < name_len) return nullptr;  // `name` (from the file) has a NUL inside
+      c = 1;                                     // longer than name: sorts after it
+    }
     if (c < 0)
       lo = mid + 1;
     else

@@ -29,6 +29,14 @@
 #define ETMCU_FEATURE_ALIAS_CHECK 1  // method load checks op outs that overlap their inputs
 #endif
 
+#ifndef ETMCU_FEATURE_LOAD_VALUE_CHECKS
+// Method load checks every value (Verification::InternalConsistency). 0: only for programs
+// loaded with Verification::Minimal, whose values were checked before (the firmware's embedded
+// program, by the host at build time); load then builds the slots unchecked and refuses
+// InternalConsistency (docs/runtime.md, "Method state in flash").
+#define ETMCU_FEATURE_LOAD_VALUE_CHECKS 1
+#endif
+
 #ifndef ETMCU_INSTRUCTION_HOOKS
 #define ETMCU_INSTRUCTION_HOOKS 0  // per-instruction observer and profiler (host builds turn it on)
 #endif
@@ -42,5 +50,6 @@ constexpr bool kFeatureConstantBuffer = ETMCU_FEATURE_CONSTANT_BUFFER != 0;
 constexpr bool kFeatureLists = ETMCU_FEATURE_LISTS != 0;
 constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
 constexpr bool kFeatureAliasCheck = ETMCU_FEATURE_ALIAS_CHECK != 0;
+constexpr bool kFeatureLoadValueChecks = ETMCU_FEATURE_LOAD_VALUE_CHECKS != 0;
 constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;
 }  // namespace etmcu

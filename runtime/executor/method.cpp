@@ -1,5 +1,6 @@
-// Method: load (value table, memory-plan binding, instruction resolution, delegate init) and the
-// instruction loop.
+// Method: load (verification of every value and instruction, slots, memory-plan binding, kernel
+// lookup, delegate init), the call buffer that builds each call's arguments, and the instruction
+// loop.
 #include "runtime/executor/method.h"
 
 #include <string.h>
@@ -33,9 +34,12 @@ __attribute__((noinline)) void* allocate_block(MemoryAllocator* a, uint32_t coun
 }
 
 // Builds "name.overload" (or "name") into buf; returns its length, 0 if it does not fit.
-size_t operator_full_name(fb::Table op, char* buf, size_t size) {
-  fb::String name = op.string(schema::op::kName);
-  fb::String overload = op.string(schema::op::kOverload);
+size_t operator_full_name(fb::Table table, char* buf, size_t size) {
+  fb::Fields op(table);
+  const uint8_t* name_ref = op.ref(schema::op::kName);
+  const uint8_t* overload_ref = op.ref(schema::op::kOverload);
+  fb::String name = name_ref != nullptr ? fb::string_at(name_ref) : fb::String{};
+  fb::String overload = overload_ref != nullptr ? fb::string_at(overload_ref) : fb::String{};
   size_t n = name.size + (overload.size ? 1 + overload.size : 0);
   if (n + 1 > size) return 0;
   if (name.size) memcpy(buf, name.data, name.size);
@@ -48,13 +52,30 @@ size_t operator_full_name(fb::Table op, char* buf, size_t size) {
 }
 }  // namespace
 
-// Does the work of Program::load_method; a friend of Method.
+namespace {
+Error fail_value(Diagnostic* diag, Error e, const char* what, uint32_t i) {
+  return diag->fail(e, what, ET_TEXT("values"), i);
+}
+
+Result<NamedBlob> find_external(const Program& program, const PteFile* file, fb::String fqn) {
+  if (program.external_data() != nullptr) {
+    Result<NamedBlob> b = program.external_data()->get(fqn.data, fqn.size);
+    if (b.ok()) return b;
+  }
+  PteNamedData own(file);
+  return own.get(fqn.data, fqn.size);
+}
+}  // namespace
+
+// Does the work of Program::load_method; a friend of Method. Load verifies every value and
+// instruction execute() will read from the program, so execution never trusts unverified bytes;
+// it keeps in RAM only the slots (see MethodLayout), one kernel per operator and the call buffer.
 class MethodLoader {
  public:
   MethodLoader(const Program& program, fb::Table plan, MemoryManager* memory, Method& m,
                Diagnostic* diag)
       : program_(program),
-        file_(program.file()),
+        file_(&program.file()),
         plan_(plan),
         memory_(memory),
         m_(m),
@@ -62,8 +83,11 @@ class MethodLoader {
 
   Error load() {
     ET_CHECK_OR_RETURN(check_plan() == Error::Ok, diag_->error);
-    layout_ = compute_method_layout(plan_);
+    layout_ = compute_method_layout(plan_, file_->flatbuffer_size());
     const MethodLayout& layout = layout_;
+    if (layout.refused != nullptr)
+      return diag_->fail_numbers(Error::InvalidProgram, layout.refused, 0, kMaxCallArgs,
+                                 ET_TEXT("method"));
     MemoryAllocator* alloc = memory_->method_allocator();
     if (alloc == nullptr)
       return diag_->fail(Error::InvalidArgument, ET_TEXT("MemoryManager has no method allocator"));
@@ -77,34 +101,52 @@ class MethodLoader {
           static_cast<int64_t>(free_bytes),
           need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
     bool ok = true;
-    m_.values_ = static_cast<EValue*>(allocate_block(alloc, layout.values, sizeof(EValue), ok));
-    tensors_ = static_cast<Tensor*>(allocate_block(alloc, layout.tensors, sizeof(Tensor), ok));
-    list_ints_ =
-        static_cast<int64_t*>(allocate_block(alloc, layout.list_ints, sizeof(int64_t), ok));
-    list_tensors_ =
-        static_cast<Tensor**>(allocate_block(alloc, layout.list_tensors, sizeof(Tensor*), ok));
-    m_.instructions_ = static_cast<LoadedInstruction*>(
-        allocate_block(alloc, layout.instructions, sizeof(LoadedInstruction), ok));
+    slot_bits_ = static_cast<uint8_t*>(allocate_block(alloc, (layout.values + 7) / 8, 1, ok));
+    slot_ids_ = static_cast<uint32_t*>(allocate_block(alloc, layout.slots, sizeof(uint32_t), ok));
+    m_.slots_ = static_cast<ValueSlot*>(allocate_block(alloc, layout.slots, sizeof(ValueSlot), ok));
+    m_.kernels_ =
+        static_cast<OpFunction*>(allocate_block(alloc, layout.operators, sizeof(OpFunction), ok));
     // chains + 1 <= UINT32_MAX: the plan's chains vector fits a < 2 GiB buffer.
     m_.chain_starts_ =
         static_cast<uint32_t*>(allocate_block(alloc, layout.chains + 1, sizeof(uint32_t), ok));
-    call_args_ =
-        static_cast<EValue**>(allocate_block(alloc, layout.call_args, sizeof(EValue*), ok));
     m_.delegates_ = static_cast<LoadedDelegate*>(
         allocate_block(alloc, layout.delegates, sizeof(LoadedDelegate), ok));
     m_.input_set_ =
         static_cast<uint8_t*>(allocate_block(alloc, layout.inputs, sizeof(uint8_t), ok));
+    m_.call_ptrs_ =
+        static_cast<EValue**>(allocate_block(alloc, layout.call_args, sizeof(EValue*), ok));
+    m_.call_values_ =
+        static_cast<EValue*>(allocate_block(alloc, layout.call_args, sizeof(EValue), ok));
+    m_.call_tensors_ =
+        static_cast<Tensor*>(allocate_block(alloc, layout.call_tensors, sizeof(Tensor), ok));
+    m_.call_tensor_ids_ =
+        static_cast<uint32_t*>(allocate_block(alloc, layout.call_tensors, sizeof(uint32_t), ok));
+    m_.call_ints_ =
+        static_cast<int64_t*>(allocate_block(alloc, layout.call_ints, sizeof(int64_t), ok));
+    m_.call_items_ =
+        static_cast<Tensor**>(allocate_block(alloc, layout.call_items, sizeof(Tensor*), ok));
     if (!ok)
       return diag_->fail(Error::MemoryAllocationFailed,
                          ET_TEXT("method allocator failed a block its size check allowed"),
                          ET_TEXT("method allocator"));
+    m_.values_fb_ = plan_.vector(sp::kValues);
     m_.num_values_ = layout.values;
-    for (uint32_t i = 0; i < layout.values; ++i) new (&m_.values_[i]) EValue();
+    m_.max_call_args_ = layout.call_args;
+    m_.max_call_tensors_ = layout.call_tensors;
+    m_.max_call_ints_ = layout.call_ints;
+    m_.max_call_items_ = layout.call_items;
     if (m_.input_set_ != nullptr) memset(m_.input_set_, 0, layout.inputs);
+    // Constants in the constant segment (PteFile::parse checked its index and offsets).
+    fb::Table cs = file_->program().table(schema::program::kConstantSegment);
+    m_.const_offsets_ = cs.vector(schema::subseg::kOffsets);
+    if (m_.const_offsets_.size > 0)
+      m_.const_base_ = file_->segment(cs.scalar<uint32_t>(schema::subseg::kSegmentIndex)).data();
+    for (uint32_t k = 0; k < layout.operators; ++k) m_.kernels_[k] = nullptr;
 
     ET_CHECK_OR_RETURN(check_planned_buffers() == Error::Ok, diag_->error);
-    ET_CHECK_OR_RETURN(parse_values() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(parse_io() == Error::Ok, diag_->error);
+    collect_slots();
+    ET_CHECK_OR_RETURN(verify_values() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(init_delegates() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(resolve_instructions() == Error::Ok, diag_->error);
     return Error::Ok;
@@ -112,18 +154,19 @@ class MethodLoader {
 
  private:
   Error check_plan() {
+    const fb::Table& plan = plan_;
     const char* missing = nullptr;
-    if (!plan_.has(sp::kName))
+    if (!plan.has(sp::kName))
       missing = ET_TEXT("ExecutionPlan.name missing");
-    else if (!plan_.has(sp::kValues))
+    else if (!plan.has(sp::kValues))
       missing = ET_TEXT("ExecutionPlan.values missing");
-    else if (!plan_.has(sp::kInputs))
+    else if (!plan.has(sp::kInputs))
       missing = ET_TEXT("ExecutionPlan.inputs missing");
-    else if (!plan_.has(sp::kOutputs))
+    else if (!plan.has(sp::kOutputs))
       missing = ET_TEXT("ExecutionPlan.outputs missing");
-    else if (!plan_.has(sp::kNonConstBufferSizes))
+    else if (!plan.has(sp::kNonConstBufferSizes))
       missing = ET_TEXT("ExecutionPlan.non_const_buffer_sizes missing");
-    else if (plan_.vector(sp::kChains).size == 0)
+    else if (plan.vector(sp::kChains).size == 0)
       missing = ET_TEXT("ExecutionPlan has no chains");
     if (missing != nullptr) return diag_->fail(Error::InvalidProgram, missing, ET_TEXT("method"));
     return Error::Ok;
@@ -157,185 +200,108 @@ class MethodLoader {
     return diag_->fail(e, what, ET_TEXT("values"), i);
   }
 
-  Error parse_tensor(fb::Table t, uint32_t i, Tensor* out) {
-    int8_t dtype = t.scalar<int8_t>(st::kScalarType);
-    if (!is_valid_scalar_type(dtype))
-      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.scalar_type unknown"),
-                                 dtype, 6, ET_TEXT("values"), i);
-    fb::Vector sizes = t.vector(st::kSizes);
-    fb::Vector order = t.vector(st::kDimOrder);
-    if (sizes.size > static_cast<uint32_t>(kTensorMaxDim))
-      return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor has too many dims"),
-                                 sizes.size, kTensorMaxDim, ET_TEXT("values"), i);
-    if (order.size != sizes.size)
-      return diag_->fail_numbers(Error::InvalidProgram,
-                                 ET_TEXT("Tensor.dim_order length differs from sizes length"),
-                                 order.size, sizes.size, ET_TEXT("values"), i);
-    uint32_t seen = 0;
-    for (uint32_t d = 0; d < order.size; ++d) {
-      uint8_t o = order.scalar<uint8_t>(d);
-      if (o >= order.size || (seen & (1u << o)))
-        return fail_value(Error::InvalidProgram, ET_TEXT("Tensor.dim_order is not a permutation"),
-                          i);
-      seen |= 1u << o;
-    }
-    if (t.scalar<int32_t>(st::kStorageOffset) != 0)
-      return fail_value(Error::NotSupported, ET_TEXT("Tensor.storage_offset must be 0"), i);
-    if (t.scalar<int8_t>(st::kShapeDynamism) == 2)
-      return fail_value(Error::NotSupported,
-                        ET_TEXT("dynamic unbound tensor shapes are not supported"), i);
-    size_t esize = element_size(static_cast<ScalarType>(dtype));
-    uint64_t nbytes = esize;
-    for (uint32_t d = 0; d < sizes.size; ++d) {
-      int32_t s = sizes.scalar<int32_t>(d);
-      if (s < 0)
-        return diag_->fail_numbers(Error::InvalidProgram,
-                                   ET_TEXT("Tensor.sizes has a negative size"), s, 0,
-                                   ET_TEXT("values"), i);
-      nbytes *= static_cast<uint64_t>(s);
-      if (nbytes > (static_cast<uint64_t>(1) << 31))
-        return fail_value(Error::InvalidProgram, ET_TEXT("Tensor larger than 2 GiB"), i);
-    }
-    out->dtype = static_cast<ScalarType>(dtype);
-    out->dim = static_cast<uint8_t>(sizes.size);
-    out->sizes = sizes.data<int32_t>();
-    out->dim_order = order.data<uint8_t>();
-    out->nbytes = static_cast<size_t>(nbytes);
-    out->data = nullptr;
+  void add_slot(int64_t v) {
+    if (v >= 0 && v < layout_.values && num_ids_ < layout_.slots)
+      slot_ids_[num_ids_++] = static_cast<uint32_t>(v);
+  }
 
-    fb::Table alloc = t.table(st::kAllocationInfo);
-    uint8_t* planned = nullptr;
-    if (alloc.valid()) {
-      uint32_t id = alloc.scalar<uint32_t>(schema::alloc::kMemoryId);
-      uint64_t offset =
-          (static_cast<uint64_t>(alloc.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
-          alloc.scalar<uint32_t>(schema::alloc::kOffsetLow);
-      fb::Vector buf_sizes = plan_.vector(sp::kNonConstBufferSizes);
-      if (id == 0 || id >= buf_sizes.size)
-        return diag_->fail_numbers(Error::InvalidProgram,
-                                   ET_TEXT("AllocationDetails.memory_id out of range"), id,
-                                   static_cast<int64_t>(buf_sizes.size) - 1, ET_TEXT("values"), i);
-      uint64_t arena = static_cast<uint64_t>(buf_sizes.scalar<int64_t>(id));
-      if (offset > arena || nbytes > arena - offset)
-        return diag_->fail_numbers(
-            Error::InvalidProgram,
-            ET_TEXT("planned tensor runs past the end of its buffer (end offset vs buffer size)"),
-            // The end offset, saturated: offset + nbytes may not fit 64 bits.
-            offset > INT64_MAX - nbytes ? INT64_MAX : static_cast<int64_t>(offset + nbytes),
-            static_cast<int64_t>(arena), ET_TEXT("values"), i);
-      planned = memory_->planned_memory()->address(id, offset, static_cast<size_t>(nbytes));
-      if (planned == nullptr && nbytes != 0)
-        return fail_value(Error::MemoryAllocationFailed,
-                          ET_TEXT("planned tensor outside the provided buffer"), i);
-      if (planned == nullptr)
-        planned =
-            memory_->planned_memory() != nullptr && memory_->planned_memory()->num_buffers() >= id
-                ? memory_->planned_memory()->buffer(id - 1).data()
-                : nullptr;
+  // The values with persistent state (the same candidates compute_method_layout counted; indices
+  // out of range are left out here and reported by the passes that follow), sorted, unique.
+  void collect_slots() {
+    for (uint32_t k = 0; k < m_.num_inputs_; ++k) add_slot(m_.inputs_[k]);
+    for (uint32_t k = 0; k < m_.num_outputs_; ++k) add_slot(m_.outputs_[k]);
+    fb::Vector values = m_.values_fb_;
+    for (uint32_t i = 0; kFeatureExternalData && layout_.external_slots && i < values.size; ++i) {
+      fb::Table v(values.ref(i));
+      if (v.scalar<uint8_t>(schema::evalue::kValType) != schema::kTagTensor) continue;
+      fb::Table extra = v.table(schema::evalue::kVal).table(st::kExtraTensorInfo);
+      if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) add_slot(i);
     }
-
-    fb::Table extra = t.table(st::kExtraTensorInfo);
-    uint32_t buffer_idx = t.scalar<uint32_t>(st::kDataBufferIdx);
-    if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) {
-      if (!kFeatureExternalData)
-        return fail_value(
-            Error::NotSupported,
-            ET_TEXT("external tensor; runtime built with ETMCU_FEATURE_EXTERNAL_DATA=0"), i);
-      // EXTERNAL: bytes from a .ptd (or the .pte's named_data), looked up by fully qualified name.
-      fb::String fqn = extra.string(schema::extra::kFullyQualifiedName);
-      Result<NamedBlob> blob = find_external(fqn);
-      if (!blob.ok()) {
-        diag_->fail(Error::InvalidExternalData,
-                    ET_TEXT("external tensor not found in the external data (pass the .ptd)"),
-                    ET_TEXT("values"), i);
-        diag_->set_name(fqn.data, fqn.size);
-        return Error::InvalidExternalData;
-      }
-      const NamedBlob& b = blob.get();
-      if (b.layout.present) {
-        bool same = b.layout.dtype == out->dtype && b.layout.dim == out->dim;
-        for (uint32_t d = 0; same && d < out->dim; ++d)
-          same = b.layout.sizes[d] == out->sizes[d] && b.layout.dim_order[d] == out->dim_order[d];
-        if (!same) {
-          diag_->fail(
-              Error::InvalidExternalData,
-              ET_TEXT("external tensor layout (dtype/sizes/dim_order) differs from the program's"),
-              ET_TEXT("values"), i);
-          diag_->set_name(fqn.data, fqn.size);
-          return Error::InvalidExternalData;
+    fb::Vector chains = plan_.vector(sp::kChains);
+    for (uint32_t c = 0; layout_.instruction_slots && c < chains.size; ++c) {
+      fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+      for (uint32_t k = 0; k < instrs.size; ++k) {
+        fb::Table in(instrs.ref(k));  // not the hot path: compact code
+        uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
+        fb::Table args = in.table(schema::instr::kArgs);
+        if (!kFeatureControlFlow &&
+            (kind == schema::kInstrMoveCall || kind == schema::kInstrJumpFalseCall ||
+             kind == schema::kInstrFreeCall)) {
+          continue;  // refused by resolve_instructions
+        } else if (kind == schema::kInstrMoveCall) {
+          add_slot(args.scalar<int32_t>(schema::move::kFrom));
+          add_slot(args.scalar<int32_t>(schema::move::kTo));
+        } else if (kind == schema::kInstrJumpFalseCall || kind == schema::kInstrFreeCall) {
+          add_slot(args.scalar<int32_t>(0));
+        } else if (kind == schema::kInstrKernelCall || kind == schema::kInstrDelegateCall) {
+          fb::Vector a = args.vector(schema::call::kArgs);
+          for (uint32_t j = 0; j < a.size; ++j) {
+            if (kind == schema::kInstrKernelCall && j + 1 != a.size) continue;
+            int32_t v = a.scalar<int32_t>(j);
+            if (v < 0 || static_cast<uint32_t>(v) >= values.size) continue;
+            uint8_t t = fb::Table(values.ref(v)).scalar<uint8_t>(schema::evalue::kValType);
+            if (t == schema::kTagInt || t == schema::kTagDouble || t == schema::kTagBool)
+              add_slot(v);
+          }
         }
       }
-      if (b.bytes.size() < nbytes) {
-        diag_->fail_numbers(Error::InvalidExternalData, ET_TEXT("external tensor data too small"),
-                            static_cast<int64_t>(b.bytes.size()), static_cast<int64_t>(nbytes),
-                            ET_TEXT("values"), i);
-        diag_->set_name(fqn.data, fqn.size);
-        return Error::InvalidExternalData;
-      }
-      if (planned != nullptr) {
-        if (nbytes) memcpy(planned, b.bytes.data(), static_cast<size_t>(nbytes));
-        out->data = planned;
-      } else {
-        out->data = const_cast<uint8_t*>(b.bytes.data());
-      }
-    } else if (buffer_idx > 0 && planned == nullptr) {
-      ET_TRY(const uint8_t* data, file_.constant(buffer_idx, static_cast<size_t>(nbytes), diag_));
-      out->data = const_cast<uint8_t*>(data);  // constants are never written by kernels
-    } else if (buffer_idx > 0) {
-      // Planned with initial contents from mutable_data_segments[0].
-      if (!kFeatureMutableData)
-        return fail_value(
-            Error::NotSupported,
-            ET_TEXT("tensor with initial data; runtime built with ETMCU_FEATURE_MUTABLE_DATA=0"),
-            i);
-      fb::Vector mds = file_.program().vector(schema::program::kMutableDataSegments);
-      if (mds.size == 0)
-        return fail_value(
-            Error::InvalidProgram,
-            ET_TEXT("tensor has initial data but the program has no mutable_data_segments"), i);
-      fb::Table sub(mds.ref(0));
-      fb::Vector offs = sub.vector(schema::subseg::kOffsets);
-      uint32_t seg = sub.scalar<uint32_t>(schema::subseg::kSegmentIndex);
-      if (buffer_idx >= offs.size || seg >= file_.num_segments())
-        return fail_value(Error::InvalidProgram, ET_TEXT("mutable data index out of range"), i);
-      Span<const uint8_t> bytes = file_.segment(seg);
-      uint64_t off = offs.scalar<uint64_t>(buffer_idx);
-      if (off > bytes.size() || nbytes > bytes.size() - off)
-        return fail_value(Error::InvalidProgram,
-                          ET_TEXT("mutable data runs past the end of its segment"), i);
-      if (nbytes) memcpy(planned, bytes.data() + off, static_cast<size_t>(nbytes));
-      out->data = planned;
-    } else {
-      out->data = planned;  // planned, or nullptr until set_input / set_output_data_ptr
     }
-    size_t align = esize > 8 ? 8 : esize;
-    if (out->data != nullptr && nbytes != 0 && reinterpret_cast<uintptr_t>(out->data) % align != 0)
-      return fail_value(Error::InvalidProgram,
-                        ET_TEXT("tensor data misaligned for its element type"), i);
-    return Error::Ok;
+    // Heap sort (no recursion, no extra memory), then drop repeats.
+    uint32_t* a = slot_ids_;
+    uint32_t n = num_ids_;
+    auto sift = [a](uint32_t root, uint32_t end) {
+      while (2 * root + 1 < end) {
+        uint32_t child = 2 * root + 1;
+        if (child + 1 < end && a[child] < a[child + 1]) ++child;
+        if (a[root] >= a[child]) return;
+        uint32_t t = a[root];
+        a[root] = a[child];
+        a[child] = t;
+        root = child;
+      }
+    };
+    for (uint32_t i = n / 2; i-- > 0;) sift(i, n);
+    for (uint32_t end = n; end > 1; --end) {
+      uint32_t t = a[0];
+      a[0] = a[end - 1];
+      a[end - 1] = t;
+      sift(0, end - 1);
+    }
+    uint32_t unique = 0;
+    for (uint32_t i = 0; i < n; ++i)
+      if (unique == 0 || a[unique - 1] != a[i]) a[unique++] = a[i];
+    for (uint32_t i = 0; i < unique; ++i) new (&m_.slots_[i]) ValueSlot();
+    if (slot_bits_ != nullptr) memset(slot_bits_, 0, (layout_.values + 7) / 8);
+    for (uint32_t i = 0; i < unique; ++i) slot_bits_[a[i] >> 3] |= 1u << (a[i] & 7);
+    m_.slot_bits_ = slot_bits_;
+    m_.slot_ids_ = a;
+    m_.num_slots_ = unique;
   }
 
-  Result<NamedBlob> find_external(fb::String fqn) {
-    if (program_.external_data() != nullptr) {
-      Result<NamedBlob> b = program_.external_data()->get(fqn.data, fqn.size);
-      if (b.ok()) return b;
-    }
-    PteNamedData own(&file_);
-    return own.get(fqn.data, fqn.size);
-  }
-
-  Error parse_values() {
-    fb::Vector values = plan_.vector(sp::kValues);
-    uint32_t next_tensor = 0;
-    // Pass 1: scalars and tensors. Pass 2: lists (they refer to other values by index).
-    for (uint32_t i = 0; i < values.size; ++i) {
+  // Checks every value execute() may build (the same build_tensor runs then) and fills the slots.
+  // Pass 1: scalars and tensors. Pass 2: lists (they refer to other values by index).
+  Error verify_values() {
+    fb::Vector values = m_.values_fb_;
+    // Under Verification::Minimal the host checked every value when it embedded the program:
+    // only the slots are built here (and every tensor when one may carry initial data to copy).
+    bool full = program_.verification() == Program::Verification::InternalConsistency ||
+                kFeatureMutableData;
+    if (!kFeatureLoadValueChecks &&
+        program_.verification() == Program::Verification::InternalConsistency)
+      return diag_->fail(Error::NotSupported,
+                         ET_TEXT("runtime built with ETMCU_FEATURE_LOAD_VALUE_CHECKS=0 checks no "
+                                 "value at load: load the program with Verification::Minimal"),
+                         ET_TEXT("method"));
+    uint32_t count = full ? values.size : m_.num_slots_;
+    for (uint32_t n = 0; n < count; ++n) {
+      uint32_t i = full ? n : m_.slot_ids_[n];
       fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
       fb::Table val = v.table(schema::evalue::kVal);
-      EValue& e = m_.values_[i];
+      ValueSlot* s = m_.slot(i);
+      EValue e = EValue::from_span(Tag::None, nullptr, 0);  // every payload byte set
       switch (type) {
         case schema::kTagNull:
-          e = EValue();
           break;
         case schema::kTagInt:
           e = EValue::from_int(val.scalar<int64_t>(0));
@@ -355,18 +321,20 @@ class MethodLoader {
             return fail_value(Error::NotSupported,
                               ET_TEXT("String value; runtime built with ETMCU_FEATURE_STRINGS=0"),
                               i);
-          fb::String s = val.string(0);
-          e = EValue::from_span(Tag::String, s.data != nullptr ? s.data : "", s.size);
+          fb::String str = val.string(0);
+          e = EValue::from_span(Tag::String, str.data != nullptr ? str.data : "", str.size);
           break;
         }
         case schema::kTagTensor: {
-          // The layout counted tensors whose table is present; only bytes that skipped
-          // verification can differ (a tag without its value).
-          if (!val.valid() || next_tensor >= layout_.tensors)
+          if (!val.valid())
             return fail_value(Error::InvalidProgram, ET_TEXT("Tensor value without its table"), i);
-          Tensor* t = &tensors_[next_tensor++];
-          new (t) Tensor();
-          ET_CHECK_OR_RETURN(parse_tensor(val, i, t) == Error::Ok, diag_->error);
+          Tensor scratch;  // a tensor without a slot is rebuilt before each call reading it
+          Tensor* t = s != nullptr ? &s->tensor : &scratch;
+          if (!kFeatureLoadValueChecks && !kFeatureExternalData && !kFeatureMutableData)
+            m_.build_tensor_fast(val, t);  // checked before (Minimal), nothing to copy
+          else
+            ET_CHECK_OR_RETURN(m_.build_tensor(val, i, t, &program_, diag_) == Error::Ok,
+                               diag_->error);
           e = EValue::from_tensor(t);
           break;
         }
@@ -378,74 +346,65 @@ class MethodLoader {
           if (!kFeatureLists)
             return fail_value(Error::NotSupported,
                               ET_TEXT("list value; runtime built with ETMCU_FEATURE_LISTS=0"), i);
+          // A slot would keep pointers into the call buffer.
+          if (s != nullptr)
+            return fail_value(Error::NotSupported,
+                              ET_TEXT("list value as a method input/output or Move/JumpFalse/Free "
+                                      "operand is not supported"),
+                              i);
           break;  // pass 2
         default:
           return fail_value(Error::InvalidProgram, ET_TEXT("EValue without a known type"), i);
       }
+      if (s != nullptr) s->value = e;
     }
-    if (!kFeatureLists) return Error::Ok;
-    uint32_t next_int = 0, next_tensor_item = 0;
+    if (!kFeatureLists || !full || !kFeatureLoadValueChecks) return Error::Ok;
+    // Unshared, every list item takes at least 4 bytes of the flatbuffer: more means tables shared
+    // many times over, which would make this pass slow (2^32 reads for 2^16 x 2^16 items).
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < values.size; ++i) {
+      fb::Table v(values.ref(i));
+      uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
+      if (type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList)
+        total += v.table(schema::evalue::kVal).vector(0).size;
+    }
+    if (total > file_->flatbuffer_size() / 4)
+      return diag_->fail(
+          Error::InvalidProgram,
+          ET_TEXT("list items repeated through shared tables beyond the program's size"),
+          ET_TEXT("values"));
     for (uint32_t i = 0; i < values.size; ++i) {
       fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
       bool is_list = type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList;
       if (!is_list) continue;
       fb::Vector items = v.table(schema::evalue::kVal).vector(0);
-      EValue& e = m_.values_[i];
-      // Writes stay inside the blocks the layout sized (a mismatch means unverified bytes).
-      if ((type == schema::kTagIntList && items.size > layout_.list_ints - next_int) ||
-          (type >= schema::kTagTensorList && items.size > layout_.list_tensors - next_tensor_item))
-        return fail_value(Error::InvalidProgram, ET_TEXT("list larger than the method layout"), i);
-      switch (type) {
-        case schema::kTagIntList: {
-          int64_t* out = list_ints_ + next_int;
-          for (uint32_t k = 0; k < items.size; ++k) {
-            int64_t ref = items.scalar<int64_t>(k);
-            if (ref < 0 || ref >= values.size || !m_.values_[ref].is_int())
-              return fail_value(Error::InvalidProgram,
-                                ET_TEXT("IntList item does not refer to an Int value"), i);
-            out[k] = m_.values_[ref].to_int();
-          }
-          next_int += items.size;
-          e = EValue::from_span(Tag::ListInt, items.size ? out : nullptr, items.size);
-          break;
+      for (uint32_t k = 0; k < items.size; ++k) {
+        if (type == schema::kTagIntList) {
+          int64_t ref = items.scalar<int64_t>(k);
+          if (ref < 0 || ref >= values.size ||
+              type_of(static_cast<uint32_t>(ref)) != schema::kTagInt)
+            return fail_value(Error::InvalidProgram,
+                              ET_TEXT("IntList item does not refer to an Int value"), i);
+        } else if (type == schema::kTagBoolList) {
+          if (items.scalar<uint8_t>(k) > 1)
+            return fail_value(Error::InvalidProgram, ET_TEXT("BoolList item is neither 0 nor 1"),
+                              i);
+        } else if (type >= schema::kTagTensorList) {
+          int32_t ref = items.scalar<int32_t>(k);
+          if (type == schema::kTagOptionalTensorList && ref == -1) continue;
+          if (ref < 0 || static_cast<uint32_t>(ref) >= values.size ||
+              type_of(static_cast<uint32_t>(ref)) != schema::kTagTensor)
+            return fail_value(Error::InvalidProgram,
+                              ET_TEXT("TensorList item does not refer to a Tensor value"), i);
         }
-        case schema::kTagDoubleList:
-          e = EValue::from_span(Tag::ListDouble, items.base, items.size);
-          break;
-        case schema::kTagBoolList:
-          for (uint32_t k = 0; k < items.size; ++k)
-            if (items.scalar<uint8_t>(k) > 1)
-              return fail_value(Error::InvalidProgram, ET_TEXT("BoolList item is neither 0 nor 1"),
-                                i);
-          e = EValue::from_span(Tag::ListBool, items.base, items.size);
-          break;
-        case schema::kTagTensorList:
-        case schema::kTagOptionalTensorList: {
-          bool optional = type == schema::kTagOptionalTensorList;
-          Tensor** out = list_tensors_ + next_tensor_item;
-          for (uint32_t k = 0; k < items.size; ++k) {
-            int32_t ref = items.scalar<int32_t>(k);
-            if (optional && ref == -1) {
-              out[k] = nullptr;
-              continue;
-            }
-            if (ref < 0 || static_cast<uint32_t>(ref) >= values.size ||
-                !m_.values_[ref].is_tensor())
-              return fail_value(Error::InvalidProgram,
-                                ET_TEXT("TensorList item does not refer to a Tensor value"), i);
-            out[k] = &m_.values_[ref].to_tensor();
-          }
-          next_tensor_item += items.size;
-          e = EValue::from_span(optional ? Tag::ListOptionalTensor : Tag::ListTensor,
-                                items.size ? out : nullptr, items.size);
-          break;
-        }
-        default:
-          break;
       }
     }
     return Error::Ok;
+  }
+
+  uint8_t type_of(uint32_t v) const {
+    return fb::Table(m_.values_fb_.ref(v)).scalar<uint8_t>(schema::evalue::kValType);
   }
 
   Error parse_io() {
@@ -453,12 +412,12 @@ class MethodLoader {
     fb::Vector out = plan_.vector(sp::kOutputs);
     for (uint32_t k = 0; k < in.size; ++k)
       if (in.scalar<int32_t>(k) < 0 ||
-          static_cast<uint32_t>(in.scalar<int32_t>(k)) >= m_.num_values_)
+          static_cast<uint32_t>(in.scalar<int32_t>(k)) >= layout_.values)
         return diag_->fail(Error::InvalidProgram, ET_TEXT("input value index out of range"),
                            ET_TEXT("inputs"), k);
     for (uint32_t k = 0; k < out.size; ++k)
       if (out.scalar<int32_t>(k) < 0 ||
-          static_cast<uint32_t>(out.scalar<int32_t>(k)) >= m_.num_values_)
+          static_cast<uint32_t>(out.scalar<int32_t>(k)) >= layout_.values)
         return diag_->fail(Error::InvalidProgram, ET_TEXT("output value index out of range"),
                            ET_TEXT("outputs"), k);
     m_.inputs_ = in.data<int32_t>();
@@ -477,7 +436,7 @@ class MethodLoader {
           ET_TEXT("program has delegates; runtime built with ETMCU_FEATURE_DELEGATES=0"),
           ET_TEXT("delegates"), 0);
     }
-    PteNamedData named(&file_);
+    PteNamedData named(file_);
     for (uint32_t d = 0; d < delegates.size; ++d) {
       fb::Table del(delegates.ref(d));
       fb::String id = del.string(schema::delegate::kId);
@@ -489,7 +448,7 @@ class MethodLoader {
       uint32_t index = ref.scalar<uint32_t>(schema::dataref::kIndex);
       Span<const uint8_t> payload;
       if (ref.scalar<int8_t>(schema::dataref::kLocation) == 0) {
-        fb::Vector inline_data = file_.program().vector(schema::program::kBackendDelegateData);
+        fb::Vector inline_data = file_->program().vector(schema::program::kBackendDelegateData);
         if (index >= inline_data.size)
           return diag_->fail_numbers(Error::InvalidProgram,
                                      ET_TEXT("inline delegate data index out of range"), index,
@@ -497,11 +456,11 @@ class MethodLoader {
         fb::Vector bytes = fb::Table(inline_data.ref(index)).vector(0);
         payload = Span<const uint8_t>(bytes.base, bytes.size);
       } else {
-        if (index >= file_.num_segments())
+        if (index >= file_->num_segments())
           return diag_->fail_numbers(Error::InvalidProgram,
                                      ET_TEXT("delegate segment index out of range"), index,
-                                     file_.num_segments(), ET_TEXT("delegates"), d);
-        payload = file_.segment(index);
+                                     file_->num_segments(), ET_TEXT("delegates"), d);
+        payload = file_->segment(index);
       }
       const BackendInterface* backend = find_backend(id.data, id.size);
       if (backend == nullptr) {
@@ -538,23 +497,25 @@ class MethodLoader {
     return Error::Ok;
   }
 
-  Error resolve_control_flow(LoadedInstruction& li, uint32_t n, uint32_t chain_size) {
-    ET_CHECK_OR_RETURN(check_index(li.a, n) == Error::Ok, diag_->error);
-    switch (li.kind) {
+  Error resolve_control_flow(uint8_t kind, int32_t a, int32_t b, uint32_t n, uint32_t chain_size) {
+    ET_CHECK_OR_RETURN(check_index(a, n) == Error::Ok, diag_->error);
+    const EValue& v = m_.slot_value(static_cast<uint32_t>(a));  // collect_slots gave it one
+    switch (kind) {
       case schema::kInstrMoveCall:
-        return check_index(li.b, n);
+        ET_CHECK_OR_RETURN(check_index(b, n) == Error::Ok, diag_->error);
+        return Error::Ok;
       case schema::kInstrJumpFalseCall:
-        if (li.b < 0 || static_cast<uint32_t>(li.b) > chain_size)
+        if (b < 0 || static_cast<uint32_t>(b) > chain_size)
           return diag_->fail_numbers(Error::InvalidProgram,
-                                     ET_TEXT("jump destination out of range"), li.b, chain_size,
+                                     ET_TEXT("jump destination out of range"), b, chain_size,
                                      ET_TEXT("instruction"), n);
-        if (!m_.values_[li.a].is_bool() && !m_.values_[li.a].is_tensor())
+        if (!v.is_bool() && !v.is_tensor())
           return diag_->fail(Error::InvalidProgram,
                              ET_TEXT("jump condition is neither Bool nor a tensor"),
                              ET_TEXT("instruction"), n);
         return Error::Ok;
       default:  // FreeCall
-        if (!m_.values_[li.a].is_tensor())
+        if (!v.is_tensor())
           return diag_->fail(Error::InvalidProgram,
                              ET_TEXT("FreeCall on a value that is not a tensor"),
                              ET_TEXT("instruction"), n);
@@ -569,10 +530,10 @@ class MethodLoader {
   // The out is the returned value (the last argument): a tensor, or a list of tensors.
   // Builds for programs without any such overlap leave it out (ETMCU_FEATURE_ALIAS_CHECK=0,
   // from `inspect --features`): the host checked the embedded program when it was built.
-  __attribute__((noinline)) Error check_overlaps(const LoadedInstruction& li, const char* name,
-                                                 size_t len, uint32_t n) {
-    if (li.num_args < 2) return Error::Ok;
-    const EValue* ret = li.args[li.num_args - 1];
+  __attribute__((noinline)) Error check_overlaps(Span<EValue*> args, const char* name, size_t len,
+                                                 uint32_t n) {
+    if (args.size() < 2) return Error::Ok;
+    const EValue* ret = args[args.size() - 1];
     Tensor* single = nullptr;
     Span<Tensor* const> outs;
     if (ret->is_tensor()) {
@@ -586,8 +547,8 @@ class MethodLoader {
       const Tensor* out = outs[o];
       if (out == nullptr || out->data == nullptr || out->nbytes == 0) continue;
       const uintptr_t ob = reinterpret_cast<uintptr_t>(out->data);
-      for (uint32_t j = 0; j + 1 < li.num_args; ++j) {
-        const EValue* a = li.args[j];
+      for (uint32_t j = 0; j + 1 < args.size(); ++j) {
+        const EValue* a = args[j];
         if (!a->is_tensor() || a == ret) continue;
         const Tensor& in = a->to_tensor();
         if (&in == out || in.data == nullptr || in.nbytes == 0) continue;
@@ -602,8 +563,7 @@ class MethodLoader {
         // Offset-overlap contract: the out may start at least d bytes before this input (or
         // after it, for kernels that then run their loops last to first).
         const bool after = ob > ib;
-        const int64_t d =
-            overlap_min_distance(name, len, Span<EValue*>(li.args, li.num_args), j, *out, after);
+        const int64_t d = overlap_min_distance(name, len, args, j, *out, after);
         if (d >= 0 && static_cast<int64_t>(after ? ob - ib : ib - ob) >= d) continue;
         diag_->fail_numbers(Error::InvalidProgram,
                             exact ? ET_TEXT("memory plan puts an op's out on an input its kernel "
@@ -623,7 +583,7 @@ class MethodLoader {
   Error resolve_instructions() {
     fb::Vector chains = plan_.vector(sp::kChains);
     fb::Vector ops = plan_.vector(sp::kOperators);
-    uint32_t n = 0, next_arg = 0;
+    uint32_t n = 0;
     if (chains.size != layout_.chains)
       return diag_->fail(Error::InvalidProgram, ET_TEXT("chains differ from the method layout"),
                          ET_TEXT("instruction"));
@@ -635,53 +595,56 @@ class MethodLoader {
                            ET_TEXT("instructions differ from the method layout"),
                            ET_TEXT("instruction"), n);
       for (uint32_t k = 0; k < instrs.size; ++k, ++n) {
-        fb::Table in(instrs.ref(k));
+        fb::Fields in(fb::Table(instrs.ref(k)));
         uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
-        fb::Table args = in.table(schema::instr::kArgs);
-        LoadedInstruction& li = m_.instructions_[n];
-        li = LoadedInstruction{
-            kind, 0, nullptr, nullptr, args.scalar<int32_t>(0), args.scalar<int32_t>(1)};
+        fb::Fields args(in.table(schema::instr::kArgs));
+        int32_t a = args.scalar<int32_t>(0), b = args.scalar<int32_t>(1);
         switch (kind) {
           case schema::kInstrKernelCall:
           case schema::kInstrDelegateCall: {
-            fb::Vector a = args.vector(schema::call::kArgs);
-            if (a.size > layout_.call_args - next_arg)
+            fb::Vector av = args.vector(schema::call::kArgs);
+            if (av.size > layout_.call_args)
               return diag_->fail(Error::InvalidProgram,
                                  ET_TEXT("call arguments differ from the method layout"),
                                  ET_TEXT("instruction"), n);
-            li.args = call_args_ + next_arg;
-            li.num_args = a.size;
-            next_arg += a.size;
-            for (uint32_t j = 0; j < a.size; ++j) {
-              int32_t v = a.scalar<int32_t>(j);
-              ET_CHECK_OR_RETURN(check_index(v, n) == Error::Ok, diag_->error);
-              li.args[j] = &m_.values_[v];
-            }
+            if (n == layout_.bad_argument)  // the layout found an index out of range here
+              for (uint32_t j = 0; j < av.size; ++j)
+                ET_CHECK_OR_RETURN(check_index(av.scalar<int32_t>(j), n) == Error::Ok,
+                                   diag_->error);
             if (kind == schema::kInstrDelegateCall) {
-              if (li.a < 0 || static_cast<uint32_t>(li.a) >= m_.num_delegates_)
+              if (a < 0 || static_cast<uint32_t>(a) >= m_.num_delegates_)
                 return diag_->fail_numbers(Error::InvalidProgram,
-                                           ET_TEXT("delegate_index out of range"), li.a,
+                                           ET_TEXT("delegate_index out of range"), a,
                                            m_.num_delegates_, ET_TEXT("instruction"), n);
               break;
             }
-            if (li.a < 0 || static_cast<uint32_t>(li.a) >= ops.size)
-              return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"),
-                                         li.a, ops.size, ET_TEXT("instruction"), n);
+            if (a < 0 || static_cast<uint32_t>(a) >= ops.size)
+              return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"), a,
+                                         ops.size, ET_TEXT("instruction"), n);
+            OpFunction& kernel = m_.kernels_[a];
+            bool need_name = kernel == nullptr || kFeatureAliasCheck;
             char name[kMaxOperatorName];
-            fb::Table op(ops.ref(static_cast<uint32_t>(li.a)));
-            size_t len = operator_full_name(op, name, sizeof(name));
-            if (len == 0)
-              return diag_->fail(Error::InvalidProgram, ET_TEXT("operator name empty or too long"),
-                                 ET_TEXT("instruction"), n);
-            li.kernel = find_kernel(name, len);
-            if (kFeatureAliasCheck)
-              ET_CHECK_OR_RETURN(check_overlaps(li, name, len, n) == Error::Ok, diag_->error);
-            if (li.kernel == nullptr && missing_ == 0) {
+            size_t len = 0;
+            if (need_name) {
+              len = operator_full_name(fb::Table(ops.ref(static_cast<uint32_t>(a))), name,
+                                       sizeof(name));
+              if (len == 0)
+                return diag_->fail(Error::InvalidProgram,
+                                   ET_TEXT("operator name empty or too long"),
+                                   ET_TEXT("instruction"), n);
+            }
+            if (kernel == nullptr) kernel = find_kernel(name, len);  // once per operator
+            if (kFeatureAliasCheck) {
+              ET_CHECK_OR_RETURN(m_.bind_args(av, diag_) == Error::Ok, diag_->error);
+              ET_CHECK_OR_RETURN(check_overlaps(m_.current_args(), name, len, n) == Error::Ok,
+                                 diag_->error);
+            }
+            if (kernel == nullptr && missing_ == 0) {
               // Reported after every instruction was checked: structural errors come first.
               memcpy(missing_name_, name, len + 1);
               first_missing_ = n;
             }
-            missing_ += li.kernel == nullptr ? 1 : 0;
+            missing_ += kernel == nullptr ? 1 : 0;
             break;
           }
           case schema::kInstrMoveCall:
@@ -693,7 +656,8 @@ class MethodLoader {
                   ET_TEXT(
                       "Move/JumpFalse/FreeCall; runtime built with ETMCU_FEATURE_CONTROL_FLOW=0"),
                   ET_TEXT("instruction"), n);
-            ET_CHECK_OR_RETURN(resolve_control_flow(li, n, instrs.size) == Error::Ok, diag_->error);
+            ET_CHECK_OR_RETURN(resolve_control_flow(kind, a, b, n, instrs.size) == Error::Ok,
+                               diag_->error);
             break;
           default:
             return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("unknown instruction type"),
@@ -704,6 +668,7 @@ class MethodLoader {
     m_.chain_starts_[chains.size] = n;
     m_.num_chains_ = chains.size;
     m_.num_instructions_ = n;
+    m_.num_call_args_ = 0;
     if (missing_ > 0) {
       diag_->fail_numbers(
           Error::OperatorMissing,
@@ -717,19 +682,388 @@ class MethodLoader {
   MethodLayout layout_;
   uint32_t missing_ = 0;
   uint32_t first_missing_ = 0;
-  char missing_name_[kMaxOperatorName] = {};
+  char missing_name_[kMaxOperatorName];  // written before it is read (missing_ > 0)
 
   const Program& program_;
-  const PteFile& file_;
+  const PteFile* file_;
   fb::Table plan_;
   MemoryManager* memory_;
   Method& m_;
   Diagnostic* diag_;
-  Tensor* tensors_ = nullptr;
-  int64_t* list_ints_ = nullptr;
-  Tensor** list_tensors_ = nullptr;
-  EValue** call_args_ = nullptr;
+  uint8_t* slot_bits_ = nullptr;
+  uint32_t* slot_ids_ = nullptr;
+  uint32_t num_ids_ = 0;
 };
+
+Error Method::build_tensor(fb::Table t, uint32_t i, Tensor* out, const Program* loading,
+                           Diagnostic* diag) {
+  int8_t dtype = t.scalar<int8_t>(st::kScalarType);
+  if (!is_valid_scalar_type(dtype))
+    return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.scalar_type unknown"), dtype,
+                              6, ET_TEXT("values"), i);
+  fb::Vector sizes = t.vector(st::kSizes);
+  fb::Vector order = t.vector(st::kDimOrder);
+  if (sizes.size > static_cast<uint32_t>(kTensorMaxDim))
+    return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor has too many dims"),
+                              sizes.size, kTensorMaxDim, ET_TEXT("values"), i);
+  if (order.size != sizes.size)
+    return diag->fail_numbers(Error::InvalidProgram,
+                              ET_TEXT("Tensor.dim_order length differs from sizes length"),
+                              order.size, sizes.size, ET_TEXT("values"), i);
+  uint32_t seen = 0;
+  for (uint32_t d = 0; d < order.size; ++d) {
+    uint8_t o = order.scalar<uint8_t>(d);
+    if (o >= order.size || (seen & (1u << o)))
+      return fail_value(diag, Error::InvalidProgram,
+                        ET_TEXT("Tensor.dim_order is not a permutation"), i);
+    seen |= 1u << o;
+  }
+  if (t.scalar<int32_t>(st::kStorageOffset) != 0)
+    return fail_value(diag, Error::NotSupported, ET_TEXT("Tensor.storage_offset must be 0"), i);
+  if (t.scalar<int8_t>(st::kShapeDynamism) == 2)
+    return fail_value(diag, Error::NotSupported,
+                      ET_TEXT("dynamic unbound tensor shapes are not supported"), i);
+  size_t esize = element_size(static_cast<ScalarType>(dtype));
+  uint64_t nbytes = esize;
+  for (uint32_t d = 0; d < sizes.size; ++d) {
+    int32_t s = sizes.scalar<int32_t>(d);
+    if (s < 0)
+      return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("Tensor.sizes has a negative size"),
+                                s, 0, ET_TEXT("values"), i);
+    nbytes *= static_cast<uint64_t>(s);
+    if (nbytes > (static_cast<uint64_t>(1) << 31))
+      return fail_value(diag, Error::InvalidProgram, ET_TEXT("Tensor larger than 2 GiB"), i);
+  }
+  out->dtype = static_cast<ScalarType>(dtype);
+  out->dim = static_cast<uint8_t>(sizes.size);
+  out->sizes = sizes.data<int32_t>();
+  out->dim_order = order.data<uint8_t>();
+  out->nbytes = static_cast<size_t>(nbytes);
+  out->data = nullptr;
+
+  fb::Table alloc = t.table(st::kAllocationInfo);
+  uint8_t* planned = nullptr;
+  if (alloc.valid()) {
+    uint32_t id = alloc.scalar<uint32_t>(schema::alloc::kMemoryId);
+    uint64_t offset =
+        (static_cast<uint64_t>(alloc.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
+        alloc.scalar<uint32_t>(schema::alloc::kOffsetLow);
+    fb::Vector buf_sizes = meta_.plan().vector(sp::kNonConstBufferSizes);
+    if (id == 0 || id >= buf_sizes.size)
+      return diag->fail_numbers(Error::InvalidProgram,
+                                ET_TEXT("AllocationDetails.memory_id out of range"), id,
+                                static_cast<int64_t>(buf_sizes.size) - 1, ET_TEXT("values"), i);
+    uint64_t arena = static_cast<uint64_t>(buf_sizes.scalar<int64_t>(id));
+    if (offset > arena || nbytes > arena - offset)
+      return diag->fail_numbers(
+          Error::InvalidProgram,
+          ET_TEXT("planned tensor runs past the end of its buffer (end offset vs buffer size)"),
+          // The end offset, saturated: offset + nbytes may not fit 64 bits.
+          offset > INT64_MAX - nbytes ? INT64_MAX : static_cast<int64_t>(offset + nbytes),
+          static_cast<int64_t>(arena), ET_TEXT("values"), i);
+    planned = memory_->planned_memory()->address(id, offset, static_cast<size_t>(nbytes));
+    if (planned == nullptr && nbytes != 0)
+      return fail_value(diag, Error::MemoryAllocationFailed,
+                        ET_TEXT("planned tensor outside the provided buffer"), i);
+    if (planned == nullptr)
+      planned =
+          memory_->planned_memory() != nullptr && memory_->planned_memory()->num_buffers() >= id
+              ? memory_->planned_memory()->buffer(id - 1).data()
+              : nullptr;
+  }
+
+  fb::Table extra = t.table(st::kExtraTensorInfo);
+  uint32_t buffer_idx = t.scalar<uint32_t>(st::kDataBufferIdx);
+  if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) {
+    if (!kFeatureExternalData)
+      return fail_value(
+          diag, Error::NotSupported,
+          ET_TEXT("external tensor; runtime built with ETMCU_FEATURE_EXTERNAL_DATA=0"), i);
+    // EXTERNAL: bytes from a .ptd (or the .pte's named_data), looked up by fully qualified name.
+    fb::String fqn = extra.string(schema::extra::kFullyQualifiedName);
+    if (loading == nullptr)  // external tensors have slots: bound once, at load
+      return fail_value(diag, Error::InvalidState, ET_TEXT("external tensor outside load"), i);
+    Result<NamedBlob> blob = find_external(*loading, file_, fqn);
+    if (!blob.ok()) {
+      diag->fail(Error::InvalidExternalData,
+                 ET_TEXT("external tensor not found in the external data (pass the .ptd)"),
+                 ET_TEXT("values"), i);
+      diag->set_name(fqn.data, fqn.size);
+      return Error::InvalidExternalData;
+    }
+    const NamedBlob& b = blob.get();
+    if (b.layout.present) {
+      bool same = b.layout.dtype == out->dtype && b.layout.dim == out->dim;
+      for (uint32_t d = 0; same && d < out->dim; ++d)
+        same = b.layout.sizes[d] == out->sizes[d] && b.layout.dim_order[d] == out->dim_order[d];
+      if (!same) {
+        diag->fail(
+            Error::InvalidExternalData,
+            ET_TEXT("external tensor layout (dtype/sizes/dim_order) differs from the program's"),
+            ET_TEXT("values"), i);
+        diag->set_name(fqn.data, fqn.size);
+        return Error::InvalidExternalData;
+      }
+    }
+    if (b.bytes.size() < nbytes) {
+      diag->fail_numbers(Error::InvalidExternalData, ET_TEXT("external tensor data too small"),
+                         static_cast<int64_t>(b.bytes.size()), static_cast<int64_t>(nbytes),
+                         ET_TEXT("values"), i);
+      diag->set_name(fqn.data, fqn.size);
+      return Error::InvalidExternalData;
+    }
+    if (planned != nullptr) {
+      if (nbytes) memcpy(planned, b.bytes.data(), static_cast<size_t>(nbytes));
+      out->data = planned;
+    } else {
+      out->data = const_cast<uint8_t*>(b.bytes.data());
+    }
+  } else if (buffer_idx > 0 && planned == nullptr) {
+    ET_TRY(const uint8_t* data, file_->constant(buffer_idx, static_cast<size_t>(nbytes), diag));
+    out->data = const_cast<uint8_t*>(data);  // constants are never written by kernels
+  } else if (buffer_idx > 0) {
+    // Planned with initial contents from mutable_data_segments[0].
+    if (!kFeatureMutableData)
+      return fail_value(
+          diag, Error::NotSupported,
+          ET_TEXT("tensor with initial data; runtime built with ETMCU_FEATURE_MUTABLE_DATA=0"), i);
+    fb::Vector mds = file_->program().vector(schema::program::kMutableDataSegments);
+    if (mds.size == 0)
+      return fail_value(
+          diag, Error::InvalidProgram,
+          ET_TEXT("tensor has initial data but the program has no mutable_data_segments"), i);
+    fb::Table sub(mds.ref(0));
+    fb::Vector offs = sub.vector(schema::subseg::kOffsets);
+    uint32_t seg = sub.scalar<uint32_t>(schema::subseg::kSegmentIndex);
+    if (buffer_idx >= offs.size || seg >= file_->num_segments())
+      return fail_value(diag, Error::InvalidProgram, ET_TEXT("mutable data index out of range"), i);
+    Span<const uint8_t> bytes = file_->segment(seg);
+    uint64_t off = offs.scalar<uint64_t>(buffer_idx);
+    if (off > bytes.size() || nbytes > bytes.size() - off)
+      return fail_value(diag, Error::InvalidProgram,
+                        ET_TEXT("mutable data runs past the end of its segment"), i);
+    if (nbytes && loading != nullptr)  // the initial contents, copied once at load
+      memcpy(planned, bytes.data() + off, static_cast<size_t>(nbytes));
+    out->data = planned;
+  } else {
+    out->data = planned;  // planned, or nullptr until set_input / set_output_data_ptr
+  }
+  size_t align = esize > 8 ? 8 : esize;
+  if (out->data != nullptr && nbytes != 0 && reinterpret_cast<uintptr_t>(out->data) % align != 0)
+    return fail_value(diag, Error::InvalidProgram,
+                      ET_TEXT("tensor data misaligned for its element type"), i);
+  return Error::Ok;
+}
+
+void Method::build_tensor_fast(fb::Table table, Tensor* out) const {
+  fb::Fields t(table);
+  fb::Vector sizes = t.vector(st::kSizes);
+  out->dtype = static_cast<ScalarType>(t.scalar<int8_t>(st::kScalarType));
+  out->dim = static_cast<uint8_t>(sizes.size);
+  out->sizes = sizes.data<int32_t>();
+  out->dim_order = t.vector(st::kDimOrder).data<uint8_t>();
+  size_t nbytes = element_size(out->dtype);
+  for (uint32_t d = 0; d < sizes.size; ++d)
+    nbytes *= static_cast<uint32_t>(sizes.scalar<int32_t>(d));
+  out->nbytes = nbytes;
+  out->data = nullptr;
+  fb::Table alloc = t.table(st::kAllocationInfo);
+  if (alloc.valid()) {
+    fb::Fields a(alloc);
+    uint32_t id = a.scalar<uint32_t>(schema::alloc::kMemoryId);
+    uint64_t offset =
+        (static_cast<uint64_t>(a.scalar<uint32_t>(schema::alloc::kOffsetHigh)) << 32) |
+        a.scalar<uint32_t>(schema::alloc::kOffsetLow);
+    HierarchicalAllocator* planned = memory_->planned_memory();
+    if (planned == nullptr) return;
+    out->data = planned->address(id, offset, nbytes);
+    if (out->data == nullptr && id > 0 && planned->num_buffers() >= id)
+      out->data = planned->buffer(id - 1).data();  // an empty tensor, as load binds it
+    return;
+  }
+  uint32_t k = t.scalar<uint32_t>(st::kDataBufferIdx);
+  if (k == 0) return;  // unplanned, never set: only inputs/outputs (slots) get data
+  if (const_base_ != nullptr) {
+    if (k < const_offsets_.size)
+      out->data = const_cast<uint8_t*>(const_base_ + const_offsets_.scalar<uint64_t>(k));
+    return;
+  }
+  Diagnostic ignored;  // checked at load
+  Result<const uint8_t*> data = file_->constant(k, nbytes, &ignored);
+  if (data.ok()) out->data = const_cast<uint8_t*>(data.get());
+}
+
+ValueSlot* Method::slot(uint32_t v) const {
+  if (v >= num_values_ || !has_slot(v)) return nullptr;
+  uint32_t lo = 0, hi = num_slots_;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (slot_ids_[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo < num_slots_ && slot_ids_[lo] == v ? &slots_[lo] : nullptr;
+}
+
+Result<Tensor*> Method::tensor_of(uint32_t v, CallUse& call, Diagnostic* diag) {
+  if (v >= num_values_)
+    return fail_value(diag, Error::InvalidProgram, ET_TEXT("value index out of range"), v);
+  if (has_slot(v)) return &slot(v)->tensor;
+  // One Tensor per value in a call: kernels and the alias check compare tensors by address.
+  for (uint32_t k = 0; k < call.tensors; ++k)
+    if (call_tensor_ids_[k] == v) return &call_tensors_[k];
+  if (call.tensors >= max_call_tensors_)
+    return fail_value(diag, Error::InvalidProgram, ET_TEXT("call uses more tensors than planned"),
+                      v);
+  Tensor* t = &call_tensors_[call.tensors];
+  build_tensor_fast(fb::Table(values_fb_.ref(v)).table(schema::evalue::kVal), t);
+  call_tensor_ids_[call.tensors++] = v;
+  return t;
+}
+
+// Builds value v from the verified program; v has no slot.
+Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* diag) {
+  fb::Fields e(fb::Table(values_fb_.ref(v)));
+  fb::Table val = e.table(schema::evalue::kVal);
+  uint8_t type = e.scalar<uint8_t>(schema::evalue::kValType);
+  // Runtimes built without lists or strings (for programs that have none) carry no code for them.
+  if ((!kFeatureLists && type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList) ||
+      (!kFeatureStrings && type == schema::kTagString))
+    return fail_value(diag, Error::NotSupported,
+                      ET_TEXT("list or string value; runtime built without"), v);
+  switch (type) {
+    case schema::kTagInt:
+      *out = EValue::from_int(val.scalar<int64_t>(0));
+      return Error::Ok;
+    case schema::kTagBool:
+      *out = EValue::from_bool(val.scalar<uint8_t>(0) != 0);  // 0 or 1: verified at load
+      return Error::Ok;
+    case schema::kTagDouble:
+      *out = EValue::from_double(val.scalar<double>(0));
+      return Error::Ok;
+    case schema::kTagString: {
+      fb::String s = val.string(0);
+      *out = EValue::from_span(Tag::String, s.data != nullptr ? s.data : "", s.size);
+      return Error::Ok;
+    }
+    case schema::kTagTensor: {
+      ET_TRY(Tensor * t, tensor_of(v, call, diag));
+      *out = EValue::from_tensor(t);
+      return Error::Ok;
+    }
+    case schema::kTagIntList: {
+      fb::Vector items = val.vector(0);
+      if (items.size > max_call_ints_ - call.ints)
+        return fail_value(diag, Error::InvalidProgram, ET_TEXT("IntList larger than planned"), v);
+      int64_t* ints = call_ints_ + call.ints;
+      call.ints += items.size;
+      for (uint32_t k = 0; k < items.size; ++k) {
+        uint32_t ref = static_cast<uint32_t>(items.scalar<int64_t>(k));  // an Int: verified
+        ValueSlot* s = slot(ref);
+        ints[k] =
+            s != nullptr
+                ? s->value.to_int()
+                : fb::Table(values_fb_.ref(ref)).table(schema::evalue::kVal).scalar<int64_t>(0);
+      }
+      *out = EValue::from_span(Tag::ListInt, items.size ? ints : nullptr, items.size);
+      return Error::Ok;
+    }
+    case schema::kTagDoubleList: {
+      fb::Vector items = val.vector(0);
+      *out = EValue::from_span(Tag::ListDouble, items.base, items.size);
+      return Error::Ok;
+    }
+    case schema::kTagBoolList: {
+      fb::Vector items = val.vector(0);
+      *out = EValue::from_span(Tag::ListBool, items.base, items.size);
+      return Error::Ok;
+    }
+    case schema::kTagTensorList:
+    case schema::kTagOptionalTensorList: {
+      bool optional = e.scalar<uint8_t>(schema::evalue::kValType) == schema::kTagOptionalTensorList;
+      fb::Vector items = val.vector(0);
+      if (items.size > max_call_items_ - call.items)
+        return fail_value(diag, Error::InvalidProgram, ET_TEXT("TensorList larger than planned"),
+                          v);
+      Tensor** list = call_items_ + call.items;
+      call.items += items.size;
+      for (uint32_t k = 0; k < items.size; ++k) {
+        int32_t ref = items.scalar<int32_t>(k);
+        if (optional && ref == -1) {
+          list[k] = nullptr;
+          continue;
+        }
+        ET_TRY(list[k], tensor_of(static_cast<uint32_t>(ref), call, diag));
+      }
+      *out = EValue::from_span(optional ? Tag::ListOptionalTensor : Tag::ListTensor,
+                               items.size ? list : nullptr, items.size);
+      return Error::Ok;
+    }
+    default:  // Null
+      *out = EValue();
+      return Error::Ok;
+  }
+}
+
+Error Method::bind_args(fb::Vector args, Diagnostic* diag) {
+  if (args.size > max_call_args_)
+    return diag->fail(Error::InvalidProgram, ET_TEXT("call has more arguments than planned"));
+  CallUse call;
+  const int32_t* ids = args.data<int32_t>();
+  num_call_args_ = 0;
+  for (uint32_t j = 0; j < args.size; ++j) {
+    uint32_t v = static_cast<uint32_t>(ids[j]);  // in range: verified at load
+    // A tensor passed twice is one Tensor (tensor_of), which is what in-place kernels and the
+    // alias check compare; other values may be built twice.
+    ValueSlot* s = v < num_values_ && has_slot(v) ? slot(v) : nullptr;
+    EValue* p = s != nullptr ? &s->value : &call_values_[j];
+    if (s == nullptr) ET_CHECK_OR_RETURN(build_value(v, p, call, diag) == Error::Ok, diag->error);
+    call_ptrs_[j] = p;
+  }
+  num_call_args_ = args.size;
+  return Error::Ok;
+}
+
+fb::Table Method::instruction_table(size_t i) const {
+  if (i >= num_instructions_) return fb::Table();
+  uint32_t c = 0;
+  while (chain_starts_[c + 1] <= i) ++c;
+  fb::Vector chains = meta_.plan().vector(sp::kChains);
+  fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+  return fb::Table(instrs.ref(static_cast<uint32_t>(i - chain_starts_[c])));
+}
+
+uint8_t Method::instruction_kind(size_t i) const {
+  return instruction_table(i).scalar<uint8_t>(schema::instr::kArgsType);
+}
+
+Span<const int32_t> Method::call_arg_indices(size_t i) const {
+  fb::Table in = instruction_table(i);
+  uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
+  if (kind != schema::kInstrKernelCall && kind != schema::kInstrDelegateCall) return {};
+  fb::Vector a = in.table(schema::instr::kArgs).vector(schema::call::kArgs);
+  return Span<const int32_t>(a.data<int32_t>(), a.size);
+}
+
+OpFunction Method::kernel(size_t i) const {
+  fb::Table in = instruction_table(i);
+  if (in.scalar<uint8_t>(schema::instr::kArgsType) != schema::kInstrKernelCall) return nullptr;
+  return kernels_[in.table(schema::instr::kArgs).scalar<int32_t>(schema::call::kIndex)];
+}
+
+Result<Span<EValue*>> Method::bind_call(size_t i) {
+  fb::Table in = instruction_table(i);
+  uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
+  if (kind != schema::kInstrKernelCall && kind != schema::kInstrDelegateCall)
+    return diag_.fail(Error::InvalidArgument,
+                      ET_TEXT("bind_call: instruction is not a kernel or delegate call"),
+                      ET_TEXT("instruction"), static_cast<int64_t>(i));
+  ET_CHECK_OR_RETURN(
+      bind_args(in.table(schema::instr::kArgs).vector(schema::call::kArgs), &diag_) == Error::Ok,
+      diag_.error);
+  return current_args();
+}
 
 Result<Method> Program::load_method(const char* name, MemoryManager* memory,
                                     Diagnostic* diag) const {
@@ -758,19 +1092,19 @@ Method::~Method() {
 
 const EValue& Method::get_input(size_t index) const {
   ET_CHECK(index < num_inputs_);
-  return values_[inputs_[index]];
+  return slot_value(static_cast<uint32_t>(inputs_[index]));
 }
 
 const EValue& Method::get_output(size_t index) const {
   ET_CHECK(index < num_outputs_);
-  return values_[outputs_[index]];
+  return slot_value(static_cast<uint32_t>(outputs_[index]));
 }
 
 Error Method::set_input(const EValue& input, size_t index) {
   if (index >= num_inputs_)
     return diag_.fail_numbers(Error::InvalidArgument, ET_TEXT("input index out of range"),
                               static_cast<int64_t>(index), num_inputs_);
-  EValue& slot = values_[inputs_[index]];
+  EValue& slot = slot_value(inputs_[index]);
   if (slot.is_tensor()) {
     if (!input.is_tensor())
       return diag_.fail(Error::InvalidArgument, ET_TEXT("input must be a tensor"),
@@ -821,9 +1155,9 @@ Error Method::set_input(const EValue& input, size_t index) {
 }
 
 Error Method::set_input_data(size_t index, const void* data, size_t nbytes) {
-  if (index >= num_inputs_ || !values_[inputs_[index]].is_tensor())
+  if (index >= num_inputs_ || !get_input(index).is_tensor())
     return diag_.fail(Error::InvalidArgument, ET_TEXT("input index out of range or not a tensor"));
-  Tensor t = values_[inputs_[index]].to_tensor();
+  Tensor t = get_input(index).to_tensor();
   if (nbytes != t.nbytes)
     return diag_.fail_numbers(Error::InvalidArgument,
                               ET_TEXT("input byte size differs from the program's"),
@@ -834,9 +1168,9 @@ Error Method::set_input_data(size_t index, const void* data, size_t nbytes) {
 }
 
 Error Method::set_output_data_ptr(void* data, size_t nbytes, size_t index) {
-  if (index >= num_outputs_ || !values_[outputs_[index]].is_tensor())
+  if (index >= num_outputs_ || !get_output(index).is_tensor())
     return diag_.fail(Error::InvalidArgument, ET_TEXT("output index out of range or not a tensor"));
-  Tensor& t = values_[outputs_[index]].to_tensor();
+  Tensor& t = get_output(index).to_tensor();
   if (meta_.output_tensor_meta(index)->is_memory_planned)
     return diag_.fail(Error::InvalidState,
                       ET_TEXT("output is memory-planned; its buffer cannot be replaced"));
@@ -848,12 +1182,11 @@ Error Method::set_output_data_ptr(void* data, size_t nbytes, size_t index) {
 }
 
 const char* Method::instruction_name(size_t i, char* buf, size_t size) const {
-  if (i >= num_instructions_ || instructions_[i].kind != schema::kInstrKernelCall) return nullptr;
+  fb::Table in = instruction_table(i);
+  if (in.scalar<uint8_t>(schema::instr::kArgsType) != schema::kInstrKernelCall) return nullptr;
   fb::Vector ops = meta_.plan().vector(sp::kOperators);
-  return operator_full_name(fb::Table(ops.ref(static_cast<uint32_t>(instructions_[i].a))), buf,
-                            size)
-             ? buf
-             : nullptr;
+  uint32_t op = static_cast<uint32_t>(in.table(schema::instr::kArgs).scalar<int32_t>(0));
+  return operator_full_name(fb::Table(ops.ref(op)), buf, size) ? buf : nullptr;
 }
 
 Error Method::set_observer(const InstructionObserver& observer) {
@@ -874,11 +1207,10 @@ Error Method::execute() {
       return diag_.fail(Error::InvalidState, ET_TEXT("input not set before execute"),
                         ET_TEXT("inputs"), k);
   if (kFeatureControlFlow && freed_) {  // undo the last run's FreeCalls
-    for (uint32_t i = 0; i < num_instructions_; ++i) {
-      LoadedInstruction& li = instructions_[i];
-      if (li.kind != schema::kInstrFreeCall || li.freed == nullptr) continue;
-      values_[li.a].to_tensor().data = li.freed;
-      li.freed = nullptr;
+    for (uint32_t s = 0; s < num_slots_; ++s) {
+      if (slots_[s].freed == nullptr) continue;
+      slots_[s].value.to_tensor().data = slots_[s].freed;
+      slots_[s].freed = nullptr;
     }
     freed_ = false;
   }
@@ -888,25 +1220,36 @@ Error Method::execute() {
   KernelContext kctx;
   kctx.temp = temp;
   uint32_t steps = 0;
+  fb::Vector chains = meta_.plan().vector(sp::kChains);
   for (uint32_t c = 0; c < num_chains_; ++c) {
-    uint32_t start = chain_starts_[c], end = chain_starts_[c + 1];
-    uint32_t pc = start;
-    while (pc < end) {
+    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+    uint32_t base = chain_starts_[c];
+    uint32_t k = 0;
+    while (k < instrs.size) {
+      uint32_t pc = base + k;
       if (++steps > kMaxInstructionsPerExecute)
         return diag_.fail(Error::InvalidState, ET_TEXT("instruction limit reached (endless loop?)"),
                           ET_TEXT("instruction"), pc);
-      const LoadedInstruction& in = instructions_[pc];
+      // Every field read here was verified by load_method.
+      fb::Fields in(fb::Table(instrs.ref(k)));
+      uint8_t kind = in.scalar<uint8_t>(schema::instr::kArgsType);
+      fb::Fields args(in.table(schema::instr::kArgs));
+      int32_t a = args.scalar<int32_t>(0);
+      Error e = Error::Ok;
+      if (kind == schema::kInstrKernelCall || kind == schema::kInstrDelegateCall) {
+        e = bind_args(args.vector(schema::call::kArgs), &diag_);
+        if (e != Error::Ok) return e;
+      }
       et_timestamp_t start = 0;
       if (kInstructionHooks) {
         if (observer_.before != nullptr) observer_.before(observer_.ctx, pc);
         if (profiler_ != nullptr) start = et_pal_current_ticks();
       }
-      Error e = Error::Ok;
-      uint32_t next = pc + 1;
-      switch (in.kind) {
+      uint32_t next = k + 1;
+      switch (kind) {
         case schema::kInstrKernelCall:
           kctx.failure = nullptr;
-          e = in.kernel(kctx, Span<EValue*>(in.args, in.num_args));
+          e = kernels_[a](kctx, current_args());
           if (e != Error::Ok) {
             diag_.clear();
             diag_.fail(e, kctx.failure != nullptr ? kctx.failure : ET_TEXT("kernel failed"),
@@ -916,8 +1259,8 @@ Error Method::execute() {
         case schema::kInstrDelegateCall: {
           if (!kFeatureDelegates) break;  // rejected at load
           BackendExecutionContext bctx{temp, meta_.name()};
-          const LoadedDelegate& d = delegates_[in.a];
-          e = d.backend->execute(bctx, d.handle, Span<EValue*>(in.args, in.num_args));
+          const LoadedDelegate& d = delegates_[a];
+          e = d.backend->execute(bctx, d.handle, current_args());
           if (e != Error::Ok) {
             diag_.clear();
             diag_.fail(e, ET_TEXT("delegate execute failed"), ET_TEXT("instruction"), pc);
@@ -925,11 +1268,13 @@ Error Method::execute() {
           break;
         }
         case schema::kInstrMoveCall:
-          if (kFeatureControlFlow) values_[in.b] = values_[in.a];
+          if (kFeatureControlFlow)
+            slot(static_cast<uint32_t>(args.scalar<int32_t>(schema::move::kTo)))->value =
+                slot_value(static_cast<uint32_t>(a));
           break;
         case schema::kInstrJumpFalseCall: {
           if (!kFeatureControlFlow) break;
-          const EValue& cond = values_[in.a];
+          const EValue& cond = slot_value(static_cast<uint32_t>(a));
           bool truth = true;
           if (cond.is_bool()) {
             truth = cond.to_bool();
@@ -942,16 +1287,18 @@ Error Method::execute() {
               break;
             }
             const uint8_t* p = t.const_data_ptr<uint8_t>();
-            for (size_t k = 0, n = t.numel(); k < n; ++k) truth = truth && p[k] != 0;
+            for (size_t q = 0, n = t.numel(); q < n; ++q) truth = truth && p[q] != 0;
           }
-          if (!truth) next = start + static_cast<uint32_t>(in.b);
+          if (!truth)
+            next = static_cast<uint32_t>(args.scalar<int32_t>(schema::jump::kDestination));
           break;
         }
         case schema::kInstrFreeCall:
           if (kFeatureControlFlow) {
-            Tensor& t = values_[in.a].to_tensor();
+            ValueSlot* s = slot(static_cast<uint32_t>(a));
+            Tensor& t = s->value.to_tensor();
             if (t.data != nullptr) {
-              instructions_[pc].freed = t.data;
+              s->freed = t.data;
               freed_ = true;
             }
             t.data = nullptr;
@@ -962,11 +1309,11 @@ Error Method::execute() {
       }
       temp->reset();
       if (kInstructionHooks) {
-        if (profiler_ != nullptr) profiler_->record(pc, in.kind, start, et_pal_current_ticks());
+        if (profiler_ != nullptr) profiler_->record(pc, kind, start, et_pal_current_ticks());
         if (observer_.after != nullptr) observer_.after(observer_.ctx, pc);
       }
       if (e != Error::Ok) return e;
-      pc = next;
+      k = next;
     }
   }
   return Error::Ok;

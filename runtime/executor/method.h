@@ -1,6 +1,8 @@
-// Method: one loaded ExecutionPlan, ready to run. Holds the value table (EValues and tensors bound
-// to planned memory or constants), the pre-resolved instruction list (kernels looked up once at
-// load), and the initialised delegates. All of it lives in the caller's method allocator.
+// Method: one loaded ExecutionPlan, ready to run. The program in flash stays the description of
+// every value and instruction (verified once, at load); RAM holds only what changes at run time:
+// slots for values that are set, moved, freed or written as scalars, one kernel per operator, the
+// delegates, and a call buffer where each call's arguments are built just before it runs. All of
+// it lives in the caller's method allocator (docs/runtime.md, "Method state").
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -18,21 +20,16 @@ namespace etmcu {
 
 class PteFile;
 class NamedDataMap;
+class Program;
 
 // Upstream's cap on instructions executed by one execute() call (guards against endless jumps).
 constexpr uint32_t kMaxInstructionsPerExecute = 10000000;
 
-// One instruction, with everything resolved at load.
-struct LoadedInstruction {
-  uint8_t kind;       // schema::InstrTag
-  uint32_t num_args;  // KernelCall / DelegateCall
-  union {
-    EValue** args;  // KernelCall / DelegateCall
-    void* freed;    // FreeCall: the data pointer it cleared, restored by the next execute()
-  };
-  OpFunction kernel;  // KernelCall
-  int32_t a;          // op index, delegate index, move_from, cond value, free value
-  int32_t b;          // move_to, jump destination
+// The persistent state of one value whose state changes at run time.
+struct ValueSlot {
+  EValue value;
+  Tensor tensor;          // the value's tensor when it is one
+  void* freed = nullptr;  // the data pointer a FreeCall cleared, restored by the next execute()
 };
 
 struct LoadedDelegate {
@@ -53,19 +50,38 @@ struct MethodState {
   MethodMeta meta_;
   const PteFile* file_ = nullptr;
   MemoryManager* memory_ = nullptr;
-  EValue* values_ = nullptr;
+  fb::Vector values_fb_;  // the plan's values, in the verified program
   uint32_t num_values_ = 0;
+  const uint8_t* slot_bits_ = nullptr;  // one bit per value: has a slot
+  const uint32_t* slot_ids_ = nullptr;  // sorted value indices that have a slot
+  ValueSlot* slots_ = nullptr;
+  uint32_t num_slots_ = 0;
   const int32_t* inputs_ = nullptr;  // value indices (in the .pte)
   const int32_t* outputs_ = nullptr;
   uint32_t num_inputs_ = 0;
   uint32_t num_outputs_ = 0;
   uint8_t* input_set_ = nullptr;
-  LoadedInstruction* instructions_ = nullptr;
+  OpFunction* kernels_ = nullptr;  // one per operator, looked up at load
   uint32_t num_instructions_ = 0;
   uint32_t* chain_starts_ = nullptr;  // num_chains_ + 1 entries
   uint32_t num_chains_ = 0;
   LoadedDelegate* delegates_ = nullptr;
   uint32_t num_delegates_ = 0;
+  // The call buffer: the arguments of the call being run, sized by the largest call at load.
+  EValue** call_ptrs_ = nullptr;
+  EValue* call_values_ = nullptr;
+  Tensor* call_tensors_ = nullptr;
+  uint32_t* call_tensor_ids_ = nullptr;  // the value each call tensor was built from
+  int64_t* call_ints_ = nullptr;
+  Tensor** call_items_ = nullptr;
+  uint32_t max_call_args_ = 0;
+  uint32_t max_call_tensors_ = 0;
+  uint32_t max_call_ints_ = 0;
+  uint32_t max_call_items_ = 0;
+  uint32_t num_call_args_ = 0;
+  // The constant segment (when the program keeps its constants there): base and offsets.
+  const uint8_t* const_base_ = nullptr;
+  fb::Vector const_offsets_;
   bool freed_ = false;  // a FreeCall cleared a tensor's data pointer during the last execute()
   Diagnostic diag_;
   InstructionObserver observer_;
@@ -99,9 +115,18 @@ class Method : private MethodState {
 
   MethodMeta method_meta() const { return meta_; }
   size_t num_values() const { return num_values_; }
-  const EValue& value(size_t i) const { return values_[i]; }
   size_t num_instructions() const { return num_instructions_; }
-  const LoadedInstruction& instruction(size_t i) const { return instructions_[i]; }
+  // Instruction i's kind (schema::kInstr*), 0 when i is out of range.
+  uint8_t instruction_kind(size_t i) const;
+  // The value indices a Kernel/DelegateCall passes (empty for other instructions).
+  Span<const int32_t> call_arg_indices(size_t i) const;
+  // The kernel of KernelCall i, nullptr for other instructions.
+  OpFunction kernel(size_t i) const;
+  // Builds the arguments of Kernel/DelegateCall i into the call buffer, as execute() does just
+  // before the call; they stay valid until the next bind_call() or execute().
+  Result<Span<EValue*>> bind_call(size_t i);
+  // The arguments last built: inside an observer's callbacks, those of the running instruction.
+  Span<EValue*> current_args() const { return Span<EValue*>(call_ptrs_, num_call_args_); }
   // Operator name of instruction i ("aten::add.out") for KernelCalls, else nullptr. Writes into
   // buf.
   const char* instruction_name(size_t i, char* buf, size_t size) const;
@@ -115,6 +140,24 @@ class Method : private MethodState {
   friend class Program;
   friend class MethodLoader;
   Method() = default;
+  fb::Table instruction_table(size_t i) const;
+  ValueSlot* slot(uint32_t v) const;
+  bool has_slot(uint32_t v) const { return (slot_bits_[v >> 3] >> (v & 7)) & 1; }
+  EValue& slot_value(uint32_t v) const { return slot(v)->value; }  // v has a slot
+  // Builds value v (from its slot, or from the program) into *out; `call` counts what it used of
+  // the call buffer. build_tensor with `loading` also does load-time work (initial and external
+  // data).
+  struct CallUse {
+    uint32_t tensors = 0, ints = 0, items = 0;
+  };
+  Error build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* diag);
+  Result<Tensor*> tensor_of(uint32_t v, CallUse& call, Diagnostic* diag);
+  Error build_tensor(fb::Table t, uint32_t v, Tensor* out, const Program* loading,
+                     Diagnostic* diag);
+  // The run-time build of a tensor the load verified (or, under Verification::Minimal, the host):
+  // no checks but the bounds that keep reads inside the method's own tables.
+  void build_tensor_fast(fb::Table t, Tensor* out) const;
+  Error bind_args(fb::Vector args, Diagnostic* diag);
 };
 
 }  // namespace etmcu

@@ -25,44 +25,130 @@ uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffff
 }  // namespace
 
 uint64_t MethodLayout::bytes() const {
-  return block(values, sizeof(EValue)) + block(tensors, sizeof(Tensor)) +
-         block(list_ints, sizeof(int64_t)) + block(list_tensors, sizeof(Tensor*)) +
-         block(instructions, sizeof(LoadedInstruction)) +
+  return block((static_cast<uint64_t>(values) + 7) / 8, 1) + block(slots, sizeof(uint32_t)) +
+         block(slots, sizeof(ValueSlot)) + block(operators, sizeof(OpFunction)) +
          block(static_cast<uint64_t>(chains) + 1, sizeof(uint32_t)) +
-         block(call_args, sizeof(EValue*)) + block(delegates, sizeof(LoadedDelegate)) +
-         block(inputs, 1);
+         block(delegates, sizeof(LoadedDelegate)) + block(inputs, 1) +
+         block(call_args, sizeof(EValue*)) + block(call_args, sizeof(EValue)) +
+         block(call_tensors, sizeof(Tensor)) + block(call_tensors, sizeof(uint32_t)) +
+         block(call_ints, sizeof(int64_t)) + block(call_items, sizeof(Tensor*));
 }
 
-MethodLayout compute_method_layout(fb::Table plan) {
+namespace {
+// Type tag of value v, or kTagNull when v is out of range (load reports the bad index).
+// The value's own table is returned in `e` (its payload read only when needed).
+constexpr uint8_t kOutOfRange = 0xff;  // no schema tag
+// Inline: it runs once per call argument at every method load.
+__attribute__((always_inline)) inline uint8_t value_type(fb::Vector values, int32_t index,
+                                                         fb::Table* e) {
+  uint32_t v = static_cast<uint32_t>(index);  // negative: out of range too
+  if (v >= values.size) return kOutOfRange;
+  const uint8_t* slot = values.base + 4 * v;
+  *e = fb::Table(slot + fb::read<uint32_t>(slot));
+  return fb::Fields(*e).scalar<uint8_t>(schema::evalue::kValType);
+}
+// Items of the list value whose EValue table is `e`.
+__attribute__((always_inline)) inline uint32_t list_size(fb::Table e) {
+  return fb::Fields(fb::Fields(e).table(schema::evalue::kVal)).vector(0).size;
+}
+bool is_scalar_tag(uint8_t t) {
+  return t == schema::kTagInt || t == schema::kTagDouble || t == schema::kTagBool;
+}
+}  // namespace
+
+MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
   MethodLayout l;
   fb::Vector values = plan.vector(sp::kValues);
   l.values = values.size;
-  for (uint32_t i = 0; i < values.size; ++i) {
-    fb::Table v(values.ref(i));
-    uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
-    fb::Table val = v.table(schema::evalue::kVal);
-    if (!val.valid()) continue;
-    if (type == schema::kTagTensor) ++l.tensors;
-    if (!kFeatureLists) continue;  // such programs fail at method load
-    if (type == schema::kTagIntList) l.list_ints = add_sat(l.list_ints, val.vector(0).size);
-    if (type == schema::kTagTensorList || type == schema::kTagOptionalTensorList)
-      l.list_tensors = add_sat(l.list_tensors, val.vector(0).size);
-  }
   fb::Vector chains = plan.vector(sp::kChains);
+  // Unshared, every argument index takes 4 bytes of the flatbuffer. Counted first, from vector
+  // sizes alone: a plan sharing one call 2^16 times must not cost 2^32 reads. (List items: the
+  // same bound, where load reads them all: MethodLoader::verify_values.)
+  uint64_t args = 0;
+  for (uint32_t c = 0; c < chains.size; ++c) {
+    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
+    for (uint32_t i = 0; i < instrs.size; ++i) {
+      fb::Fields in(fb::Table(instrs.ref(i)));
+      uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
+      if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
+        args += fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs).size;
+    }
+  }
+  if (args > flatbuffer_bytes / 4) {
+    l.refused = ET_TEXT("call arguments repeated through shared tables beyond the program's size");
+    return l;
+  }
+  l.inputs = plan.vector(sp::kInputs).size;
+  l.slots = add_sat(l.inputs, plan.vector(sp::kOutputs).size);
+  for (uint32_t i = 0; kFeatureExternalData && i < values.size; ++i) {
+    fb::Table e;
+    if (value_type(values, i, &e) != schema::kTagTensor) continue;
+    fb::Table extra = e.table(schema::evalue::kVal).table(schema::tensor::kExtraTensorInfo);
+    if (extra.valid() && extra.scalar<int8_t>(schema::extra::kLocation) == 1) {
+      l.slots = add_sat(l.slots, 1);  // external data: found by name once, at load
+      l.external_slots = add_sat(l.external_slots, 1);
+    }
+  }
+  l.operators = plan.vector(sp::kOperators).size;
   l.chains = chains.size;
   for (uint32_t c = 0; c < chains.size; ++c) {
     fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
     l.instructions = add_sat(l.instructions, instrs.size);
     for (uint32_t i = 0; i < instrs.size; ++i) {
-      fb::Table in(instrs.ref(i));
+      fb::Fields in(fb::Table(instrs.ref(i)));
       uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
-      if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        l.call_args =
-            add_sat(l.call_args, in.table(schema::instr::kArgs).vector(schema::call::kArgs).size);
+      if (type == schema::kInstrMoveCall) {
+        l.slots = add_sat(l.slots, 2);
+        l.instruction_slots = add_sat(l.instruction_slots, 2);
+      } else if (type == schema::kInstrJumpFalseCall || type == schema::kInstrFreeCall) {
+        l.slots = add_sat(l.slots, 1);
+        l.instruction_slots = add_sat(l.instruction_slots, 1);
+      } else if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall) {
+        fb::Vector a = fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs);
+        uint32_t tensors = 0, ints = 0, items = 0;
+        bool delegate = type == schema::kInstrDelegateCall;
+        // The tightest loop of method load: one type byte per argument (tensor counts cannot
+        // wrap: at most one per argument, and arguments are fewer than the flatbuffer's bytes).
+        for (uint32_t j = 0; j < a.size; ++j) {
+          fb::Table e;
+          uint8_t t = value_type(values, a.scalar<int32_t>(j), &e);
+          if (t == schema::kTagTensor) {
+            ++tensors;
+            continue;
+          }
+          if (t == kOutOfRange) {
+            if (l.bad_argument == 0xffffffffu)
+              l.bad_argument = add_sat(l.instructions - instrs.size, i);
+          } else if (!kFeatureLists) {
+            // such programs fail at method load; nothing to size
+          } else if (t == schema::kTagIntList) {
+            ints = add_sat(ints, list_size(e));
+          } else if (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList) {
+            items = add_sat(items, list_size(e));
+            tensors = add_sat(tensors, list_size(e));
+          } else if (delegate && is_scalar_tag(t)) {
+            // A scalar a delegate may write keeps its value between calls.
+            l.slots = add_sat(l.slots, 1);
+            l.instruction_slots = add_sat(l.instruction_slots, 1);
+          }
+        }
+        if (!delegate && a.size > 0) {  // a scalar a kernel returns: the same
+          fb::Table e;
+          if (is_scalar_tag(value_type(values, a.scalar<int32_t>(a.size - 1), &e))) {
+            l.slots = add_sat(l.slots, 1);
+            l.instruction_slots = add_sat(l.instruction_slots, 1);
+          }
+        }
+        if (a.size > kMaxCallArgs || tensors > kMaxCallArgs)
+          l.refused = ET_TEXT("a call passes more arguments or tensors than the runtime supports");
+        if (a.size > l.call_args) l.call_args = a.size;
+        if (tensors > l.call_tensors) l.call_tensors = tensors;
+        if (ints > l.call_ints) l.call_ints = ints;
+        if (items > l.call_items) l.call_items = items;
+      }
     }
   }
   l.delegates = plan.vector(sp::kDelegates).size;
-  l.inputs = plan.vector(sp::kInputs).size;
   return l;
 }
 
@@ -118,7 +204,9 @@ Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t j) const {
 }
 
 size_t MethodMeta::method_allocator_bytes() const {
-  uint64_t n = compute_method_layout(plan_).bytes();
+  MethodLayout l = compute_method_layout(plan_, file_->flatbuffer_size());
+  if (l.refused != nullptr) return static_cast<size_t>(-1);  // load_method says why
+  uint64_t n = l.bytes();
   return n > static_cast<size_t>(-1) ? static_cast<size_t>(-1) : static_cast<size_t>(n);
 }
 

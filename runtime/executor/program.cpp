@@ -16,6 +16,7 @@ Result<Program> Program::load(Span<const uint8_t> data, Diagnostic* diag,
   Program p;
   p.file_ = file;
   p.external_data_ = external_data;
+  p.verification_ = verification;
   return p;
 }
 

@@ -21,7 +21,10 @@ class Program {
   // everything, so any bytes are safe to load. Minimal: identifier, header, root offset, segment
   // and constant bounds, but not the flatbuffer's structure: only for bytes verified before (a
   // program embedded in firmware, verified by the build on the host and on the target). Upstream's
-  // default is Minimal; ours is the safe one.
+  // default is Minimal; ours is the safe one. The level also applies to the method's values:
+  // InternalConsistency checks every value at load_method (dtype, shape, dim order, memory plan and
+  // constant bounds); Minimal checks only those with a slot and trusts the rest, which execute()
+  // builds from the program (see docs/runtime.md, "Method state").
   enum class Verification : uint8_t { Minimal, InternalConsistency };
 
   // Loads `data` (a whole .pte, 16-byte aligned). `external_data` serves EXTERNAL tensors (a
@@ -40,11 +43,13 @@ class Program {
 
   const PteFile& file() const { return file_; }
   const NamedDataMap* external_data() const { return external_data_; }
+  Verification verification() const { return verification_; }
 
  private:
   Result<fb::Table> find_plan(const char* name, Diagnostic* diag) const;
   PteFile file_;
   const NamedDataMap* external_data_ = nullptr;
+  Verification verification_ = Verification::InternalConsistency;
 };
 
 }  // namespace etmcu

@@ -185,13 +185,10 @@ Outcome run(const Buffer& buf, uint32_t plan, const std::vector<uint32_t>* calls
   }
   if (args_of) {  // the baseline: which values each kernel call reads
     args_of->clear();
-    const EValue* base = &method->value(0);
     for (size_t i = 0; i < method->num_instructions(); ++i) {
-      const LoadedInstruction& li = method->instruction(i);
       std::vector<uint32_t> a;
-      if (li.kind == schema::kInstrKernelCall)
-        for (uint32_t j = 0; j < li.num_args; ++j)
-          a.push_back(static_cast<uint32_t>(li.args[j] - base));
+      if (method->instruction_kind(i) == schema::kInstrKernelCall)
+        for (int32_t v : method->call_arg_indices(i)) a.push_back(static_cast<uint32_t>(v));
       args_of->push_back(a);
     }
   }
@@ -201,12 +198,14 @@ Outcome run(const Buffer& buf, uint32_t plan, const std::vector<uint32_t>* calls
   }
   for (uint32_t i : *calls) {
     if (i >= method->num_instructions()) return Outcome::kRejectedMethod;
-    const LoadedInstruction& li = method->instruction(i);
-    if (li.kind != schema::kInstrKernelCall) continue;
+    if (method->instruction_kind(i) != schema::kInstrKernelCall) continue;
+    // The arguments as execute() builds them from the mutated program (the lazily read values).
+    Result<Span<EValue*>> args = method->bind_call(i);
+    if (!args.ok()) return Outcome::kRejectedKernel;
     KernelContext ctx;
     ctx.temp = &pools.temp_alloc;
     ++counts->kernel_calls_run;
-    Error e = li.kernel(ctx, Span<EValue*>(li.args, li.num_args));
+    Error e = method->kernel(i)(ctx, args.get());
     pools.temp_alloc.reset();
     if (e != Error::Ok) return Outcome::kRejectedKernel;
   }

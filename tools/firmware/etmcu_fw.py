@@ -306,6 +306,19 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
                      f"#define FW_EXTERNAL_DATA {int(ptd_bytes is not None)}\n")
 
 
+def runtime_features(info, args):
+    """The runtime's optional features for this program (from `inspect --features`), and whether
+    method load checks every value: not for an embedded program loaded with Verification::Minimal
+    (the host CLI checked its values when it was built); always when the device verifies it in full
+    (--device-verification, --program-in-ram)."""
+    features = info.get("features")
+    if features is None:
+        return None
+    features = dict(features)
+    features["LOAD_VALUE_CHECKS"] = bool(args.device_verification or args.program_in_ram)
+    return features
+
+
 def output_formats(outputs):
     """The runner's print formats these outputs need (boards/common/runner.cpp FW_OUTPUT_FORMATS):
     bits 0-3 tensor element sizes 1/2/4/8, 4 Int, 5 Double, 6 Bool."""
@@ -676,7 +689,7 @@ def run(args):
             b.prune(name)
         prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
                           [x.get("planned", True) for x in meth["inputs"]],
-                          info.get("kernel_dtypes_mask"), info.get("features"), ptd_bytes)
+                          info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes)
         os.utime(d)
         b.ensure_configured(name)
         size_elf = os.path.join(d, "size", "firmware.elf")
@@ -723,7 +736,7 @@ def run(args):
             if want != section_sizes(b, elf).get(".stack"):
                 prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
                                   [x.get("planned", True) for x in meth["inputs"]],
-                                  info.get("kernel_dtypes_mask"), info.get("features"), ptd_bytes)
+                                  info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes)
                 b.ensure_configured(name)
                 try:
                     b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
@@ -779,9 +792,11 @@ def run(args):
     if "Lockup" in err and m:
         limit = symbol_address(elf, "__stack_limit")
         if limit is not None and int(m.group(1), 16) < limit:
-            raise FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
-                          f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
-                          f"{2 * secs.get('.stack', 2048)}")
+            # A --stack-bytes below the board's default is the cause to name (the run asked for it).
+            raise small_stack(args, b, "a stack overflow that locked up the core") or \
+                FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
+                        f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
+                        f"{2 * secs.get('.stack', 2048)}")
         raise small_stack(args, b, "a lock-up (a fault inside the fault handler)") or \
             FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
     if rc != 0 or res["T"] is None:

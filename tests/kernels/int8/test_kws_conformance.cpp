@@ -32,12 +32,12 @@ nlohmann::json read_json(const std::string& path) {
 
 // Snapshot of every instruction's output (its trailing return value) right after it runs.
 struct Recorder {
-  const Method* method = nullptr;
+  Method* method = nullptr;
   std::vector<std::vector<uint8_t>> outs;
   static void after(void* ctx, uint32_t pc) {
     auto* r = static_cast<Recorder*>(ctx);
-    const LoadedInstruction& ins = r->method->instruction(pc);
-    const Tensor& t = ins.args[ins.num_args - 1]->to_tensor();
+    Span<EValue*> args = r->method->current_args();  // those of instruction pc
+    const Tensor& t = args[args.size() - 1]->to_tensor();
     const uint8_t* p = static_cast<const uint8_t*>(t.data);
     if (r->outs.size() <= pc) r->outs.resize(pc + 1);
     r->outs[pc].assign(p, p + t.numel() * t.element_size());
