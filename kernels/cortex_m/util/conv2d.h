@@ -115,7 +115,8 @@ inline Error parse_conv2d(KernelContext& ctx, Span<EValue*> args, ConvJob* job) 
         "cortex_m::quantized_conv2d.out: weight must be contiguous [Cout, kH, kW, Cin]");
   const Nhwc x = nhwc_of(in), y = nhwc_of(out);
   const int32_t kh = w.sizes[1], kw = w.sizes[2], kc = w.sizes[3];
-  if (w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 || y.c % (x.c / kc) != 0 || x.n != y.n)
+  if (w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 || y.c % (x.c / kc) != 0 ||
+      x.n != y.n)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_conv2d.out: weight must be [Cout, kH, kW, Cin/groups] "
                     "with groups dividing Cin and Cout");
