@@ -85,6 +85,17 @@ inline int64_t pad_min_distance(const Tensor& in, const Tensor& out, Span<const 
   return (qs + 1) * od[3] - (rows_in - 1) * d[3];
 }
 
+// Both tensors 4-D, int8 and exactly channels-last (the activations the convolution contracts
+// cover: their NHWC view is the memory order).
+inline bool exact_cl_int8(const Tensor& in, const Tensor& out) {
+  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
+  if (in.dim != 4 || out.dim != 4) return false;
+  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return false;
+  for (int i = 0; i < 4; ++i)
+    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return false;
+  return true;
+}
+
 // Output pixels per strip of cortex_m::quantized_conv2d.out's 1x1 path (opt/
 // op_quantized_conv2d.cpp pointwise_strips: every channel of a strip before the next strip's
 // input is read; a multiple of the micro-kernels' 2- and 3-pixel passes).
@@ -112,13 +123,9 @@ constexpr int32_t kOverlapSlabRows = 4;
 inline int64_t slab_distance(const Tensor& in, const Tensor& w, const Tensor& out,
                              Span<const int64_t> stride, Span<const int64_t> pad,
                              Span<const int64_t> dil, bool after) {
-  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
-  if (in.dim != 4 || out.dim != 4 || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
+  if (!exact_cl_int8(in, out) || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
       dil.size() != 2)
     return -1;
-  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
-  for (int i = 0; i < 4; ++i)
-    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
   // (the kernels' argument ranges, checked here first: method load runs before them)
   if (in.sizes[0] != 1 || out.sizes[0] != 1 || stride[0] < 1 || stride[0] > 65535 || pad[0] < 0 ||
       pad[0] > 65535 || dil[0] < 1 || dil[0] > 65535)
@@ -150,14 +157,10 @@ inline int64_t slab_distance(const Tensor& in, const Tensor& w, const Tensor& ou
 // out that begins before its input needs d = (pad_h + 1) input rows. -1 where it does not apply.
 inline int64_t dw_rows_distance(const Tensor& in, const Tensor& out, Span<const int64_t> stride,
                                 Span<const int64_t> pad, Span<const int64_t> dil) {
-  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
-  if (in.dim != 4 || out.dim != 4 || stride.size() != 2 || pad.size() != 2 || dil.size() != 2)
+  if (!exact_cl_int8(in, out) || stride.size() != 2 || pad.size() != 2 || dil.size() != 2)
     return -1;
-  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
-  for (int i = 0; i < 4; ++i) {
-    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
+  for (int i = 0; i < 4; ++i)
     if (in.sizes[i] != out.sizes[i]) return -1;
-  }
   if (in.sizes[0] != 1 || stride[0] != 1 || stride[1] != 1 || dil[0] != 1 || dil[1] != 1 ||
       pad[0] < 0 || pad[0] > 65535)
     return -1;
@@ -180,7 +183,6 @@ inline int64_t dw_rows_distance(const Tensor& in, const Tensor& out, Span<const 
 // decide. ref goes one pixel at a time (last to first for an out after its input: within both).
 // -1 where the contract does not apply.
 inline int64_t pointwise_distance(Span<EValue*> args, const Tensor& out, bool after) {
-  static constexpr uint8_t kCl[4] = {0, 2, 3, 1};
   if (args.size() != 15 || !args[0]->is_tensor() || !args[1]->is_tensor() ||
       !args[3]->is_int_list() || !args[4]->is_int_list() || !args[5]->is_int_list())
     return -1;
@@ -188,12 +190,9 @@ inline int64_t pointwise_distance(Span<EValue*> args, const Tensor& out, bool af
   const Tensor& w = args[1]->to_tensor();
   Span<const int64_t> stride = args[3]->to_int_list(), pad = args[4]->to_int_list(),
                       dil = args[5]->to_int_list();
-  if (in.dim != 4 || out.dim != 4 || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
+  if (!exact_cl_int8(in, out) || w.dim != 4 || stride.size() != 2 || pad.size() != 2 ||
       dil.size() != 2)
     return -1;
-  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char) return -1;
-  for (int i = 0; i < 4; ++i)
-    if (in.dim_order[i] != kCl[i] || out.dim_order[i] != kCl[i]) return -1;
   for (int i = 0; i < 2; ++i)
     if (stride[i] != 1 || pad[i] != 0 || dil[i] != 1) return -1;
   const int64_t cin = in.sizes[1], cout = out.sizes[1];

@@ -62,14 +62,17 @@ def pad_min_distance_closed(x, out, pre, post):
 POINTWISE_STRIP = 24
 
 
+def _cl_int8(*tensors):
+    """Every tensor exact channels-last int8 (the activations the contracts cover)."""
+    return all(t.order == CL and getattr(t, "dtype", np.int8) == np.int8 for t in tensors)
+
+
 def _pointwise_shape(x, w, stride, padding, dilation, out):
     """(P pixels, Cin, Cout) of an ungrouped 1x1, stride 1, unpadded, undilated layer on exact
     channels-last int8 tensors, else None."""
     if len(x.shape) != 4 or len(out.shape) != 4 or len(w.shape) != 4:
         return None
-    if x.order != CL or out.order != CL:
-        return None
-    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
+    if not _cl_int8(x, out):
         return None
     if list(stride) != [1, 1] or list(padding) != [0, 0] or list(dilation) != [1, 1]:
         return None
@@ -140,9 +143,7 @@ def slab_distance(x, w, out, stride, padding, dilation, after=False):
     input."""
     if len(x.shape) != 4 or len(out.shape) != 4 or len(w.shape) != 4:
         return None
-    if x.order != CL or out.order != CL:
-        return None
-    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
+    if not _cl_int8(x, out):
         return None
     n, c, h, wd = x.shape
     on, oc, oh, ow = out.shape
@@ -175,9 +176,7 @@ def dw_rows_distance(x, w, out, stride, padding, dilation):
     the kernels then run whole, util/conv_util.h). None where it does not apply."""
     if len(x.shape) != 4 or len(out.shape) != 4:
         return None
-    if x.order != CL or out.order != CL:
-        return None
-    if any(getattr(t, "dtype", np.int8) != np.int8 for t in (x, out)):
+    if not _cl_int8(x, out):
         return None
     if tuple(x.shape) != tuple(out.shape) or x.shape[0] != 1:
         return None

@@ -77,14 +77,17 @@ TEST(CmsisMath, FoldedRequantizationEqualsRequantizePlusOffset) {
   EXPECT_GT(checked, 1000000);
 }
 
-// The 2v form of the Xpulp kernels equals requantize() plus the offset for |v| < 2^30, every
-// multiplier > 0 and shift in [-20, -1], at the ties of both roundings.
-TEST(CmsisMath, TwoVRequantizationEqualsRequantizePlusOffset) {
-  std::mt19937 rng(2028);
-  std::uniform_int_distribution<int32_t> any(-(1 << 30) + 1, (1 << 30) - 1);
+// Checks a requantization form against requantize() plus the offset for |v| < 2^bits, every
+// multiplier > 0 and shift the form accepts (ok), at the ties of both roundings, offsets ±255:
+// make(m, shift, offset) prepares its parameters, apply(v, q) computes it. Returns the cases run.
+template <class Ok, class Make, class Apply>
+int64_t check_requant_form(uint32_t seed, int bits, Ok ok, Make make, Apply apply) {
+  const int32_t lim = int32_t(1) << bits;
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int32_t> any(-lim + 1, lim - 1);
   std::uniform_int_distribution<int32_t> small(-(1 << 22), 1 << 22);
   std::uniform_int_distribution<int32_t> mult(1, INT32_MAX);
-  std::vector<int32_t> values = {0, 1, -1, 2, -2, (1 << 30) - 1, -(1 << 30) + 1, 12345, -12345};
+  std::vector<int32_t> values = {0, 1, -1, 2, -2, lim - 1, -lim + 1, 12345, -12345};
   for (int i = 0; i < 1500; ++i) values.push_back(any(rng));
   for (int i = 0; i < 1500; ++i) values.push_back(small(rng));
   std::vector<int32_t> multipliers = {1, 2, 1 << 30, 0x7fffffff, 0x40000001, 1518500250};
@@ -92,65 +95,45 @@ TEST(CmsisMath, TwoVRequantizationEqualsRequantizePlusOffset) {
   int64_t checked = 0;
   for (int32_t shift = -31; shift <= 30; ++shift) {
     for (int32_t m : multipliers) {
-      if (!cmsis::requant_2v_ok(m, shift)) continue;
+      if (!ok(m, shift)) continue;
       std::vector<int32_t> vs = values;
       for (int32_t q = -3; q <= 3; ++q)
         for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
           const int64_t target = static_cast<int64_t>(q) * (int64_t(1) << (31 - shift)) + t;
           for (int64_t v : {target / m, target / m + 1, -target / m})
-            if (v > -(int64_t(1) << 30) && v < (int64_t(1) << 30))
-              vs.push_back(static_cast<int32_t>(v));
+            if (v > -int64_t(lim) && v < int64_t(lim)) vs.push_back(static_cast<int32_t>(v));
         }
       for (int32_t offset : {0, 1, -1, 127, -128, 255, -255}) {
-        const cmsis::Requant2v q = cmsis::requant_2v(m, shift, offset);
+        const auto q = make(m, shift, offset);
         for (int32_t v : vs) {
-          ASSERT_EQ(cmsis::requantize_offset_2v(v, q),
-                    cmsis::wrap_add(cmsis::requantize(v, m, shift), offset))
+          EXPECT_EQ(apply(v, q), cmsis::wrap_add(cmsis::requantize(v, m, shift), offset))
               << "v=" << v << " m=" << m << " shift=" << shift << " offset=" << offset;
+          if (::testing::Test::HasFailure()) return checked;
           ++checked;
         }
       }
     }
   }
-  EXPECT_GT(checked, 1000000);
+  return checked;
 }
 
-// The 4v form of the RISC-V kernels equals requantize() plus the offset for |v| < 2^29, every
+// The 2v form of the Arm kernels equals requantize() plus the offset for |v| < 2^30, every
 // multiplier > 0 and shift in [-20, -1], at the ties of both roundings.
+TEST(CmsisMath, TwoVRequantizationEqualsRequantizePlusOffset) {
+  EXPECT_GT(check_requant_form(2028, 30, cmsis::requant_2v_ok, cmsis::requant_2v,
+                               [](int32_t v, const cmsis::Requant2v& q) {
+                                 return cmsis::requantize_offset_2v(v, q);
+                               }),
+            1000000);
+}
+
+// The 4v form of the RISC-V kernels equals requantize() plus the offset for |v| < 2^29.
 TEST(CmsisMath, FourVRequantizationEqualsRequantizePlusOffset) {
-  std::mt19937 rng(2029);
-  std::uniform_int_distribution<int32_t> any(-(1 << 29) + 1, (1 << 29) - 1);
-  std::uniform_int_distribution<int32_t> small(-(1 << 22), 1 << 22);
-  std::uniform_int_distribution<int32_t> mult(1, INT32_MAX);
-  std::vector<int32_t> values = {0, 1, -1, 2, -2, (1 << 29) - 1, -(1 << 29) + 1, 12345, -12345};
-  for (int i = 0; i < 1500; ++i) values.push_back(any(rng));
-  for (int i = 0; i < 1500; ++i) values.push_back(small(rng));
-  std::vector<int32_t> multipliers = {1, 2, 1 << 30, 0x7fffffff, 0x40000001, 1518500250};
-  for (int i = 0; i < 8; ++i) multipliers.push_back(mult(rng));
-  int64_t checked = 0;
-  for (int32_t shift = -31; shift <= 30; ++shift) {
-    for (int32_t m : multipliers) {
-      if (!cmsis::requant_4v_ok(m, shift)) continue;
-      std::vector<int32_t> vs = values;
-      for (int32_t q = -3; q <= 3; ++q)
-        for (int64_t t : {int64_t(1) << 30, (int64_t(1) << 30) - 1, (int64_t(1) << 30) + 1}) {
-          const int64_t target = static_cast<int64_t>(q) * (int64_t(1) << (31 - shift)) + t;
-          for (int64_t v : {target / m, target / m + 1, -target / m})
-            if (v > -(int64_t(1) << 29) && v < (int64_t(1) << 29))
-              vs.push_back(static_cast<int32_t>(v));
-        }
-      for (int32_t offset : {0, 1, -1, 127, -128, 255, -255}) {
-        const cmsis::Requant4v q = cmsis::requant_4v(m, shift, offset);
-        for (int32_t v : vs) {
-          ASSERT_EQ(cmsis::requantize_offset_4v(v, q),
-                    cmsis::wrap_add(cmsis::requantize(v, m, shift), offset))
-              << "v=" << v << " m=" << m << " shift=" << shift << " offset=" << offset;
-          ++checked;
-        }
-      }
-    }
-  }
-  EXPECT_GT(checked, 1000000);
+  EXPECT_GT(check_requant_form(2029, 29, cmsis::requant_4v_ok, cmsis::requant_4v,
+                               [](int32_t v, const cmsis::Requant4v& q) {
+                                 return cmsis::requantize_offset_4v(v, q);
+                               }),
+            1000000);
 }
 
 }  // namespace

@@ -137,18 +137,23 @@ def test_the_models_cover_the_kernel_shapes():
                for s in SEEDS for l in draw_model(s)[1] if ", 1, stride" in l)
 
 
+def run_host_and_board(pte, inp, board):
+    """The program's JSON result on the host CLI and on the simulated board, both runs checked."""
+    host = subprocess.run([str(CLI), "run", str(pte), "--input", str(inp), "--json"], capture_output=True,
+                          text=True)
+    assert host.returncode == 0, host.stderr
+    p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cv32e40p", "--board", board,
+                        "--input", str(inp), "--json", "--quiet"], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stderr
+    return (json.loads(host.stdout.strip().splitlines()[-1]),
+            json.loads(p.stdout.strip().splitlines()[-1]))
+
+
 @pytest.mark.parametrize("board", list(BOARDS))
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_int8_model_on_cv32e40p_matches_host(seed, board, random_models):
     pte, inp, layers = random_models[seed]
-    host = subprocess.run([str(CLI), "run", str(pte), "--input", str(inp), "--json"], capture_output=True,
-                          text=True)
-    assert host.returncode == 0, host.stderr
-    host = json.loads(host.stdout.strip().splitlines()[-1])
-    p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cv32e40p", "--board", board,
-                        "--input", str(inp), "--json", "--quiet"], capture_output=True, text=True, timeout=900)
-    assert p.returncode == 0, p.stderr
-    result = json.loads(p.stdout.strip().splitlines()[-1])
+    host, result = run_host_and_board(pte, inp, board)
     assert result["int8_kernels"] == BOARDS[board]
     assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
 
@@ -162,12 +167,5 @@ def test_overdriven_input_matches_host(seed, board, random_models, tmp_path):
     pte, inp, layers = random_models[seed]
     loud = tmp_path / "loud.npy"
     np.save(loud, np.load(inp) * 4)
-    host = subprocess.run([str(CLI), "run", str(pte), "--input", str(loud), "--json"], capture_output=True,
-                          text=True)
-    assert host.returncode == 0, host.stderr
-    host = json.loads(host.stdout.strip().splitlines()[-1])
-    p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cv32e40p", "--board", board,
-                        "--input", str(loud), "--json", "--quiet"], capture_output=True, text=True, timeout=900)
-    assert p.returncode == 0, p.stderr
-    result = json.loads(p.stdout.strip().splitlines()[-1])
+    host, result = run_host_and_board(pte, loud, board)
     assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)

@@ -45,18 +45,8 @@
     .4byte (((\lab - .) >> 2) << 20) | (10 << 15) | (4 << 12) | ((14 + \L) << 7) | 0x2b
 .endm
 
-/* Registers: a1 window start, a2 y (cv.sb.pr), a3 x_step, a4 y_step, a5 the sum, a6/a7 plane
-   words, t0 the row pointer, t1 line_stride, t2/t3 requantization temporaries, t4 multiplier,
-   t5 offset << (r+1), t6 r + 1, ra amin, s0 amax, s1 full; k3: s2..s4 the weight words. */
-.macro PROLOGUE
-    addi sp, sp, -40
-    sw   ra, 36(sp)
-    sw   s0, 32(sp)
-    sw   s1, 28(sp)
-    sw   s2, 24(sp)
-    sw   s3, 20(sp)
-    sw   s4, 16(sp)
-    sw   s5, 12(sp)
+/* the argument block's registers (below) */
+.macro LOAD_ARGS
     lw   a1, A_WINDOW(a0)
     lw   t1, A_LSTRIDE(a0)
     lw   a3, A_XSTEP(a0)
@@ -69,6 +59,21 @@
     lw   ra, A_AMIN(a0)
     lw   s0, A_AMAX(a0)
 .endm
+
+/* Registers: a1 window start, a2 y (cv.sb.pr), a3 x_step, a4 y_step, a5 the sum, a6/a7 plane
+   words, t0 the row pointer, t1 line_stride, t2/t3 requantization temporaries, t4 multiplier,
+   t5 offset << (r+1), t6 r + 1, ra amin, s0 amax, s1 full; k3: s2..s4 the weight words. */
+.macro PROLOGUE
+    addi sp, sp, -40
+    sw   ra, 36(sp)
+    sw   s0, 32(sp)
+    sw   s1, 28(sp)
+    sw   s2, 24(sp)
+    sw   s3, 20(sp)
+    sw   s4, 16(sp)
+    sw   s5, 12(sp)
+    LOAD_ARGS
+.endm
 .macro EPILOGUE
     lw   ra, 36(sp)
     lw   s0, 32(sp)
@@ -80,11 +85,11 @@
     addi sp, sp, 40
     ret
 .endm
-/* a5 -> requantized, clamped, stored at a2; a2 += y_step */
-.macro REQUANT_STORE
-    slli t2, a5, 2
+/* acc -> requantized, clamped, stored at a2; a2 += y_step */
+.macro REQUANT_STORE acc
+    slli t2, \acc, 2
     mulh t2, t2, t4
-    srai t3, a5, 31
+    srai t3, \acc, 31
     ori  t3, t3, 1
     add  t2, t2, t3
     .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
@@ -98,19 +103,6 @@
     .option norvc
     .option norelax
 
-/* acc -> requantized, clamped, stored at a2; a2 += y_step (REQUANT_STORE for any sum register) */
-.macro REQUANT_STORE_ACC acc
-    slli t2, \acc, 2
-    mulh t2, t2, t4
-    srai t3, \acc, 31
-    ori  t3, t3, 1
-    add  t2, t2, t3
-    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
-    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
-    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
-.endm
-
 /* one output of the k3 kernel: its three window rows from a1, a1 += x_step */
 .macro K3_SINGLE
     mv   t0, a1
@@ -122,7 +114,7 @@
     .insn r 0x7b, 1, 0x54, a5, a7, s3
     add  a1, a1, a3                        /* next window (also keeps row 2's load off its use) */
     .insn r 0x7b, 1, 0x54, a5, a6, s4
-    REQUANT_STORE
+    REQUANT_STORE a5
 .endm
 
 /* With stride 1 and taps in the first three bytes of each weight word, two neighbouring outputs
@@ -145,17 +137,7 @@ etmcu_xpulp_dw_row_k3:
     sw   s7, 20(sp)
     sw   s8, 16(sp)
     sw   s9, 12(sp)
-    lw   a1, A_WINDOW(a0)
-    lw   t1, A_LSTRIDE(a0)
-    lw   a3, A_XSTEP(a0)
-    lw   a2, A_Y(a0)
-    lw   a4, A_YSTEP(a0)
-    lw   s1, A_FULL(a0)
-    lw   t4, A_MULT(a0)
-    lw   t5, A_KOFF4(a0)
-    lw   t6, A_RIGHT4(a0)
-    lw   ra, A_AMIN(a0)
-    lw   s0, A_AMAX(a0)
+    LOAD_ARGS
     lw   s2, (A_W + 0)(a0)
     lw   s3, (A_W + 4)(a0)
     lw   s4, (A_W + 8)(a0)
@@ -193,8 +175,8 @@ etmcu_xpulp_dw_row_k3:
     addi a1, a1, 2
     .insn r 0x7b, 1, 0x54, a5, a6, s4
     .insn r 0x7b, 1, 0x54, s9, a6, s8
-    REQUANT_STORE_ACC a5
-    REQUANT_STORE_ACC s9
+    REQUANT_STORE a5
+    REQUANT_STORE s9
 1:
 6:  lw   t0, 4(sp)
     andi t0, t0, 1
@@ -251,7 +233,7 @@ etmcu_xpulp_dw_row:
     .insn i 0x0b, 2, a7, s5, 4
     .insn r 0x2b, 3, 0x02, a6, t0, t1
 1:  add  a1, a1, a3
-    REQUANT_STORE
+    REQUANT_STORE a5
     mv   a0, s2
     addi s4, s4, -1
     bnez s4, 2b
