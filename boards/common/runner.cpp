@@ -4,8 +4,8 @@
 // tools/firmware/ decodes on the host (no float formatting, no printf on the device):
 //   O<i> <tag> <dtype> <dim> <sizes...> <dim_order...>:<element bits, fixed width, memory order>
 //   T <ticks at main> <after program load> <after method load> <after inputs> <after execute>
-//   <after print> M <method allocator used> <temp peak> <peak stack bytes> E <phase> <error>
-//   <index> <got> <expected> <name>     (then exit code 10 + phase)
+//   <after print> K <kernel paths taken> M <method allocator used> <temp peak> <peak stack bytes> E
+//   <phase> <error> <index> <got> <expected> <name>     (then exit code 10 + phase)
 // With FW_SIZING the firmware only reports what the method needs on this target:
 //   Z <method_allocator_bytes> <planned buffers> <size...>
 #include <stdint.h>
@@ -14,6 +14,7 @@
 #include "board_io.h"
 #include "boards/common/board.h"
 #include "fw_config.h"
+#include "kernels/api/kernel_paths.h"
 #include "runtime/executor/profiler.h"
 #include "runtime/executor/program.h"
 
@@ -318,6 +319,10 @@ int main() {
   put_field(t_inputs);
   put_field(t_exec);
   put_field(t_print);
+  end_line();
+  board_putc(
+      'K');  // the kernel paths the run took (tools/firmware/ builds the final firmware with them)
+  put_field(etmcu_kernel_paths_taken);
   end_line();
   report_stack_overflow();
 #if defined(FW_PROFILE) && FW_PROFILE

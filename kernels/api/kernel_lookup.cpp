@@ -3,6 +3,9 @@
 #include <string.h>
 
 #include "kernels/api/kernel.h"
+#include "kernels/api/kernel_paths.h"
+
+uint32_t etmcu_kernel_paths_taken = 0;
 
 namespace etmcu {
 

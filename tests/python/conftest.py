@@ -13,6 +13,12 @@ for p in (ROOT, ROOT / "python"):
     if str(p) not in sys.path:
         sys.path.insert(0, str(p))
 
+# Firmware built by the tests keeps every int8 kernel path (one build per program); the default of
+# `./etmcu run`, only the paths the program takes, costs a second build and run per program, and is
+# tested where it is named (--kernel-paths program: tests/python/firmware/test_kernel_paths.py, the
+# KWS targets test).
+os.environ.setdefault("ETMCU_FW_KERNEL_PATHS", "all")
+
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "pte-corpus"
 

@@ -212,6 +212,23 @@ class Build:
         for d in dirs[: len(dirs) - limit + 1]:
             shutil.rmtree(d, ignore_errors=True)
 
+    def kernel_paths(self, key):
+        """The kernel-path mask recorded for a program (key) by an earlier run on this build, or None."""
+        f = os.path.join(self.dir, "kernel-paths.json")
+        if not os.path.exists(f):
+            return None
+        with open(f) as fh:
+            return json.load(fh).get(key)
+
+    def store_kernel_paths(self, key, mask):
+        f = os.path.join(self.dir, "kernel-paths.json")
+        known = {}
+        if os.path.exists(f):
+            with open(f) as fh:
+                known = json.load(fh)
+        known[key] = mask
+        write_if_changed(f, json.dumps(known, sort_keys=True))
+
     def ensure_configured(self, name):
         listed = os.path.join(self.dir, "configured-models.txt")
         known = set(open(listed).read().split()) if os.path.exists(listed) else set()
@@ -268,7 +285,7 @@ def c_string(s):
 
 
 def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_inputs, dtype_mask=None,
-                      features=None, ptd_bytes=None):
+                      features=None, ptd_bytes=None, kernel_paths=None):
     os.makedirs(os.path.join(d, "size"), exist_ok=True)
     os.makedirs(os.path.join(d, "run"), exist_ok=True)
     write_if_changed(os.path.join(d, "model.pte"), model_bytes)
@@ -296,6 +313,8 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
         cm.append(f"set(FW_STACK_BYTES {stack_bytes})")
     if dtype_mask:  # kernels compiled only for the tensor dtypes the program uses
         cm.append(f"set(FW_KERNEL_DTYPES {dtype_mask:#x})")
+    if kernel_paths is not None:  # only the kernel paths this program takes (kernels/api/kernel_paths.h)
+        cm.append(f"set(FW_KERNEL_PATHS {kernel_paths:#x})")
     if features:  # the runtime compiled with only the optional features the program uses
         items = " ".join(f"{name}={int(bool(on))}" for name, on in sorted(features.items()))
         cm.append(f"set(FW_RUNTIME_FEATURES {items})")
@@ -460,7 +479,8 @@ def symbol_address(elf, name):
 
 
 def parse_output(text):
-    res = {"outputs": [], "T": None, "M": None, "E": None, "Z": None, "X": None, "S": False, "P": [], "Q": None}
+    res = {"outputs": [], "T": None, "M": None, "E": None, "Z": None, "X": None, "S": False, "P": [], "Q": None,
+           "K": None}
     for line in text.splitlines():
         if not line:
             continue
@@ -474,7 +494,7 @@ def parse_output(text):
                 entry.update(dtype=dtype, sizes=[int(x, 16) for x in f[4:4 + dim]],
                              dim_order=[int(x, 16) for x in f[4 + dim:4 + 2 * dim]])
             res["outputs"].append(entry)
-        elif line[0] in "TMZQ":
+        elif line[0] in "TMZQK":
             res[line[0]] = [int(x, 16) for x in line[1:].split()]
         elif line[0] == "P":
             res["P"].append([int(x, 16) for x in line[1:].split()])
@@ -610,6 +630,11 @@ def main(argv=None):
     ap.add_argument("--program-in-ram", action="store_true",
                     help="do not embed the program: a loader writes it into a RAM buffer before start (the "
                          "simulator's --load, QEMU's generic loader), and the device verifies it in full")
+    ap.add_argument("--kernel-paths", choices=["program", "all"],
+                    default=os.environ.get("ETMCU_FW_KERNEL_PATHS", "program"),
+                    help="int8 kernel branches compiled in: program (default, or $ETMCU_FW_KERNEL_PATHS): only "
+                         "those this program takes (recorded by a first build with all of them, whose outputs "
+                         "the final firmware must match); all: every branch (one build)")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -669,139 +694,182 @@ def run(args):
     for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode(),
                  b"device-verification" if args.device_verification else b"",
                  b"program-in-ram" if args.program_in_ram else b"",
+                 b"kernel-paths-all" if args.kernel_paths == "all" else b"",
                  b"" if ptd_bytes is None else b"ptd:" + ptd_bytes] + \
             [b"" if d is None else d for d in inputs]:
         h.update(hashlib.sha256(part).digest())
     name = h.hexdigest()[:16]
 
-    with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
-               args.int8_kernels, args.libs_march, args.profile) as b:
-        d = os.path.join(b.models, name)
-        fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
-        fw_json = os.path.join(d, "run", "sizes.json")
-        # The stack: as given, else sized from the static bound of the last build of this firmware
-        # (sizes.json), else the board's default until the first bound is known.
-        stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
-        if stack is None and not fresh and os.path.exists(fw_json):
-            with open(fw_json) as f:
-                stack = json.load(f).get("stack_reserve")
-        if fresh:
-            b.prune(name)
-        prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
-                          [x.get("planned", True) for x in meth["inputs"]],
-                          info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes)
-        os.utime(d)
-        b.ensure_configured(name)
-        size_elf = os.path.join(d, "size", "firmware.elf")
-        try:
-            b.build(f"fw-{name}-size", "sizing firmware build")  # a no-op when cached
-        except MemoryOverflow as e:
-            raise FwError(too_big_message(b, model_bytes, e, None, ptd_bytes, quantized))
-        if fresh or not os.path.exists(fw_json) or os.path.getmtime(size_elf) > os.path.getmtime(fw_json):
-            # Sizes on this target's ABI (redone whenever the runtime changed), and the temp pool: the
-            # kernels' scratch peak, measured by the host runtime with the same inputs.
-            in_files = [] if not args.input else [os.path.join(d, f"input{i}.bin") for i in range(len(inputs))]
-            temp = host_run(model, args.method, in_files, ptd)["memory"]["temp_used"]
-            log(f"sizing the method on {board}", args.quiet)
-            rc, out, err, _ = run_firmware(b, size_elf, args.timeout)
-            res = parse_output(out)
-            if res["E"]:
-                raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
-            if rc != 0 or not res["Z"]:
-                raise small_stack(args, b, f"the sizing firmware exited with {rc}") or \
-                    FwError(f"sizing firmware failed on {board} (exit {rc}): {out}{err}")
-            z = res["Z"]
-            sizes = {"method_allocator_bytes": z[0], "planned": z[2:2 + z[1]], "temp_bytes": temp,
-                     "host_method_allocator_bytes": meth["method_allocator_bytes"]}
-        else:
-            with open(fw_json) as f:
-                sizes = json.load(f)
-        # (re)written on every run: a newer runner always finds a matching header; unchanged -> no rebuild
-        write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"], sizes["planned"],
-                         inputs, meth["outputs"], args.device_verification, ptd_bytes is not None,
-                         len(model_bytes) if args.program_in_ram else None)
-        if fresh:
-            log(f"building firmware (method pool {sizes['method_allocator_bytes']} B, planned {sizes['planned']}, "
-                f"temp {sizes['temp_bytes']} B)", args.quiet)
-        try:
-            b.build(f"fw-{name}", "firmware build")  # a no-op when cached
-        except MemoryOverflow as e:
-            raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
-        elf = os.path.join(d, "run", "firmware.elf")
-        bound = stack_bound_of(b, target, elf) if args.lto else None
-        if bound is not None and args.stack_bytes is None:
-            # Reserve the bound plus the 256-byte guard the runner's overflow check watches; a new
-            # reserve only relinks (the code, hence the bound, does not depend on it).
-            want = (bound["bound"] + 256 + 63) & ~63
-            if want != section_sizes(b, elf).get(".stack"):
-                prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
-                                  [x.get("planned", True) for x in meth["inputs"]],
-                                  info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes)
-                b.ensure_configured(name)
-                try:
-                    b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
-                except MemoryOverflow as e:
-                    raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
-                bound = stack_bound_of(b, target, elf)
-            sizes["stack_reserve"] = want
-        with open(fw_json, "w") as f:
-            json.dump(sizes, f)
-        if b.info["family"] == "cv32e40p":
-            hexfile = os.path.join(d, "run", "firmware.hex")
-            if not os.path.exists(hexfile) or os.path.getmtime(hexfile) < os.path.getmtime(elf):
-                run_cmd([OBJCOPY["cv32e40p"], "-O", "verilog", elf, hexfile], "objcopy -O verilog")
-        secs = section_sizes(b, elf)
-        if args.keep:
-            os.makedirs(args.keep, exist_ok=True)
-            shutil.copytree(d, args.keep, dirs_exist_ok=True)
-            shutil.copy(os.path.join(b.dir, "board.json"), args.keep)
-            with open(os.path.join(args.keep, "README.txt"), "w") as f:
-                f.write(f"Firmware for {model} ({args.method}) on {board}, kept by ./etmcu run --keep.\n"
-                        f"run/firmware.elf (+ .map, fw_config.h: the exact pool sizes), size/: the sizing firmware,\n"
-                        f"model.S / firmware.cmake / *.bin: what the build embedded. It was built in {b.dir}:\n"
-                        f"  cmake --build {b.dir} --target fw-{name}\n")
-            elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
+    # Kernel paths (kernels/api/kernel_paths.h): with --kernel-paths program (the default) the
+    # firmware keeps only the kernel branches this program takes. The first build has every path
+    # and reports the ones its run took; the firmware is then rebuilt with that mask and run again,
+    # and both runs' outputs must be the same. The mask is kept in sizes.json for later runs.
+    trims = args.kernel_paths == "program" and any(op.startswith("cortex_m::") for op in ops)
+    # Paths follow from shapes, not data: one mask per program and method on this build (its kernels).
+    paths_key = hashlib.sha256(model_bytes + b"\0" + args.method.encode()).hexdigest()[:16]
+    paths = None
+    full_outputs = None
+    for attempt in range(3):
+        with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
+                   args.int8_kernels, args.libs_march, args.profile) as b:
+            d = os.path.join(b.models, name)
+            fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
+            fw_json = os.path.join(d, "run", "sizes.json")
+            # The stack: as given, else sized from the static bound of the last build of this firmware
+            # (sizes.json), else the board's default until the first bound is known.
+            stack = None if args.stack_bytes is None else (args.stack_bytes + 63) & ~63  # paint steps 64 bytes
+            if not fresh and os.path.exists(fw_json):
+                with open(fw_json) as f:
+                    prev = json.load(f)
+                if stack is None:
+                    stack = prev.get("stack_reserve")
+                if trims and attempt == 0:
+                    paths = prev.get("kernel_paths")
+            if trims and attempt == 0 and paths is None:
+                paths = b.kernel_paths(paths_key)  # recorded for this program with other inputs
+            if fresh:
+                b.prune(name)
+            prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
+                              [x.get("planned", True) for x in meth["inputs"]],
+                              info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes, paths)
+            os.utime(d)
+            b.ensure_configured(name)
+            size_elf = os.path.join(d, "size", "firmware.elf")
+            try:
+                b.build(f"fw-{name}-size", "sizing firmware build")  # a no-op when cached
+            except MemoryOverflow as e:
+                raise FwError(too_big_message(b, model_bytes, e, None, ptd_bytes, quantized))
+            if fresh or not os.path.exists(fw_json) or os.path.getmtime(size_elf) > os.path.getmtime(fw_json):
+                # Sizes on this target's ABI (redone whenever the runtime changed), and the temp pool: the
+                # kernels' scratch peak, measured by the host runtime with the same inputs.
+                in_files = [] if not args.input else [os.path.join(d, f"input{i}.bin") for i in range(len(inputs))]
+                temp = host_run(model, args.method, in_files, ptd)["memory"]["temp_used"]
+                log(f"sizing the method on {board}", args.quiet)
+                rc, out, err, _ = run_firmware(b, size_elf, args.timeout)
+                res = parse_output(out)
+                if res["E"]:
+                    raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
+                if rc != 0 or not res["Z"]:
+                    raise small_stack(args, b, f"the sizing firmware exited with {rc}") or \
+                        FwError(f"sizing firmware failed on {board} (exit {rc}): {out}{err}")
+                z = res["Z"]
+                sizes = {"method_allocator_bytes": z[0], "planned": z[2:2 + z[1]], "temp_bytes": temp,
+                         "host_method_allocator_bytes": meth["method_allocator_bytes"]}
+            else:
+                with open(fw_json) as f:
+                    sizes = json.load(f)
+            if paths is None:
+                sizes.pop("kernel_paths", None)
+            else:
+                sizes["kernel_paths"] = paths
+            # (re)written on every run: a newer runner always finds a matching header; unchanged -> no rebuild
+            write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"], sizes["planned"],
+                             inputs, meth["outputs"], args.device_verification, ptd_bytes is not None,
+                             len(model_bytes) if args.program_in_ram else None)
+            if fresh:
+                log(f"building firmware (method pool {sizes['method_allocator_bytes']} B, planned {sizes['planned']}, "
+                    f"temp {sizes['temp_bytes']} B)", args.quiet)
+            try:
+                b.build(f"fw-{name}", "firmware build")  # a no-op when cached
+            except MemoryOverflow as e:
+                raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
+            elf = os.path.join(d, "run", "firmware.elf")
+            bound = stack_bound_of(b, target, elf) if args.lto else None
+            if bound is not None and args.stack_bytes is None:
+                # Reserve the bound plus the 256-byte guard the runner's overflow check watches; a new
+                # reserve only relinks (the code, hence the bound, does not depend on it).
+                want = (bound["bound"] + 256 + 63) & ~63
+                if want != section_sizes(b, elf).get(".stack"):
+                    prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
+                                      [x.get("planned", True) for x in meth["inputs"]],
+                                      info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes, paths)
+                    b.ensure_configured(name)
+                    try:
+                        b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
+                    except MemoryOverflow as e:
+                        raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
+                    bound = stack_bound_of(b, target, elf)
+                sizes["stack_reserve"] = want
+            with open(fw_json, "w") as f:
+                json.dump(sizes, f)
+            if b.info["family"] == "cv32e40p":
+                hexfile = os.path.join(d, "run", "firmware.hex")
+                if not os.path.exists(hexfile) or os.path.getmtime(hexfile) < os.path.getmtime(elf):
+                    run_cmd([OBJCOPY["cv32e40p"], "-O", "verilog", elf, hexfile], "objcopy -O verilog")
+            secs = section_sizes(b, elf)
+            if args.keep:
+                os.makedirs(args.keep, exist_ok=True)
+                shutil.copytree(d, args.keep, dirs_exist_ok=True)
+                shutil.copy(os.path.join(b.dir, "board.json"), args.keep)
+                with open(os.path.join(args.keep, "README.txt"), "w") as f:
+                    f.write(f"Firmware for {model} ({args.method}) on {board}, kept by ./etmcu run --keep.\n"
+                            f"run/firmware.elf (+ .map, fw_config.h: the exact pool sizes), size/: the sizing firmware,\n"
+                            f"model.S / firmware.cmake / *.bin: what the build embedded. It was built in {b.dir}:\n"
+                            f"  cmake --build {b.dir} --target fw-{name}\n")
+                elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
 
-    t_build = time.time()
-    load = None
-    if args.program_in_ram:
-        # What a loader hands over: "ETPB", the length, 8 bytes zero, the .pte (runner.cpp).
-        blob = os.path.join(os.path.dirname(elf), "program.blob")
-        write_if_changed(blob, b"ETPB" + struct.pack("<I", len(model_bytes)) + bytes(8) + model_bytes)
-        addr = symbol_address(elf, "fw_program_buffer")
-        if addr is None:
-            raise FwError(f"no fw_program_buffer in {elf}")
-        load = (blob, addr)
-    rc, out, err, counts = run_firmware(b, elf, args.timeout, load)
-    res = parse_output(out)
-    if res["S"]:
-        default = b.info.get("stack_bytes") or 0
-        if args.stack_bytes is not None and args.stack_bytes < default:
-            raise FwError(f"stack too small on {board}: --stack-bytes {args.stack_bytes} is below the board's default "
-                          f"of {default} bytes, and the stack overflow check fired (the firmware's stack came within "
-                          f"256 bytes of its bottom or ran past it; results are not trustworthy); rerun without "
-                          f"--stack-bytes, or with --stack-bytes {2 * secs.get('.stack', 2048)} or more")
-        raise FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
-                      f"bytes of its bottom or ran past it (results are not trustworthy); rerun with --stack-bytes {2 * secs.get('.stack', 2048)}")
-    if res["E"]:
-        raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
-    if res["X"]:
-        raise small_stack(args, b, f"a trap ({res['X']})") or \
-            FwError(f"the firmware trapped on {board}: {res['X']} (X <cause> <pc>)")
-    m = re.search(r"R13=([0-9a-f]{8})", err)
-    if "Lockup" in err and m:
-        limit = symbol_address(elf, "__stack_limit")
-        if limit is not None and int(m.group(1), 16) < limit:
-            # A --stack-bytes below the board's default is the cause to name (the run asked for it).
-            raise small_stack(args, b, "a stack overflow that locked up the core") or \
-                FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
-                        f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
-                        f"{2 * secs.get('.stack', 2048)}")
-        raise small_stack(args, b, "a lock-up (a fault inside the fault handler)") or \
-            FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
-    if rc != 0 or res["T"] is None:
-        raise small_stack(args, b, f"exit code {rc}, no timing report") or \
-            FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
+        t_build = time.time()
+        load = None
+        if args.program_in_ram:
+            # What a loader hands over: "ETPB", the length, 8 bytes zero, the .pte (runner.cpp).
+            blob = os.path.join(os.path.dirname(elf), "program.blob")
+            write_if_changed(blob, b"ETPB" + struct.pack("<I", len(model_bytes)) + bytes(8) + model_bytes)
+            addr = symbol_address(elf, "fw_program_buffer")
+            if addr is None:
+                raise FwError(f"no fw_program_buffer in {elf}")
+            load = (blob, addr)
+        rc, out, err, counts = run_firmware(b, elf, args.timeout, load)
+        res = parse_output(out)
+        if res["S"]:
+            default = b.info.get("stack_bytes") or 0
+            if args.stack_bytes is not None and args.stack_bytes < default:
+                raise FwError(f"stack too small on {board}: --stack-bytes {args.stack_bytes} is below the board's default "
+                              f"of {default} bytes, and the stack overflow check fired (the firmware's stack came within "
+                              f"256 bytes of its bottom or ran past it; results are not trustworthy); rerun without "
+                              f"--stack-bytes, or with --stack-bytes {2 * secs.get('.stack', 2048)} or more")
+            raise FwError(f"stack overflow on {board}: the firmware's stack ({secs.get('.stack')} bytes) came within 256 "
+                          f"bytes of its bottom or ran past it (results are not trustworthy); rerun with --stack-bytes {2 * secs.get('.stack', 2048)}")
+        if res["E"] and paths is not None and attempt == 0 and res["E"]["phase"] == "e" and \
+                ERRORS.get(res["E"]["error"]) == "NotSupported":
+            # A kernel needed a path this build left out (its message is not kept on the device): a
+            # mask from an earlier build whose kernels chose otherwise. Record the paths again (a
+            # kernel that rejects its call for another reason fails the same way with every path).
+            log("the kernel paths recorded for this program are stale: recording them again", args.quiet)
+            paths = None
+            continue
+        if res["E"]:
+            raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
+        if res["X"]:
+            raise small_stack(args, b, f"a trap ({res['X']})") or \
+                FwError(f"the firmware trapped on {board}: {res['X']} (X <cause> <pc>)")
+        m = re.search(r"R13=([0-9a-f]{8})", err)
+        if "Lockup" in err and m:
+            limit = symbol_address(elf, "__stack_limit")
+            if limit is not None and int(m.group(1), 16) < limit:
+                # A --stack-bytes below the board's default is the cause to name (the run asked for it).
+                raise small_stack(args, b, "a stack overflow that locked up the core") or \
+                    FwError(f"stack overflow on {board}: SP 0x{m.group(1)} ran below the stack's bottom "
+                            f"(0x{limit:08x}) and the core locked up; rerun with --stack-bytes "
+                            f"{2 * secs.get('.stack', 2048)}")
+            raise small_stack(args, b, "a lock-up (a fault inside the fault handler)") or \
+                FwError(f"the firmware locked up on {board} (a fault inside the fault handler): {err.strip()}")
+        if rc != 0 or res["T"] is None:
+            raise small_stack(args, b, f"exit code {rc}, no timing report") or \
+                FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
+
+        if trims and paths is None and res["K"]:
+            paths = res["K"][0]
+            full_outputs = res["outputs"]
+            sizes["kernel_paths"] = paths
+            with open(fw_json, "w") as f:
+                json.dump(sizes, f)
+            with b:
+                b.store_kernel_paths(paths_key, paths)
+            continue
+        break
+    if full_outputs is not None and full_outputs != res["outputs"]:
+        raise FwError(f"the firmware built with this program's kernel paths ({paths:#x}) printed other outputs "
+                      "than the one with every path; please report it (rerun with --kernel-paths all)")
 
     outputs = [decode_value(e) for e in sorted(res["outputs"], key=lambda e: e["index"])]
     t = res["T"]
@@ -829,6 +897,8 @@ def run(args):
         else "minimal",
         "program": "ram buffer" if args.program_in_ram else "embedded",
         "int8_kernels": b.info.get("cortex_m_variant", ""),
+        # the int8 kernel paths compiled in (kernels/api/kernel_paths.h): a mask, or "all"
+        "kernel_paths": "all" if paths is None else f"{paths:#x}",
         "flash": {".text": text, ".rodata": rodata, ".data": data, "model": 0 if args.program_in_ram else model_len,
                   "external_data": len(ptd_bytes) if ptd_bytes is not None else 0,
                   "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +

@@ -9,6 +9,7 @@
 
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/avg_pool.h"
+#include "kernels/cortex_m/util/paths.h"
 
 namespace etmcu {
 namespace kernels {
@@ -56,7 +57,9 @@ Error cortex_m_quantized_avg_pool2d_out(KernelContext& ctx, Span<EValue*> args) 
   const Error e = int8::parse_avg_pool(ctx, args, &j);
   if (e != Error::Ok) return e;
   const bool words = j.in.c % 4 == 0 && (reinterpret_cast<uintptr_t>(j.x) & 3u) == 0 &&
-                     static_cast<int64_t>(j.k.h) * j.k.w <= kMaxLaneTaps;
+                     static_cast<int64_t>(j.k.h) * j.k.w <= kMaxLaneTaps &&
+                     kernel_path(int8::kPathAvgPoolWords);
+  if (!words && !kernel_path(int8::kPathAvgPoolRef)) return int8::path_missing(ctx);
   for (int32_t n = 0; n < j.in.n; ++n)
     for (int32_t oy = 0; oy < j.out.h; ++oy)
       for (int32_t ox = 0; ox < j.out.w; ++ox) {

@@ -17,6 +17,7 @@
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/conv2d.h"
 #include "kernels/cortex_m/util/output_q.h"
+#include "kernels/cortex_m/util/paths.h"
 #include "pointwise.h"  // isa/<isa>/pointwise.h
 
 namespace etmcu {
@@ -583,32 +584,47 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
   return done;
 }
 
-// One convolution (or one slab of rows of it: by_row_slabs).
-void conv_job(const int8::ConvJob& job) {
+// One convolution (or one slab of rows of it: by_row_slabs). False when it needs a kernel path
+// this firmware left out (util/paths.h).
+bool conv_job(const int8::ConvJob& job) {
   const bool rows = job.kc == job.in.c && job.dil.h == 1 && job.dil.w == 1 &&
                     static_cast<int64_t>(job.kh) * job.kw * job.kc < kMaxDotLength;
   if (!rows) {
+    if (!kernel_path(int8::kPathConvRef)) return false;
     int8::conv_nhwc_ref(job);
-    return;
+    return true;
   }
   int32_t interior = 0, all = 0;
   const int32_t kwi = interior_width(job);
   bool rows_clipped = false;  // interior_blocks did the inside columns of the border rows too
   bool borders_done = false;  // and every border pixel
+  // The block kernels may do nothing for a shape (they return 0): a path counts as taken only
+  // when it did some channels.
+  auto im2col = [&](bool border_only, int32_t channels, int32_t kw_used, bool clipped) -> int32_t {
+    if (!kernel_path_on(int8::kPathConvIm2col)) return 0;
+    const int32_t done = im2col_blocks(job, border_only, channels, kw_used, clipped);
+    if (done > 0) kernel_path_mark(int8::kPathConvIm2col);
+    return done;
+  };
   if (int8::kPointwise4ch) {
-    interior = interior_blocks(job, kwi, &rows_clipped, &borders_done);
+    if (kernel_path_on(int8::kPathConvInterior)) {
+      interior = interior_blocks(job, kwi, &rows_clipped, &borders_done);
+      if (interior > 0) kernel_path_mark(int8::kPathConvInterior);
+    }
     if (interior > 0 && borders_done) {
       all = interior;
     } else if (interior > 0) {
       // border pixels exist only with padding, a widened row or a slab's bottom rows
-      all =
-          !has_border(job, kwi) ? interior : im2col_blocks(job, true, interior, kwi, rows_clipped);
+      all = !has_border(job, kwi) ? interior : im2col(true, interior, kwi, rows_clipped);
     } else {
-      all = im2col_blocks(job, false, job.out.c, kwi, false);
+      all = im2col(false, job.out.c, kwi, false);
     }
   }
-  if (all < job.out.c || interior > all)
+  if (all < job.out.c || interior > all) {
+    if (!kernel_path(int8::kPathConvRows)) return false;
     conv_rows(job, interior > all ? interior : 0, all, kwi == 0 ? job.kw : kwi, rows_clipped);
+  }
+  return true;
 }
 
 }  // namespace
@@ -624,19 +640,28 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   // go first to last; after it, last to first (kernels/api/alias_contract.h).
   const bool overlap = int8::bytes_overlap(job.x, job.in, job.y, job.out);
   const bool reverse = overlap && job.y > job.x;
+  bool ok = true;
   if (pointwise) {
-    if (job.kc < kMaxDotLength)
-      pointwise_strips(job, overlap ? kPointwiseStripPixels : job.out.n * job.out.h * job.out.w,
-                       reverse);
-    else if (reverse)
-      int8::conv_pixels_reverse(job);
-    else
-      int8::conv_nhwc_ref(job);  // (one pixel at a time: within the strips' contract)
+    if (job.kc < kMaxDotLength) {
+      ok = kernel_path(int8::kPathConvPointwise);
+      if (ok)
+        pointwise_strips(job, overlap ? kPointwiseStripPixels : job.out.n * job.out.h * job.out.w,
+                         reverse);
+    } else if (reverse) {
+      ok = kernel_path(int8::kPathConvPixelsReverse);
+      if (ok) int8::conv_pixels_reverse(job);
+    } else {
+      ok = kernel_path(int8::kPathConvRef);
+      if (ok) int8::conv_nhwc_ref(job);  // (one pixel at a time: within the strips' contract)
+    }
   } else if (overlap && int8::row_slabs_apply(job)) {
-    int8::by_row_slabs(job, reverse, [](const int8::ConvJob& s) { conv_job(s); });
+    ok = kernel_path(int8::kPathConvSlabs);  // (the whole layer at once would read what it wrote)
+    if (ok)
+      int8::by_row_slabs(job, reverse, [&ok](const int8::ConvJob& s) { ok = ok && conv_job(s); });
   } else {
-    conv_job(job);
+    ok = conv_job(job);
   }
+  if (!ok) return int8::path_missing(ctx);
   return Error::Ok;
 }
 

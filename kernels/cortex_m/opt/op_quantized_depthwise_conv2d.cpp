@@ -7,6 +7,7 @@
 #include "depthwise.h"  // isa/<isa>/depthwise.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
+#include "kernels/cortex_m/util/paths.h"
 
 namespace etmcu {
 namespace kernels {
@@ -15,9 +16,14 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   int8::DwJob job;
   const Error e = int8::parse_depthwise_conv2d(ctx, args, &job);
   if (e != Error::Ok) return e;
-  auto run = [](const int8::DwJob& j) {
+  bool ok = true;  // false: a kernel path this firmware left out (util/paths.h)
+  auto run = [&ok](const int8::DwJob& j) {
     const bool undilated = j.dil.h == 1 && j.dil.w == 1;
-    if (!undilated || !int8::depthwise_fast(j)) int8::depthwise_nhwc_ref(j);
+    if (undilated && int8::depthwise_fast(j)) return;
+    if (kernel_path(int8::kPathDwRef))
+      int8::depthwise_nhwc_ref(j);
+    else
+      ok = false;
   };
   // An out that starts a few rows before (or after) its input (a plan below the naive floor):
   // slabs of rows, top to bottom (bottom to top; kernels/api/alias_contract.h). Otherwise the
@@ -26,11 +32,14 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   // the whole layer already writes its rows in order (the row contract).
   const int64_t rows_d = int8::dw_rows_distance(job);
   const bool rows_ok = job.y < job.x && rows_d >= 0 && job.x - job.y >= rows_d;
-  if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && !rows_ok && int8::row_slabs_apply(job))
+  if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && !rows_ok &&
+      int8::row_slabs_apply(job)) {
+    if (!kernel_path(int8::kPathDwSlabs)) return int8::path_missing(ctx);
     int8::by_row_slabs(job, job.y > job.x, run);  // last slab first when the out follows
-  else
+  } else {
     run(job);
-  return Error::Ok;
+  }
+  return ok ? Error::Ok : int8::path_missing(ctx);
 }
 
 }  // namespace kernels

@@ -6,6 +6,7 @@
 #include "int8_dot.h"  // isa/<isa>/int8_dot.h
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/linear.h"
+#include "kernels/cortex_m/util/paths.h"
 #include "pointwise.h"  // isa/<isa>/pointwise.h
 
 namespace etmcu {
@@ -124,11 +125,19 @@ Error cortex_m_quantized_linear_out(KernelContext& ctx, Span<EValue*> args) {
   const Error e = int8::parse_linear(ctx, args, &job);
   if (e != Error::Ok) return e;
   if (job.k >= int8::kMaxDotLength) {
+    if (!kernel_path(int8::kPathLinearRef)) return int8::path_missing(ctx);
     int8::linear_ref(job);
     return Error::Ok;
   }
-  const int32_t done = int8::kPointwiseSingle ? linear_blocks(job) : 0;
-  if (done < job.nout) linear_rows(job, done);
+  int32_t done = 0;
+  if (int8::kPointwiseSingle && kernel_path_on(int8::kPathLinearBlocks)) {
+    done = linear_blocks(job);
+    if (done > 0) kernel_path_mark(int8::kPathLinearBlocks);
+  }
+  if (done < job.nout) {
+    if (!kernel_path(int8::kPathLinearRows)) return int8::path_missing(ctx);
+    linear_rows(job, done);
+  }
   return Error::Ok;
 }
 

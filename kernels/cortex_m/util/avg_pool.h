@@ -35,7 +35,7 @@ inline int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
 //     Tensor(a!) out) -> Tensor(a!)
 // input/out [N,C,H,W] int8 channels-last. zero_point, multiplier and shift are not used by
 // CMSIS-NN (input and output share their quantization); scratch uint8 (unused here).
-inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> args, AvgPoolJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> args, AvgPoolJob* job) {
   if (args.size() == 9 || args.size() == 10)
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_avg_pool2d.out: older schema (without scratch, before "

@@ -80,7 +80,7 @@ inline void conv_pixels_reverse(const ConvJob& j) {
 //     Tensor(a!) out) -> Tensor(a!)
 // input [N,Cin,H,W] int8 channels-last; weight [Cout, kH, kW, Cin/groups] int8 (contiguous);
 // bias [Cout] int32 or None; multipliers/shifts [Cout] int32; scratch uint8 (unused here).
-inline Error parse_conv2d(KernelContext& ctx, Span<EValue*> args, ConvJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_conv2d(KernelContext& ctx, Span<EValue*> args, ConvJob* job) {
   if (args.size() == 14)
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_conv2d.out: 12-argument schema without scratch "

@@ -6,6 +6,7 @@
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
 #include "kernels/cortex_m/util/output_q.h"
+#include "kernels/cortex_m/util/paths.h"
 
 namespace etmcu {
 namespace kernels {
@@ -149,18 +150,16 @@ struct WrapMac {
 };
 
 // The layers depthwise_blocks computes (dilation 1 is checked by the op): multiplier 1 or a
-// multiple of 4 (e.g. KWS's first layer, 1 -> 64 channels). False: not computed.
+// multiple of 4 (e.g. KWS's first layer, 1 -> 64 channels), when this firmware has the path
+// (util/paths.h). False: not computed.
 template <class Mac>
-inline bool depthwise_blocks_any(const DwJob& j) {
-  if (j.cm == 1) {
+inline bool depthwise_blocks_path(const DwJob& j) {
+  if ((j.cm != 1 && j.cm % 4 != 0) || !kernel_path(kPathDwBlocks)) return false;
+  if (j.cm == 1)
     depthwise_blocks<false, Mac>(j);
-    return true;
-  }
-  if (j.cm % 4 == 0) {
+  else
     depthwise_blocks<true, Mac>(j);
-    return true;
-  }
-  return false;
+  return true;
 }
 
 }  // namespace int8

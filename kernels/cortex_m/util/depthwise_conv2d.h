@@ -64,7 +64,7 @@ inline __attribute__((noinline)) void depthwise_nhwc_ref(const DwJob& j) {
 //     int activation_max, Tensor scratch, *, Tensor(a!) out) -> Tensor(a!)
 // input [1,Cin,H,W] int8 channels-last; weight [1, kH, kW, Cout] int8 with Cout = Cin * multiplier
 // (output channel c*multiplier + m reads input channel c); bias [Cout] int32 or None.
-inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EValue*> args, DwJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EValue*> args, DwJob* job) {
   if (args.size() == 15)
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_depthwise_conv2d.out: 13-argument schema without scratch "

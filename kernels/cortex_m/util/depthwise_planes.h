@@ -14,6 +14,7 @@
 
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
+#include "kernels/cortex_m/util/paths.h"
 #include "kernels/cortex_m/util/pointwise.h"  // negative_floor
 
 namespace etmcu {

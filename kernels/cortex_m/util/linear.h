@@ -50,7 +50,7 @@ inline __attribute__((noinline)) void linear_ref(const LinearJob& j) {
 // input [..., K] int8; weights [N, K] int8; bias [N] int32 or None; kernel_sum [N] int32 or None
 // (= input_offset * sum_k(w + filter_offset) + bias, used instead of bias when present);
 // out [..., N] int8. Requantization uses element 0 of the two lists.
-inline Error parse_linear(KernelContext& ctx, Span<EValue*> args, LinearJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_linear(KernelContext& ctx, Span<EValue*> args, LinearJob* job) {
   if (args.size() != 13)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: expected 11 arguments + out (+ return)");

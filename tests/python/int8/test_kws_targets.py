@@ -27,6 +27,7 @@ TARGETS = [("cv32e40p", []), ("cv32e40p", ["--board", "cv32e40p-pulp"]), ("corte
 
 def run_fw(target, extra, word):
     p = subprocess.run(["/usr/bin/python3", str(FW), str(KWS), "--target", target, *extra,
+                        "--kernel-paths", "program",  # what a user ships: only the paths KWS takes
                         "--input", str(UPSTREAM / "kws_test_inputs" / f"mfcc_{word}.f32.bin"),
                         "--json", "--quiet"], capture_output=True, text=True, timeout=900)
     assert p.returncode == 0, p.stdout + p.stderr

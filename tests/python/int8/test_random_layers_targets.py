@@ -137,13 +137,14 @@ def test_the_models_cover_the_kernel_shapes():
                for s in SEEDS for l in draw_model(s)[1] if ", 1, stride" in l)
 
 
-def run_host_and_board(pte, inp, board):
+def run_host_and_board(pte, inp, board, extra=()):
     """The program's JSON result on the host CLI and on the simulated board, both runs checked."""
     host = subprocess.run([str(CLI), "run", str(pte), "--input", str(inp), "--json"], capture_output=True,
                           text=True)
     assert host.returncode == 0, host.stderr
     p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cv32e40p", "--board", board,
-                        "--input", str(inp), "--json", "--quiet"], capture_output=True, text=True, timeout=900)
+                        "--input", str(inp), "--json", "--quiet", *extra], capture_output=True, text=True,
+                       timeout=900)
     assert p.returncode == 0, p.stderr
     return (json.loads(host.stdout.strip().splitlines()[-1]),
             json.loads(p.stdout.strip().splitlines()[-1]))
@@ -169,3 +170,18 @@ def test_overdriven_input_matches_host(seed, board, random_models, tmp_path):
     np.save(loud, np.load(inp) * 4)
     host, result = run_host_and_board(pte, loud, board)
     assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
+
+
+@pytest.mark.parametrize("board", list(BOARDS))
+@pytest.mark.parametrize("seed", SEEDS[:2])
+def test_program_kernel_paths_match_host(seed, board, random_models):
+    """The firmware a user ships (--kernel-paths program, ./etmcu run's default): built again with
+    only the int8 kernel paths the first build's run took, whose outputs the tool checks equal to
+    the first's; both equal the host's, with less code than the build with every path."""
+    pte, inp, layers = random_models[seed]
+    host, result = run_host_and_board(pte, inp, board, ["--kernel-paths", "program"])
+    assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
+    assert result["kernel_paths"] != "all"
+    _, full = run_host_and_board(pte, inp, board, ["--kernel-paths", "all"])
+    assert full["kernel_paths"] == "all"
+    assert result["flash"][".text"] < full["flash"][".text"], (result["flash"], full["flash"])

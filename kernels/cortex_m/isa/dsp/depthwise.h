@@ -129,11 +129,11 @@ struct DspPlanes {
 // the op runs the reference loop.
 inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
-  if (dw_plane_applies(j, &ls, &strip)) {
+  if (dw_plane_applies(j, &ls, &strip) && kernel_path(kPathDwPlanes)) {
     depthwise_planes<DspPlanes>(j, ls, strip);
     return true;
   }
-  return depthwise_blocks_any<WrapMac>(j);
+  return depthwise_blocks_path<WrapMac>(j);
 }
 
 }  // namespace int8

@@ -288,10 +288,13 @@ struct MvePlanes {
 inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
   // (multiplier 1 through the planes measured slower on KWS: 2.50 M against 2.22 M)
-  if (j.cm % 4 == 0 && dw_plane_applies(j, &ls, &strip) && ls <= MvePlanes::kMaxLine) {
+  if (j.cm % 4 == 0 && dw_plane_applies(j, &ls, &strip) && ls <= MvePlanes::kMaxLine &&
+      kernel_path(kPathDwPlanes)) {
     depthwise_planes<MvePlanes>(j, ls, strip);
     return true;
   }
+  // (the vector lanes are this ISA's block path)
+  if ((j.cm == 1 || j.cm % 4 == 0) && !kernel_path(kPathDwBlocks)) return false;
   const int32_t full = j.out.c / 4 * 4;
   if (j.cm == 1) {
     if (j.kh == 3 && j.kw == 3)

@@ -53,11 +53,11 @@ inline bool depthwise_fast(const DwJob& j) {
   // (depthwise_rows.S: 2.75 instructions per multiply-accumulate in its loop; depthwise_blocks
   // took 1.90 M cycles for that layer).
   if (((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
-      dw_plane_applies(j, &ls, &strip)) {
+      dw_plane_applies(j, &ls, &strip) && kernel_path(kPathDwPlanes)) {
     depthwise_planes<Rv32Planes>(j, ls, strip);
     return true;
   }
-  return depthwise_blocks_any<WrapMac>(j);
+  return depthwise_blocks_path<WrapMac>(j);
 }
 
 }  // namespace int8

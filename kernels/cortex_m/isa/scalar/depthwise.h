@@ -81,12 +81,12 @@ inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
   // (multiplier 1 only: four-channel rows with their 768 bytes of weights beside the plane took
   // the stack peak to 3,600 B, past the micro:bit's 3 KiB, for 0.3 M fewer instructions on KWS)
-  if (j.cm == 1 && dw_plane_applies(j, &ls, &strip)) {
+  if (j.cm == 1 && dw_plane_applies(j, &ls, &strip) && kernel_path(kPathDwPlanes)) {
     depthwise_planes<M0Planes>(j, ls, strip);
     return true;
   }
 #endif
-  return depthwise_blocks_any<WrapMac>(j);
+  return depthwise_blocks_path<WrapMac>(j);
 }
 
 }  // namespace int8

@@ -59,11 +59,11 @@ struct DepthwiseMac {
 // the op runs the reference loop.
 inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
-  if (dw_plane_applies(j, &ls, &strip)) {
+  if (dw_plane_applies(j, &ls, &strip) && kernel_path(kPathDwPlanes)) {
     depthwise_planes<XpulpPlanes>(j, ls, strip);
     return true;
   }
-  return depthwise_blocks_any<DepthwiseMac>(j);
+  return depthwise_blocks_path<DepthwiseMac>(j);
 }
 
 }  // namespace int8

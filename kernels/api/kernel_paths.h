@@ -1,0 +1,42 @@
+// Kernel paths: the shape-class branches inside the optimised kernels (a 1x1 strip kernel, an
+// im2col block kernel, a depthwise plane kernel, a reference loop, ...). A firmware built for one
+// program keeps only the branches that program takes, so the code a device ships is the code it
+// runs (issue 13; docs/bare-metal.md "Kernel paths per program"):
+//  - etmcu_kernel_paths, the mask of paths compiled in, is defined by the generated kernel table
+//    (cmake/kernel_table.cmake; all ones unless the build names a mask). With link-time
+//    optimisation the compiler folds it, so every branch outside the mask is dead code.
+//  - etmcu_kernel_paths_taken collects the bit of every path a kernel takes. tools/firmware/ builds
+//    a firmware with every path, reads the mask it reports after one run, and rebuilds with it.
+// A path is chosen from shapes, strides, offsets and the plan's alignment, never from data, so the
+// same program takes the same paths. A kernel that needs a path this build left out returns
+// NotSupported naming it (kernel_path_missing), instead of running something else.
+#pragma once
+#include <stdint.h>
+
+extern "C" {
+extern const uint32_t etmcu_kernel_paths;
+extern uint32_t etmcu_kernel_paths_taken;
+}
+
+namespace etmcu {
+namespace kernels {
+
+// (Always inlined: an out-of-line copy would hide the folded mask from the branch that calls it.)
+// Whether path `bit` is in this build (no record: for a branch that may turn out to do nothing).
+__attribute__((always_inline)) inline bool kernel_path_on(uint32_t bit) {
+  return (etmcu_kernel_paths >> bit & 1u) != 0;
+}
+// Records path `bit` as taken.
+__attribute__((always_inline)) inline void kernel_path_mark(uint32_t bit) {
+  etmcu_kernel_paths_taken |= 1u << bit;
+}
+// Whether path `bit` is in this build, recording it as taken when it is. Call it where the branch
+// is chosen, after the shape tests: `if (shape_fits && kernel_path(kPathX)) run_x();`.
+__attribute__((always_inline)) inline bool kernel_path(uint32_t bit) {
+  if (!kernel_path_on(bit)) return false;
+  kernel_path_mark(bit);
+  return true;
+}
+
+}  // namespace kernels
+}  // namespace etmcu

@@ -1,0 +1,43 @@
+// The int8 kernels' paths (kernels/api/kernel_paths.h): one bit per branch that a per-program
+// firmware may leave out. docs/bare-metal.md lists them; keep the numbers
+// stable (tools/firmware/ stores masks built from them).
+#pragma once
+#include <stdint.h>
+
+#include "kernels/api/kernel.h"
+#include "kernels/api/kernel_paths.h"
+
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+
+enum Path : uint32_t {
+  kPathConvPointwise = 0,  // 1x1 stride-1 convolutions in strips (pointwise_strips)
+  kPathConvPixelsReverse,  // 1x1 with a long dot product over its own input, last pixel first
+  kPathConvInterior,       // NxM windows inside the image: the ISA's 4-channel block kernel
+  kPathConvIm2col,         // the border windows (or every window) gathered into a column
+  kPathConvRows,           // channels the block kernels leave: dot products along window rows
+  kPathConvRef,            // the reference loop (dilation, grouped, very long windows)
+  kPathDwPlanes,           // depthwise: per-channel planes and the ISA's row kernels
+  kPathDwBlocks,           // depthwise: channel blocks over NHWC windows (or vector lanes)
+  kPathDwRef,              // depthwise: the reference loop (dilation, other multipliers)
+  kPathLinearBlocks,       // linear: the 4-feature block kernel
+  kPathLinearRows,         // linear: dot products per feature
+  kPathLinearRef,          // linear: the reference loop (very long rows)
+  kPathAvgPoolWords,       // average pool: four channels per word
+  kPathAvgPoolRef,         // average pool: the reference loop
+  kPathConvSlabs,          // convolution over its own input (an overlapping plan): slabs of rows
+  kPathDwSlabs,            // depthwise over its own input: slabs of rows
+  kPathCount
+};
+
+// NotSupported for a path this firmware was built without: it was built for another program's
+// paths (one message for all: the names would cost the firmware more than its paths save).
+inline Error path_missing(KernelContext& ctx) {
+  return ctx.fail(Error::NotSupported,
+                  "int8 kernel path left out of this firmware (built for another program's paths)");
+}
+
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu
