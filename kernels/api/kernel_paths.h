@@ -13,6 +13,8 @@
 #pragma once
 #include <stdint.h>
 
+#include "kernels/api/kernel.h"
+
 extern "C" {
 extern const uint32_t etmcu_kernel_paths;
 extern uint32_t etmcu_kernel_paths_taken;
@@ -36,6 +38,22 @@ __attribute__((always_inline)) inline bool kernel_path(uint32_t bit) {
   if (!kernel_path_on(bit)) return false;
   kernel_path_mark(bit);
   return true;
+}
+
+// The bits: 0-15 the cortex_m int8 kernels' (kernels/cortex_m/util/paths.h), 16-19 the portable
+// strided copies' (one per element size: a program's layout changes are usually of one dtype).
+enum PortablePath : uint32_t {
+  kPathGather1 = 16,  // gather_copy of 1-byte elements (kernels/portable/util/kernel_util.cpp)
+  kPathGather2,
+  kPathGather4,
+  kPathGather8,
+};
+
+// NotSupported for a path this build left out: it was built for another program's paths (one
+// message for all; without diagnostic texts the device keeps none).
+inline Error kernel_path_missing(KernelContext& ctx) {
+  return ctx.fail(Error::NotSupported,
+                  "kernel path left out of this firmware (built for another program's paths)");
 }
 
 }  // namespace kernels

@@ -1,5 +1,6 @@
 // aten::clone.out: copies self into out (same shape and dtype); out's dim order may differ from
 // self's, the logical values are preserved.
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -26,7 +27,7 @@ Error aten_clone_out(KernelContext& ctx, Span<EValue*> args) {
     if (mf < 0 || mf > 2)
       return ctx.fail(Error::NotSupported, "clone.out: unsupported memory_format");
   }
-  util::copy_strided(in, out);
+  if (!util::copy_strided(in, out)) return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

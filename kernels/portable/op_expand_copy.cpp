@@ -1,4 +1,5 @@
 // aten::expand_copy.out: broadcasts self to `size` (-1 keeps a dim); any dim orders.
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -32,7 +33,7 @@ Error aten_expand_copy_out(KernelContext& ctx, Span<EValue*> args) {
   in.strides(in_strides);
   for (int d = 0; d < out.dim; ++d)
     st[d] = (d >= lead && in.sizes[d - lead] != 1) ? in_strides[d - lead] : 0;
-  util::gather_copy(out, in.data, st, 0, out.element_size());
+  if (!util::gather_copy(out, in.data, st, 0, out.element_size())) return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

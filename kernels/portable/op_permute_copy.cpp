@@ -1,4 +1,5 @@
 // aten::permute_copy.out: out[i0..] = self[permuted index]; any dim orders (strided gather).
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -29,7 +30,7 @@ Error aten_permute_copy_out(KernelContext& ctx, Span<EValue*> args) {
       return ctx.fail(Error::InvalidArgument, "permute_copy.out: out shape mismatch");
     st[d] = in_strides[src];
   }
-  util::gather_copy(out, in.data, st, 0, out.element_size());
+  if (!util::gather_copy(out, in.data, st, 0, out.element_size())) return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

@@ -1,4 +1,5 @@
 // aten::select_copy.int_out: out = self[..., index, ...] along `dim` (rank drops by one).
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -33,7 +34,8 @@ Error aten_select_copy_int_out(KernelContext& ctx, Span<EValue*> args) {
       return ctx.fail(Error::InvalidArgument, "select_copy.int_out: out shape mismatch");
     st[s++] = in_strides[d];
   }
-  util::gather_copy(out, in.data, st, index * in_strides[dim], out.element_size());
+  if (!util::gather_copy(out, in.data, st, index * in_strides[dim], out.element_size()))
+    return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

@@ -1,4 +1,5 @@
 // aten::slice_copy.Tensor_out: out = self[start:end:step] along `dim` (Python clamping rules).
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -40,7 +41,8 @@ Error aten_slice_copy_Tensor_out(KernelContext& ctx, Span<EValue*> args) {
       return ctx.fail(Error::InvalidArgument, "slice_copy.Tensor_out: out shape mismatch");
     st[d] = d == dim ? (len > 1 ? in_strides[d] * step : 0) : in_strides[d];  // len > 1: step < n
   }
-  if (len > 0) util::gather_copy(out, in.data, st, start * in_strides[dim], out.element_size());
+  if (len > 0 && !util::gather_copy(out, in.data, st, start * in_strides[dim], out.element_size()))
+    return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

@@ -1,5 +1,6 @@
 // aten::_to_copy.out: dtype conversion copy (float -> int truncates, nonzero -> true) into out's
 // dtype and dim order.
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -19,7 +20,7 @@ Error aten__to_copy_out(KernelContext& ctx, Span<EValue*> args) {
   if (!in.same_shape(out)) return ctx.fail(Error::InvalidArgument, "_to_copy.out: shape mismatch");
   if (!util::is_supported_dtype(in.dtype) || !util::is_supported_dtype(out.dtype))
     return ctx.fail(Error::InvalidType, "_to_copy.out: unsupported dtype");
-  util::convert_copy(in, out);
+  if (!util::convert_copy(in, out)) return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

@@ -1,6 +1,7 @@
 // dim_order_ops::_to_dim_order_copy.out and _clone_dim_order.out: copy self into out, whose dim
 // order is given by `dim_order` (None = keep self's order); _to_dim_order_copy also converts the
 // dtype to out's.
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -35,11 +36,8 @@ Error dim_order_copy(KernelContext& ctx, Span<EValue*> args, bool convert) {
   } else if (!out.same_dim_order(in)) {
     return ctx.fail(Error::InvalidArgument, "dim_order copy: out dim order != requested");
   }
-  if (convert)
-    util::convert_copy(in, out);
-  else
-    util::copy_strided(in, out);
-  return Error::Ok;
+  const bool done = convert ? util::convert_copy(in, out) : util::copy_strided(in, out);
+  return done ? Error::Ok : kernel_path_missing(ctx);
 }
 }  // namespace
 

@@ -1,4 +1,5 @@
 // aten::transpose_copy.int_out: swaps two dims; any dim orders (strided gather).
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "kernels/portable/util/kernel_util.h"
 
@@ -22,7 +23,7 @@ Error aten_transpose_copy_int_out(KernelContext& ctx, Span<EValue*> args) {
   if (out.dim != in.dim)
     return ctx.fail(Error::InvalidArgument, "transpose_copy.int_out: rank mismatch");
   if (in.dim == 0) {
-    util::copy_strided(in, out);
+    if (!util::copy_strided(in, out)) return kernel_path_missing(ctx);
     return Error::Ok;
   }
   int64_t in_strides[kTensorMaxDim], st[kTensorMaxDim];
@@ -33,7 +34,7 @@ Error aten_transpose_copy_int_out(KernelContext& ctx, Span<EValue*> args) {
       return ctx.fail(Error::InvalidArgument, "transpose_copy.int_out: out shape mismatch");
     st[d] = in_strides[src];
   }
-  util::gather_copy(out, in.data, st, 0, out.element_size());
+  if (!util::gather_copy(out, in.data, st, 0, out.element_size())) return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

@@ -31,12 +31,7 @@ enum Path : uint32_t {
   kPathCount
 };
 
-// NotSupported for a path this firmware was built without: it was built for another program's
-// paths (one message for all: the names would cost the firmware more than its paths save).
-inline Error path_missing(KernelContext& ctx) {
-  return ctx.fail(Error::NotSupported,
-                  "int8 kernel path left out of this firmware (built for another program's paths)");
-}
+inline Error path_missing(KernelContext& ctx) { return kernel_path_missing(ctx); }
 
 }  // namespace int8
 }  // namespace kernels

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/util/reduce.h"
 
 namespace etmcu {
@@ -283,34 +284,39 @@ void gather_typed(const Tensor& out, const T* src, const int64_t (*st)[kTensorMa
 }
 }  // namespace
 
-void gather_copy(const Tensor& out, const void* src, const int64_t* in_strides, int64_t base,
+bool gather_copy(const Tensor& out, const void* src, const int64_t* in_strides, int64_t base,
                  size_t es) {
   int64_t st[1][kTensorMaxDim];
   for (int d = 0; d < out.dim; ++d) st[0][d] = in_strides[d];
   switch (es) {
     case 1:
+      if (!kernel_path(kPathGather1)) return false;
       gather_typed(out, static_cast<const uint8_t*>(src), st, base);
       break;
     case 2:
+      if (!kernel_path(kPathGather2)) return false;
       gather_typed(out, static_cast<const uint16_t*>(src), st, base);
       break;
     case 4:
+      if (!kernel_path(kPathGather4)) return false;
       gather_typed(out, static_cast<const uint32_t*>(src), st, base);
       break;
     default:
+      if (!kernel_path(kPathGather8)) return false;
       gather_typed(out, static_cast<const uint64_t*>(src), st, base);
       break;
   }
+  return true;
 }
 
-void copy_strided(const Tensor& in, const Tensor& out) {
+bool copy_strided(const Tensor& in, const Tensor& out) {
   if (in.same_dim_order(out) || in.dim <= 1) {
     if (in.data != out.data) memmove(out.data, in.data, out.numel() * out.element_size());
-    return;
+    return true;
   }
   int64_t strides[kTensorMaxDim];
   in.strides(strides);
-  gather_copy(out, in.data, strides, 0, out.element_size());
+  return gather_copy(out, in.data, strides, 0, out.element_size());
 }
 
 void copy_reshaped(const Tensor& in, const Tensor& out) {
@@ -332,16 +338,14 @@ void copy_reshaped(const Tensor& in, const Tensor& out) {
     memcpy(d + dst.offset(0) * es, s + src.offset(0) * es, es);
 }
 
-void convert_copy(const Tensor& in, const Tensor& out) {
-  if (in.dtype == out.dtype) {
-    copy_strided(in, out);
-    return;
-  }
+bool convert_copy(const Tensor& in, const Tensor& out) {
+  if (in.dtype == out.dtype) return copy_strided(in, out);
   const Tensor* ins[1] = {&in};
   StridedIter it(out, ins, 1);
   const size_t n = out.numel();
   for (size_t i = 0; i < n; ++i, it.next())
     convert_element(in.data, in.dtype, it.offset(0), out.data, out.dtype, static_cast<Index>(i));
+  return true;
 }
 
 bool reduction_mask(const EValue& dims, const Tensor& in, uint32_t* mask) {

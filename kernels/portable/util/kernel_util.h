@@ -390,8 +390,9 @@ bool normalize_dim(int64_t dim, int rank, int* out);
 bool is_broadcast_shape(const Tensor& out, const Tensor* const* ins, int n);
 // `t` broadcasts to out's shape (trailing alignment, size 1 or equal).
 bool broadcasts_to(const Tensor& t, const Tensor& out);
-// Byte-wise copy from `in` to `out` (same shape and dtype) honouring both dim orders.
-void copy_strided(const Tensor& in, const Tensor& out);
+// Byte-wise copy from `in` to `out` (same shape and dtype) honouring both dim orders. False as
+// gather_copy.
+bool copy_strided(const Tensor& in, const Tensor& out);
 
 // Visits the elements of a driving tensor in its memory order (so its own offsets are 0, 1, 2, ...)
 // while tracking the element offset of up to three other operands.
@@ -436,13 +437,15 @@ extern const uint8_t kContiguousOrder[kTensorMaxDim];
 
 // Copies the elements of `out` (element size `es`) from `src`, whose offset for out's logical
 // index is given by per-dim strides `in_strides` (indexed by out's logical dims) plus `base`.
-void gather_copy(const Tensor& out, const void* src, const int64_t* in_strides, int64_t base,
+// False (nothing written): the build left out that element size's path (kernels/api/
+// kernel_paths.h); the op then returns kernel_path_missing.
+bool gather_copy(const Tensor& out, const void* src, const int64_t* in_strides, int64_t base,
                  size_t es);
 // Same elements in logical row-major order, different shapes/dim orders (view/reshape copies);
 // same dtype and numel.
 void copy_reshaped(const Tensor& in, const Tensor& out);
-// out = in converted to out's dtype (same shape, any dim orders).
-void convert_copy(const Tensor& in, const Tensor& out);
+// out = in converted to out's dtype (same shape, any dim orders). False as gather_copy.
+bool convert_copy(const Tensor& in, const Tensor& out);
 
 }  // namespace util
 }  // namespace kernels
