@@ -40,10 +40,10 @@ __attribute__((always_inline)) inline bool kernel_path(uint32_t bit) {
   return true;
 }
 
-// The bits: 0-15 the cortex_m int8 kernels' (kernels/cortex_m/util/paths.h), 16-19 the portable
+// The bits: 0-23 the cortex_m int8 kernels' (kernels/cortex_m/util/paths.h), 24-27 the portable
 // strided copies' (one per element size: a program's layout changes are usually of one dtype).
 enum PortablePath : uint32_t {
-  kPathGather1 = 16,  // gather_copy of 1-byte elements (kernels/portable/util/kernel_util.cpp)
+  kPathGather1 = 24,  // gather_copy of 1-byte elements (kernels/portable/util/kernel_util.cpp)
   kPathGather2,
   kPathGather4,
   kPathGather8,

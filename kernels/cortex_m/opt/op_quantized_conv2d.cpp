@@ -118,7 +118,9 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
 // rebuilds the (cheap) requantization parameters.
 constexpr int32_t kStripCachedChannels = 128;
 
-__attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t strip,
+// False: channels the micro-kernel cannot take need the dot-product path, which this build left
+// out (nothing written).
+__attribute__((noinline)) bool pointwise_strips(const int8::ConvJob& j, int32_t strip,
                                                 bool reverse) {
   const int32_t c = j.in.c, cout = j.out.c;
   const int32_t pixels = j.out.n * j.out.h * j.out.w;
@@ -141,6 +143,7 @@ __attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t 
              f < int8::kPointwiseMaxFull;
       }
   }
+  if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;
   int8::PointwiseBlock b;
   b.x_step = c;
   b.words = c / 4;
@@ -192,6 +195,7 @@ __attribute__((noinline)) void pointwise_strips(const int8::ConvJob& j, int32_t 
       }
     }
   }
+  return true;
 }
 
 // The output pixels whose receptive field lies inside the input, along one axis: [first, end).
@@ -643,10 +647,9 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   bool ok = true;
   if (pointwise) {
     if (job.kc < kMaxDotLength) {
-      ok = kernel_path(int8::kPathConvPointwise);
-      if (ok)
-        pointwise_strips(job, overlap ? kPointwiseStripPixels : job.out.n * job.out.h * job.out.w,
-                         reverse);
+      ok = kernel_path(int8::kPathConvPointwise) &&
+           pointwise_strips(
+               job, overlap ? kPointwiseStripPixels : job.out.n * job.out.h * job.out.w, reverse);
     } else if (reverse) {
       ok = kernel_path(int8::kPathConvPixelsReverse);
       if (ok) int8::conv_pixels_reverse(job);

@@ -28,8 +28,10 @@ enum Path : uint32_t {
   kPathAvgPoolRef,         // average pool: the reference loop
   kPathConvSlabs,          // convolution over its own input (an overlapping plan): slabs of rows
   kPathDwSlabs,            // depthwise over its own input: slabs of rows
+  kPathConvPointwiseDot,   // 1x1 channels the 4-channel micro-kernel cannot take: dot products
   kPathCount
 };
+static_assert(kPathCount <= 24, "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");
 
 inline Error path_missing(KernelContext& ctx) { return kernel_path_missing(ctx); }
 
