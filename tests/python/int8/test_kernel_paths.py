@@ -11,7 +11,7 @@ from int8_harness import T, Ref, _runner, make_call, nhwc, out_nhwc
 pytestmark = pytest.mark.skipif(_runner("rv32_pointwise_only") is None,
                                 reason="int8_run_op_rv32_pointwise_only not built")
 
-MISSING = "int8 kernel path left out of this firmware"
+MISSING = "kernel path left out of this firmware"
 
 
 def _conv_args(rng, k, pad, stride, cin=8, cout=8, h=5, w=6):
