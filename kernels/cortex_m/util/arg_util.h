@@ -114,6 +114,51 @@ inline bool valid_per_channel(const Tensor& mult, const Tensor& shift, int32_t n
     if (m[c] == INT32_MIN || s[c] < -31 || s[c] > 30) return false;
   return true;
 }
+// The arguments' kinds, one letter each, in one loop (one out-of-line call per op in place of a
+// dozen inlined tests): T a well-formed tensor, t a tensor or None, S a scratch tensor, I an int,
+// B a bool, F a float (Double, or Int when integral), P a list of two ints, L any int list, R the
+// tensor just before it again (a single-output out-variant's return). The string's length is the
+// argument count.
+ETMCU_ARG_CHECKS inline bool args_are(Span<EValue*> args, const char* kinds) {
+  size_t i = 0;
+  for (; kinds[i] != '\0'; ++i) {
+    bool ok = false;
+    switch (kinds[i]) {
+      case 'T':
+        ok = is_tensor(args, i);
+        break;
+      case 't':
+        ok = is_optional_tensor(args, i);
+        break;
+      case 'S':
+        ok = is_scratch(args, i);
+        break;
+      case 'I':
+        ok = is_int(args, i);
+        break;
+      case 'B':
+        ok = is_bool(args, i);
+        break;
+      case 'F':
+        ok = is_float(args, i);
+        break;
+      case 'P':
+        ok = is_int_list(args, i, 2);
+        break;
+      case 'L':
+        ok = is_int_list_any(args, i);
+        break;
+      case 'R':
+        ok = i > 0 && is_return_of(args, i, i - 1);
+        break;
+      default:
+        break;
+    }
+    if (!ok) return false;
+  }
+  return i == args.size();
+}
+
 // An int8 activation range [min, max] within int8.
 inline bool valid_activation(int64_t lo, int64_t hi) { return lo >= -128 && hi <= 127 && lo <= hi; }
 // A per-tensor (multiplier, shift) pair.

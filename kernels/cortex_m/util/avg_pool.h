@@ -35,7 +35,8 @@ inline int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
 //     Tensor(a!) out) -> Tensor(a!)
 // input/out [N,C,H,W] int8 channels-last. zero_point, multiplier and shift are not used by
 // CMSIS-NN (input and output share their quantization); scratch uint8 (unused here).
-ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> args, AvgPoolJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> args,
+                                             AvgPoolJob* job) {
   if (args.size() == 9 || args.size() == 10)
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_avg_pool2d.out: older schema (without scratch, before "
@@ -45,10 +46,8 @@ ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> a
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: expected 9 arguments + out (+ return)");
   Pair k, stride, pad;
-  if (!is_tensor(args, 0) || !read_pair(args, 1, 1, 65535, &k) ||
-      !read_pair(args, 2, 1, 65535, &stride) || !read_pair(args, 3, 0, 65535, &pad) ||
-      !is_bool(args, 4) || !is_int(args, 5) || !is_int(args, 6) || !is_int(args, 7) ||
-      !is_scratch(args, 8) || !is_tensor(args, 9) || !is_return_of(args, 10, 9))
+  if (!args_are(args, "TPPPBIIISTR") || !read_pair(args, 1, 1, 65535, &k) ||
+      !read_pair(args, 2, 1, 65535, &stride) || !read_pair(args, 3, 0, 65535, &pad))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: expected (input, kernel_size[2]>0, "
                     "stride[2]>0, padding[2]>=0, ceil_mode, zero_point, multiplier, shift, scratch "

@@ -89,11 +89,8 @@ ETMCU_ARG_CHECKS inline Error parse_conv2d(KernelContext& ctx, Span<EValue*> arg
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_conv2d.out: expected 13 arguments + out (+ return)");
   Pair stride, pad, dil;
-  if (!is_tensor(args, 0) || !is_tensor(args, 1) || !is_optional_tensor(args, 2) ||
-      !read_pair(args, 3, 1, 65535, &stride) || !read_pair(args, 4, 0, 65535, &pad) ||
-      !read_pair(args, 5, 1, 65535, &dil) || !is_int(args, 6) || !is_int(args, 7) ||
-      !is_tensor(args, 8) || !is_tensor(args, 9) || !is_int(args, 10) || !is_int(args, 11) ||
-      !is_scratch(args, 12) || !is_tensor(args, 13) || !is_return_of(args, 14, 13))
+  if (!args_are(args, "TTtPPPIITTIISTR") || !read_pair(args, 3, 1, 65535, &stride) ||
+      !read_pair(args, 4, 0, 65535, &pad) || !read_pair(args, 5, 1, 65535, &dil))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_conv2d.out: expected (input, weight, bias?, stride[2]>0, "
                     "padding[2]>=0, dilation[2]>0, input_offset, output_offset, multipliers, "

@@ -64,7 +64,8 @@ inline __attribute__((noinline)) void depthwise_nhwc_ref(const DwJob& j) {
 //     int activation_max, Tensor scratch, *, Tensor(a!) out) -> Tensor(a!)
 // input [1,Cin,H,W] int8 channels-last; weight [1, kH, kW, Cout] int8 with Cout = Cin * multiplier
 // (output channel c*multiplier + m reads input channel c); bias [Cout] int32 or None.
-ETMCU_ARG_CHECKS inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EValue*> args, DwJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EValue*> args,
+                                                     DwJob* job) {
   if (args.size() == 15)
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_depthwise_conv2d.out: 13-argument schema without scratch "
@@ -74,12 +75,8 @@ ETMCU_ARG_CHECKS inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EV
                     "cortex_m::quantized_depthwise_conv2d.out: expected 14 arguments + out (+ "
                     "return)");
   Pair stride, pad, dil;
-  if (!is_tensor(args, 0) || !is_tensor(args, 1) || !is_optional_tensor(args, 2) ||
-      !read_pair(args, 3, 1, 65535, &stride) || !read_pair(args, 4, 0, 65535, &pad) ||
-      !read_pair(args, 5, 1, 65535, &dil) || !is_int(args, 6) || !is_int(args, 7) ||
-      !is_int(args, 8) || !is_tensor(args, 9) || !is_tensor(args, 10) || !is_int(args, 11) ||
-      !is_int(args, 12) || !is_scratch(args, 13) || !is_tensor(args, 14) ||
-      !is_return_of(args, 15, 14))
+  if (!args_are(args, "TTtPPPIIITTIISTR") || !read_pair(args, 3, 1, 65535, &stride) ||
+      !read_pair(args, 4, 0, 65535, &pad) || !read_pair(args, 5, 1, 65535, &dil))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_depthwise_conv2d.out: expected (input, weight, bias?, "
                     "stride[2]>0, padding[2]>=0, dilation[2]>0, depth_multiplier, input_offset, "

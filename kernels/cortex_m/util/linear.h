@@ -54,10 +54,7 @@ ETMCU_ARG_CHECKS inline Error parse_linear(KernelContext& ctx, Span<EValue*> arg
   if (args.size() != 13)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: expected 11 arguments + out (+ return)");
-  if (!is_tensor(args, 0) || !is_tensor(args, 1) || !is_optional_tensor(args, 2) ||
-      !is_optional_tensor(args, 3) || !is_int(args, 4) || !is_int(args, 5) || !is_int(args, 6) ||
-      !is_int_list_any(args, 7) || !is_int_list_any(args, 8) || !is_int(args, 9) ||
-      !is_int(args, 10) || !is_tensor(args, 11) || !is_return_of(args, 12, 11))
+  if (!args_are(args, "TTttIIILLIITR"))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: expected (input, weights, bias?, kernel_sum?, "
                     "input_offset, filter_offset, output_offset, multipliers[], shifts[], "
