@@ -19,7 +19,7 @@ enum Path : uint32_t {
   kPathConvRows,           // channels the block kernels leave: dot products along window rows
   kPathConvRef,            // the reference loop (dilation, grouped, very long windows)
   kPathDwPlanes,           // depthwise: per-channel planes and the ISA's row kernels
-  kPathDwBlocks,           // depthwise: channel blocks over NHWC windows (or vector lanes)
+  kPathDwBlocks,           // depthwise: channel blocks over NHWC windows (MVE: lanes, any window)
   kPathDwRef,              // depthwise: the reference loop (dilation, other multipliers)
   kPathLinearBlocks,       // linear: the 4-feature block kernel
   kPathLinearRows,         // linear: dot products per feature
@@ -29,6 +29,9 @@ enum Path : uint32_t {
   kPathConvSlabs,          // convolution over its own input (an overlapping plan): slabs of rows
   kPathDwSlabs,            // depthwise over its own input: slabs of rows
   kPathConvPointwiseDot,   // 1x1 channels the 4-channel micro-kernel cannot take: dot products
+  kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1
+  kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4
+  kPathDwLanesMult4,       // depthwise, MVE lanes: multipliers of 4
   kPathCount
 };
 static_assert(kPathCount <= 24, "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");

@@ -293,18 +293,22 @@ inline bool depthwise_fast(const DwJob& j) {
     depthwise_planes<MvePlanes>(j, ls, strip);
     return true;
   }
-  // (the vector lanes are this ISA's block path)
-  if ((j.cm == 1 || j.cm % 4 == 0) && !kernel_path(kPathDwBlocks)) return false;
+  // The vector lanes (this ISA's block path), one kernel path per instantiation (each is about
+  // 2 KB); every path a layer needs is checked before it writes anything.
   const int32_t full = j.out.c / 4 * 4;
   if (j.cm == 1) {
-    if (j.kh == 3 && j.kw == 3)
+    const bool k3 = j.kh == 3 && j.kw == 3, tail = full < j.out.c;
+    if (!kernel_path(k3 ? kPathDwLanes3x3 : kPathDwBlocks) ||
+        (tail && !kernel_path(kPathDwLanesTail)))
+      return false;
+    if (k3)
       depthwise_lanes<false, 3, false>(j, 0, full);
     else
       depthwise_lanes<false, 0, false>(j, 0, full);
-    if (full < j.out.c) depthwise_lanes<false, 0, true>(j, full, j.out.c);
+    if (tail) depthwise_lanes<false, 0, true>(j, full, j.out.c);
     return true;
   }
-  if (j.cm % 4 == 0) {  // e.g. KWS's first layer: 1 -> 64 channels
+  if (j.cm % 4 == 0 && kernel_path(kPathDwLanesMult4)) {  // e.g. KWS's first layer: 1 -> 64
     depthwise_lanes<true, 0, false>(j, 0, j.out.c);
     return true;
   }
