@@ -32,6 +32,8 @@ enum Path : uint32_t {
   kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4
   kPathDwLanesMult4,       // depthwise, MVE lanes: multipliers of 4
+  kPathMicroMultiRun,      // Arm DSP 4-channel micro-kernel: windows of several runs, widened
+  kPathMicroUnpacked,      // Arm DSP 4-channel micro-kernel: outputs clamped one by one
   kPathCount
 };
 static_assert(kPathCount <= 24, "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/cortex_m/util/paths.h"
 #include "kernels/cortex_m/util/pointwise.h"
 
 #if defined(__ARM_FEATURE_DSP)
@@ -162,32 +163,6 @@ __attribute__((noinline)) void pointwise_wide_t(const PointwiseBlock& b, const u
   }
 }
 
-__attribute__((noinline)) inline void pointwise_wide(const PointwiseBlock& b) {
-  const int32_t n = b.rows * b.words;
-  // wide[8 * i + 2 * k + {0, 1}]: word i of channel k as its even and its odd byte pairs
-  uint32_t wide[8 * kWideWords] __attribute__((aligned(8)));
-  for (int k = 0; k < 4; ++k) {
-    const int8_t* w = b.w + static_cast<ptrdiff_t>(k) * b.w_stride;
-    for (int32_t i = 0; i < n; ++i) {
-      const uint32_t v = load32(w + 4 * i);
-      wide[8 * i + 2 * k] = __sxtb16(v);
-      wide[8 * i + 2 * k + 1] = sxtb16_ror8(v);
-    }
-  }
-  const bool one_run = b.rows == 1 || b.row_skip == 0;
-  if (packed_ok(b)) {
-    if (one_run)
-      pointwise_wide_t<true, true>(b, wide);
-    else
-      pointwise_wide_t<false, true>(b, wide);
-  } else {
-    if (one_run)
-      pointwise_wide_t<true, false>(b, wide);
-    else
-      pointwise_wide_t<false, false>(b, wide);
-  }
-}
-
 // Other runs: both operands widened on the fly, one pixel by four channels per pass.
 __attribute__((noinline)) inline void pointwise_narrow(const PointwiseBlock& b) {
   const int32_t words = b.words, ws = b.w_stride, skip = b.row_skip;
@@ -217,6 +192,39 @@ __attribute__((noinline)) inline void pointwise_narrow(const PointwiseBlock& b) 
       }
     }
     store4(b, y, a0, a1, a2, a3);
+  }
+}
+
+__attribute__((noinline)) inline void pointwise_wide(const PointwiseBlock& b) {
+  const int32_t n = b.rows * b.words;
+  // wide[8 * i + 2 * k + {0, 1}]: word i of channel k as its even and its odd byte pairs
+  uint32_t wide[8 * kWideWords] __attribute__((aligned(8)));
+  for (int k = 0; k < 4; ++k) {
+    const int8_t* w = b.w + static_cast<ptrdiff_t>(k) * b.w_stride;
+    for (int32_t i = 0; i < n; ++i) {
+      const uint32_t v = load32(w + 4 * i);
+      wide[8 * i + 2 * k] = __sxtb16(v);
+      wide[8 * i + 2 * k + 1] = sxtb16_ror8(v);
+    }
+  }
+  const bool one_run = b.rows == 1 || b.row_skip == 0;
+  // Windows of several runs (the convolutions' block paths) and an activation range past int8 (no
+  // caller makes one today) are kernel paths of their own; without them, the narrow loop.
+  if ((!one_run && !kernel_path(kPathMicroMultiRun)) ||
+      (!packed_ok(b) && !kernel_path(kPathMicroUnpacked))) {
+    pointwise_narrow(b);
+    return;
+  }
+  if (packed_ok(b)) {
+    if (one_run)
+      pointwise_wide_t<true, true>(b, wide);
+    else
+      pointwise_wide_t<false, true>(b, wide);
+  } else {
+    if (one_run)
+      pointwise_wide_t<true, false>(b, wide);
+    else
+      pointwise_wide_t<false, false>(b, wide);
   }
 }
 
