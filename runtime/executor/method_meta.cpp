@@ -25,7 +25,7 @@ uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffff
 }  // namespace
 
 uint64_t MethodLayout::bytes() const {
-  return block((static_cast<uint64_t>(values) + 7) / 8, 1) + block(slots, sizeof(uint32_t)) +
+  return block((static_cast<uint64_t>(values) + 31) / 32, sizeof(SlotWord)) +
          block(slots, sizeof(ValueSlot)) + block(operators, sizeof(OpFunction)) +
          block(static_cast<uint64_t>(chains) + 1, sizeof(uint32_t)) +
          block(delegates, sizeof(LoadedDelegate)) + block(inputs, 1) +
