@@ -29,11 +29,12 @@ __attribute__((always_inline)) inline uint32_t popcount32(uint32_t x) {
   return (x * 0x01010101u) >> 24;
 }
 
-// Hands out the blocks of one allocation in MethodLayout::bytes()'s order, each rounded to 16
-// bytes (nullptr for an empty one). The allocation's size is that sum, so no block runs past it.
+// Hands out the blocks of one allocation whose size is their sum (MethodLayout::bytes, checked
+// against the pool: size_t arithmetic cannot wrap), each rounded to 16 bytes; nullptr for an
+// empty one.
 struct Blocks {
   uint8_t* next;
-  void* take(uint32_t count, size_t size) {
+  __attribute__((noinline)) void* take(uint32_t count, size_t size) {
     if (count == 0) return nullptr;
     void* p = next;
     next += (count * size + 15) & ~static_cast<size_t>(15);
@@ -99,7 +100,8 @@ class MethodLoader {
     MemoryAllocator* alloc = memory_->method_allocator();
     if (alloc == nullptr)
       return diag_->fail(Error::InvalidArgument, ET_TEXT("MemoryManager has no method allocator"));
-    uint64_t need = layout.bytes();
+    const uint64_t bytes = layout.bytes();
+    uint64_t need = bytes;
     size_t free_bytes = alloc->size() - alloc->used();
     uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
     if (misalign) need += 16 - misalign;
@@ -109,25 +111,27 @@ class MethodLoader {
           static_cast<int64_t>(free_bytes),
           need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
     // One allocation for every block (its size was checked above against the pool).
-    void* base = alloc->allocate(static_cast<size_t>(layout.bytes()), 16);
-    if (base == nullptr && layout.bytes() != 0)
+    void* base = alloc->allocate(static_cast<size_t>(bytes), 16);
+    if (base == nullptr)
       return diag_->fail(Error::MemoryAllocationFailed,
                          ET_TEXT("method allocator failed a block its size check allowed"),
                          ET_TEXT("method allocator"));
-    Blocks b{static_cast<uint8_t*>(base)};
-    slot_map_ = static_cast<SlotWord*>(b.take((layout.values + 31) / 32, sizeof(SlotWord)));
-    m_.slots_ = static_cast<ValueSlot*>(b.take(layout.slots, sizeof(ValueSlot)));
-    m_.kernels_ = static_cast<OpFunction*>(b.take(layout.operators, sizeof(OpFunction)));
-    // chains + 1 <= UINT32_MAX: the plan's chains vector fits a < 2 GiB buffer.
-    m_.chain_starts_ = static_cast<uint32_t*>(b.take(layout.chains + 1, sizeof(uint32_t)));
-    m_.delegates_ = static_cast<LoadedDelegate*>(b.take(layout.delegates, sizeof(LoadedDelegate)));
-    m_.input_set_ = static_cast<uint8_t*>(b.take(layout.inputs, sizeof(uint8_t)));
-    m_.call_ptrs_ = static_cast<EValue**>(b.take(layout.call_args, sizeof(EValue*)));
-    m_.call_values_ = static_cast<EValue*>(b.take(layout.call_args, sizeof(EValue)));
-    m_.call_tensors_ = static_cast<Tensor*>(b.take(layout.call_tensors, sizeof(Tensor)));
-    m_.call_tensor_ids_ = static_cast<uint32_t*>(b.take(layout.call_tensors, sizeof(uint32_t)));
-    m_.call_ints_ = static_cast<int64_t*>(b.take(layout.call_ints, sizeof(int64_t)));
-    m_.call_items_ = static_cast<Tensor**>(b.take(layout.call_items, sizeof(Tensor*)));
+    // Carved in MethodLayout::bytes' order (each block's bytes are part of that sum).
+    Blocks blk{static_cast<uint8_t*>(base)};
+    // (Counts near 2^32 need far more bytes than any pool, so none wraps here.)
+    slot_map_ = static_cast<SlotWord*>(blk.take((layout.values + 31) / 32, sizeof(SlotWord)));
+    m_.slots_ = static_cast<ValueSlot*>(blk.take(layout.slots, sizeof(ValueSlot)));
+    m_.kernels_ = static_cast<OpFunction*>(blk.take(layout.operators, sizeof(OpFunction)));
+    m_.chain_starts_ = static_cast<uint32_t*>(blk.take(layout.chains + 1, sizeof(uint32_t)));
+    m_.delegates_ =
+        static_cast<LoadedDelegate*>(blk.take(layout.delegates, sizeof(LoadedDelegate)));
+    m_.input_set_ = static_cast<uint8_t*>(blk.take(layout.inputs, 1));
+    m_.call_ptrs_ = static_cast<EValue**>(blk.take(layout.call_args, sizeof(EValue*)));
+    m_.call_values_ = static_cast<EValue*>(blk.take(layout.call_args, sizeof(EValue)));
+    m_.call_tensors_ = static_cast<Tensor*>(blk.take(layout.call_tensors, sizeof(Tensor)));
+    m_.call_tensor_ids_ = static_cast<uint32_t*>(blk.take(layout.call_tensors, sizeof(uint32_t)));
+    m_.call_ints_ = static_cast<int64_t*>(blk.take(layout.call_ints, sizeof(int64_t)));
+    m_.call_items_ = static_cast<Tensor**>(blk.take(layout.call_items, sizeof(Tensor*)));
     m_.values_fb_ = plan_.vector(sp::kValues);
     m_.num_values_ = layout.values;
     m_.max_call_args_ = layout.call_args;
@@ -275,8 +279,9 @@ class MethodLoader {
                          ET_TEXT("runtime built with ETMCU_FEATURE_LOAD_VALUE_CHECKS=0 checks no "
                                  "value at load: load the program with Verification::Minimal"),
                          ET_TEXT("method"));
+    uint32_t next_slot = 0;  // slots are in value order
     for (uint32_t i = 0; i < values.size; ++i) {
-      ValueSlot* s = m_.slot(i);
+      ValueSlot* s = m_.has_slot(i) ? &m_.slots_[next_slot++] : nullptr;
       if (!full && s == nullptr) continue;
       fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
@@ -868,7 +873,8 @@ void Method::build_tensor_fast(fb::Table table, Tensor* out) const {
       out->data = const_cast<uint8_t*>(const_base_ + const_offsets_.scalar<uint64_t>(k));
     return;
   }
-  Diagnostic ignored;  // checked at load
+  if (!kFeatureConstantBuffer) return;  // no constant segment: the program has no constants
+  Diagnostic ignored;                   // checked at load
   Result<const uint8_t*> data = file_->constant(k, nbytes, &ignored);
   if (data.ok()) out->data = const_cast<uint8_t*>(data.get());
 }
@@ -884,7 +890,7 @@ ValueSlot* Method::slot(uint32_t v) const {
 Result<Tensor*> Method::tensor_of(uint32_t v, CallUse& call, Diagnostic* diag) {
   if (v >= num_values_)
     return fail_value(diag, Error::InvalidProgram, ET_TEXT("value index out of range"), v);
-  if (has_slot(v)) return &slot(v)->tensor;
+  if (ValueSlot* s = slot(v)) return &s->tensor;
   // One Tensor per value in a call: kernels and the alias check compare tensors by address.
   for (uint32_t k = 0; k < call.tensors; ++k)
     if (call_tensor_ids_[k] == v) return &call_tensors_[k];
@@ -991,7 +997,7 @@ Error Method::bind_args(fb::Vector args, Diagnostic* diag) {
     uint32_t v = static_cast<uint32_t>(ids[j]);  // in range: verified at load
     // A tensor passed twice is one Tensor (tensor_of), which is what in-place kernels and the
     // alias check compare; other values may be built twice.
-    ValueSlot* s = v < num_values_ && has_slot(v) ? slot(v) : nullptr;
+    ValueSlot* s = slot(v);
     EValue* p = s != nullptr ? &s->value : &call_values_[j];
     if (s == nullptr) ET_CHECK_OR_RETURN(build_value(v, p, call, diag) == Error::Ok, diag->error);
     call_ptrs_[j] = p;
@@ -1067,7 +1073,7 @@ Method::Method(Method&& o) : MethodState(o) {
 }
 
 Method::~Method() {
-  for (uint32_t d = 0; d < num_delegates_; ++d)
+  for (uint32_t d = 0; kFeatureDelegates && d < num_delegates_; ++d)
     delegates_[d].backend->destroy(delegates_[d].handle);
 }
 

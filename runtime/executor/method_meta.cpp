@@ -16,20 +16,22 @@ namespace etmcu {
 namespace sp = schema::plan;
 
 namespace {
-// count * size rounded up to 16; counts are at most UINT32_MAX + 1 and sizes small, so no wrap.
-uint64_t block(uint64_t count, uint64_t size) {
-  return (count * size + 15) & ~static_cast<uint64_t>(15);
-}
 // a + b, saturating at UINT32_MAX.
 uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffffffu : a + b; }
 }  // namespace
 
+namespace {
+// count objects of size bytes, rounded up to 16 (count < 2^33: no wrap). Out of line: twelve calls.
+__attribute__((noinline)) uint64_t block(uint64_t count, uint32_t size) {
+  return (count * size + 15) & ~static_cast<uint64_t>(15);
+}
+}  // namespace
+
 uint64_t MethodLayout::bytes() const {
-  return block((static_cast<uint64_t>(values) + 31) / 32, sizeof(SlotWord)) +
+  return block(values / 32 + (values % 32 != 0), sizeof(SlotWord)) +
          block(slots, sizeof(ValueSlot)) + block(operators, sizeof(OpFunction)) +
-         block(static_cast<uint64_t>(chains) + 1, sizeof(uint32_t)) +
-         block(delegates, sizeof(LoadedDelegate)) + block(inputs, 1) +
-         block(call_args, sizeof(EValue*)) + block(call_args, sizeof(EValue)) +
+         block(uint64_t{chains} + 1, sizeof(uint32_t)) + block(delegates, sizeof(LoadedDelegate)) +
+         block(inputs, 1) + block(call_args, sizeof(EValue*)) + block(call_args, sizeof(EValue)) +
          block(call_tensors, sizeof(Tensor)) + block(call_tensors, sizeof(uint32_t)) +
          block(call_ints, sizeof(int64_t)) + block(call_items, sizeof(Tensor*));
 }
@@ -68,10 +70,10 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
   for (uint32_t c = 0; c < chains.size; ++c) {
     fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
     for (uint32_t i = 0; i < instrs.size; ++i) {
-      fb::Fields in(fb::Table(instrs.ref(i)));
+      fb::Table in(instrs.ref(i));
       uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
       if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        args += fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs).size;
+        args += in.table(schema::instr::kArgs).vector(schema::call::kArgs).size;
     }
   }
   if (args > flatbuffer_bytes / 4) {
