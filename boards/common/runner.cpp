@@ -118,6 +118,11 @@ FW_NOINIT uint8_t g_temp_pool[FW_TEMP_POOL_BYTES];
 FW_NOINIT uint8_t g_planned_pool[FW_PLANNED_TOTAL_BYTES];
 #endif
 
+// Non-tensor inputs of the method (fw_config.h): with none, Method::set_input is not linked.
+#ifndef FW_SCALAR_INPUTS
+#define FW_SCALAR_INPUTS 1
+#endif
+
 // Output formats this firmware prints (fw_config.h derives them from the program's outputs, so a
 // float-only program links only the 4-byte path): element sizes 1/2/4/8, Int, Double, Bool.
 #ifndef FW_OUTPUT_FORMATS
@@ -311,8 +316,10 @@ int main() {
     Error e;
     if (slot.is_tensor()) {
       e = method->set_input_data(i, kInputs[i].data, kInputs[i].size);  // unplanned: shared, in RAM
-    } else {
+    } else if (FW_SCALAR_INPUTS > 0) {
       e = method->set_input(slot, i);  // non-tensor inputs keep the program's value
+    } else {
+      e = Error::Internal;  // the build saw no non-tensor input in this program
     }
     if (e != Error::Ok) fail('d', method->diagnostic(), e);
   }

@@ -347,6 +347,8 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
              f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}",
              f"#define FW_EXTERNAL_DATA {int(bool(external_data))}",
              f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}",
+             # non-tensor inputs: without any, the runner links no Method::set_input
+             f"#define FW_SCALAR_INPUTS {sum(1 for x in inputs if x is None)}",
              f"#define FW_PROGRAM_IN_RAM {int(program_in_ram is not None)}",
              f"#define FW_PROGRAM_CAPACITY {((program_in_ram or 0) + 15) // 16 * 16}u"]
     rows = []
