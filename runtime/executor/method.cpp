@@ -281,8 +281,12 @@ class MethodLoader {
                          ET_TEXT("method"));
     uint32_t next_slot = 0;  // slots are in value order
     for (uint32_t i = 0; i < values.size; ++i) {
+      if (!full) {  // the slots only: a word's remaining values without one are skipped at once
+        const uint32_t rest = m_.slot_map_[i >> 5].bits >> (i & 31);
+        if (rest == 0) i |= 31;
+        if ((rest & 1) == 0) continue;
+      }
       ValueSlot* s = m_.has_slot(i) ? &m_.slots_[next_slot++] : nullptr;
-      if (!full && s == nullptr) continue;
       fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
       fb::Table val = v.table(schema::evalue::kVal);

@@ -70,10 +70,10 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
   for (uint32_t c = 0; c < chains.size; ++c) {
     fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
     for (uint32_t i = 0; i < instrs.size; ++i) {
-      fb::Table in(instrs.ref(i));
+      fb::Fields in(fb::Table(instrs.ref(i)));
       uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
       if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        args += in.table(schema::instr::kArgs).vector(schema::call::kArgs).size;
+        args += fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs).size;
     }
   }
   if (args > flatbuffer_bytes / 4) {
