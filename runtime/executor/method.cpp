@@ -894,7 +894,7 @@ ValueSlot* Method::slot(uint32_t v) const {
 Result<Tensor*> Method::tensor_of(uint32_t v, CallUse& call, Diagnostic* diag) {
   if (v >= num_values_)
     return fail_value(diag, Error::InvalidProgram, ET_TEXT("value index out of range"), v);
-  if (ValueSlot* s = slot(v)) return &s->tensor;
+  if (has_slot(v)) return &slot(v)->tensor;  // the bit test inline: most values have none
   // One Tensor per value in a call: kernels and the alias check compare tensors by address.
   for (uint32_t k = 0; k < call.tensors; ++k)
     if (call_tensor_ids_[k] == v) return &call_tensors_[k];
@@ -1001,7 +1001,7 @@ Error Method::bind_args(fb::Vector args, Diagnostic* diag) {
     uint32_t v = static_cast<uint32_t>(ids[j]);  // in range: verified at load
     // A tensor passed twice is one Tensor (tensor_of), which is what in-place kernels and the
     // alias check compare; other values may be built twice.
-    ValueSlot* s = slot(v);
+    ValueSlot* s = v < num_values_ && has_slot(v) ? slot(v) : nullptr;  // inline bit test first
     EValue* p = s != nullptr ? &s->value : &call_values_[j];
     if (s == nullptr) ET_CHECK_OR_RETURN(build_value(v, p, call, diag) == Error::Ok, diag->error);
     call_ptrs_[j] = p;
