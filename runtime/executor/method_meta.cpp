@@ -63,23 +63,11 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
   fb::Vector values = plan.vector(sp::kValues);
   l.values = values.size;
   fb::Vector chains = plan.vector(sp::kChains);
-  // Unshared, every argument index takes 4 bytes of the flatbuffer. Counted first, from vector
-  // sizes alone: a plan sharing one call 2^16 times must not cost 2^32 reads. (List items: the
-  // same bound, where load reads them all: MethodLoader::verify_values.)
+  // Unshared, every argument index takes 4 bytes of the flatbuffer: a running count of them,
+  // checked before each call's arguments are read, refuses a plan that shares one call 2^16
+  // times before it costs 2^32 reads. (List items: the same bound, where load reads them all:
+  // MethodLoader::verify_values.)
   uint64_t args = 0;
-  for (uint32_t c = 0; c < chains.size; ++c) {
-    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
-    for (uint32_t i = 0; i < instrs.size; ++i) {
-      fb::Fields in(fb::Table(instrs.ref(i)));
-      uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
-      if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        args += fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs).size;
-    }
-  }
-  if (args > flatbuffer_bytes / 4) {
-    l.refused = ET_TEXT("call arguments repeated through shared tables beyond the program's size");
-    return l;
-  }
   l.inputs = plan.vector(sp::kInputs).size;
   l.slots = add_sat(l.inputs, plan.vector(sp::kOutputs).size);
   for (uint32_t i = 0; kFeatureExternalData && i < values.size; ++i) {
@@ -107,6 +95,12 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
         l.instruction_slots = add_sat(l.instruction_slots, 1);
       } else if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall) {
         fb::Vector a = fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs);
+        args += a.size;
+        if (args > flatbuffer_bytes / 4) {
+          l.refused =
+              ET_TEXT("call arguments repeated through shared tables beyond the program's size");
+          return l;
+        }
         uint32_t tensors = 0, ints = 0, items = 0;
         bool delegate = type == schema::kInstrDelegateCall;
         // The tightest loop of method load: one type byte per argument (tensor counts cannot
