@@ -14,7 +14,7 @@ SOURCES=(runtime/core/error.cpp runtime/core/scalar_type.cpp runtime/core/diagno
          runtime/pte/verifier.cpp runtime/pte/pte_file.cpp runtime/pte/ptd_file.cpp
          runtime/backend/backend.cpp runtime/executor/program.cpp runtime/executor/method.cpp
          runtime/executor/method_meta.cpp kernels/api/kernel_lookup.cpp)
-NO_FEATURES="-DETMCU_FEATURE_DELEGATES=0 -DETMCU_FEATURE_EXTERNAL_DATA=0 -DETMCU_FEATURE_MUTABLE_DATA=0 -DETMCU_FEATURE_CONTROL_FLOW=0 -DETMCU_FEATURE_CONSTANT_BUFFER=0"
+NO_FEATURES="-DETMCU_FEATURE_DELEGATES=0 -DETMCU_FEATURE_EXTERNAL_DATA=0 -DETMCU_FEATURE_MUTABLE_DATA=0 -DETMCU_FEATURE_CONTROL_FLOW=0 -DETMCU_FEATURE_CONSTANT_BUFFER=0 -DETMCU_FEATURE_LISTS=0 -DETMCU_FEATURE_STRINGS=0 -DETMCU_FEATURE_ALIAS_CHECK=0"
 # name | extra compile flags
 CONFIGS=(
   "all features, diagnostic text|"
@@ -24,6 +24,7 @@ CONFIGS=(
   "same + -msave-restore|-DETMCU_DIAGNOSTIC_TEXT=0 -flto -msave-restore $NO_FEATURES"
   "plain-kernel, LTO, with instruction hooks (profiler)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DETMCU_INSTRUCTION_HOOKS=1"
   "plain-kernel, LTO, Verification::Minimal (firmware's default)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1"
+  "plain-kernel, LTO, Minimal, no load-time value checks (firmware)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1 -DETMCU_FEATURE_LOAD_VALUE_CHECKS=0"
 )
 results=()
 for entry in "${CONFIGS[@]}"; do

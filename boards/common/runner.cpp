@@ -32,26 +32,31 @@ extern "C" const uint8_t fw_data_end[];
 
 namespace {
 
+// The runner's printing and measurement code (the hex protocol, the tick and memory report, the
+// stack scan): in its own section, so that tools/firmware/etmcu_fw.py can report the .text a
+// product would ship without it (from the link map: JSON flash.runner_report / shipped_text).
+#define FW_REPORT __attribute__((noinline, section(".text.fw_report")))
+
 const char kHex[] = "0123456789abcdef";
 
-void put_str(const char* s) {
+FW_REPORT void put_str(const char* s) {
   while (*s) board_putc(*s++);
 }
 
 // `digits` hex digits of v, most significant first.
-void put_hex_n(uint32_t v, int digits) {
+FW_REPORT void put_hex_n(uint32_t v, int digits) {
   v <<= 32 - 4 * digits;
   for (int i = 0; i < digits; ++i, v <<= 4) board_putc(kHex[v >> 28]);
 }
 
 // Eight hex digits of v (unrolled: printing is on the measured path).
-void put_hex32(uint32_t v) {
+FW_REPORT void put_hex32(uint32_t v) {
 #pragma GCC unroll 8
   for (int sh = 28; sh >= 0; sh -= 4) board_putc(kHex[(v >> sh) & 15u]);
 }
 
 // A space and v in hex: eight digits, sixteen when it needs more than 32 bits.
-void put_field(uint64_t v) {
+FW_REPORT void put_field(uint64_t v) {
   board_putc(' ');
   const uint32_t hi = static_cast<uint32_t>(v >> 32);
   if (hi) put_hex32(hi);
@@ -59,26 +64,26 @@ void put_field(uint64_t v) {
 }
 
 // A space and a small value in hex without leading zeros (tensor headers).
-void put_small(uint32_t v) {
+FW_REPORT void put_small(uint32_t v) {
   board_putc(' ');
   int digits = 1;
   while (digits < 8 && (v >> (4 * digits)) != 0) ++digits;
   put_hex_n(v, digits);
 }
 
-void end_line() {
+FW_REPORT void end_line() {
   board_putc('\n');
   board_flush();
 }
 
-void report_stack_overflow() {
+FW_REPORT void report_stack_overflow() {
   if (etmcu_stack_overflowed()) {
     board_putc('S');
     end_line();
   }
 }
 
-[[noreturn]] void fail(char phase, const Diagnostic& d, Error e) {
+FW_REPORT [[noreturn]] void fail(char phase, const Diagnostic& d, Error e) {
   report_stack_overflow();
   board_putc('E');
   board_putc(' ');
@@ -114,6 +119,11 @@ FW_NOINIT uint8_t g_temp_pool[FW_TEMP_POOL_BYTES];
 FW_NOINIT uint8_t g_planned_pool[FW_PLANNED_TOTAL_BYTES];
 #endif
 
+// Non-tensor inputs of the method (fw_config.h): with none, Method::set_input is not linked.
+#ifndef FW_SCALAR_INPUTS
+#define FW_SCALAR_INPUTS 1
+#endif
+
 // Output formats this firmware prints (fw_config.h derives them from the program's outputs, so a
 // float-only program links only the 4-byte path): element sizes 1/2/4/8, Int, Double, Bool.
 #ifndef FW_OUTPUT_FORMATS
@@ -121,7 +131,7 @@ FW_NOINIT uint8_t g_planned_pool[FW_PLANNED_TOTAL_BYTES];
 #endif
 constexpr bool prints(unsigned format_bit) { return ((FW_OUTPUT_FORMATS >> format_bit) & 1u) != 0; }
 
-void print_output(size_t i, const EValue& v) {
+FW_REPORT void print_output(size_t i, const EValue& v) {
   board_putc('O');
   put_hex_n(static_cast<uint32_t>(i), 1 + (i > 15) + (i > 255));
   put_small(static_cast<uint32_t>(v.tag));
@@ -174,7 +184,7 @@ void print_output(size_t i, const EValue& v) {
 
 // Bytes of the stack region that were written. The start-up code paints one word in every
 // kStackPaintStride bytes of [__stack_limit, __stack_top), so the figure has that resolution.
-uint32_t peak_stack_bytes() {
+FW_REPORT uint32_t peak_stack_bytes() {
   constexpr uint32_t kStep = ETMCU_STACK_PAINT_STRIDE / 4;  // words between painted words
   const uint32_t* p = __stack_limit;
   // Four painted words (64 bytes) per step while all are intact, then one at a time.
@@ -185,6 +195,27 @@ uint32_t peak_stack_bytes() {
   while (p < __stack_top && *p == ETMCU_STACK_PAINT) p += kStep;
   return static_cast<uint32_t>(reinterpret_cast<uintptr_t>(__stack_top) -
                                reinterpret_cast<uintptr_t>(p));
+}
+
+// T <six tick stamps>, then S if the stack reached its guard zone.
+FW_REPORT void report_ticks(const uint64_t* stamps) {
+  board_putc('T');
+  for (int k = 0; k < 6; ++k) put_field(stamps[k]);
+  end_line();
+  board_putc('K');  // the kernel paths the run took (tools/firmware/ builds the final firmware with them)
+  put_field(etmcu_kernel_paths_taken);
+  end_line();
+  report_stack_overflow();
+}
+
+// M <method allocator used> <temp peak> <peak stack bytes>, and the exit.
+[[noreturn]] FW_REPORT void report_memory_and_exit(size_t method_used, size_t temp_peak) {
+  board_putc('M');
+  put_field(method_used);
+  put_field(temp_peak);
+  put_field(peak_stack_bytes());
+  end_line();
+  board_exit(0);
 }
 
 #endif  // FW_SIZING
@@ -289,8 +320,10 @@ int main() {
     Error e;
     if (slot.is_tensor()) {
       e = method->set_input_data(i, kInputs[i].data, kInputs[i].size);  // unplanned: shared, in RAM
-    } else {
+    } else if (FW_SCALAR_INPUTS > 0) {
       e = method->set_input(slot, i);  // non-tensor inputs keep the program's value
+    } else {
+      e = Error::Internal;  // the build saw no non-tensor input in this program
     }
     if (e != Error::Ok) fail('d', method->diagnostic(), e);
   }
@@ -312,19 +345,8 @@ int main() {
   for (size_t i = 0; i < method->outputs_size(); ++i) print_output(i, method->get_output(i));
   const uint64_t t_print = board_ticks();
 
-  board_putc('T');
-  put_field(t_main);
-  put_field(t_load);
-  put_field(t_method);
-  put_field(t_inputs);
-  put_field(t_exec);
-  put_field(t_print);
-  end_line();
-  board_putc(
-      'K');  // the kernel paths the run took (tools/firmware/ builds the final firmware with them)
-  put_field(etmcu_kernel_paths_taken);
-  end_line();
-  report_stack_overflow();
+  const uint64_t stamps[6] = {t_main, t_load, t_method, t_inputs, t_exec, t_print};
+  report_ticks(stamps);
 #if defined(FW_PROFILE) && FW_PROFILE
   // P <instruction> <start - execute start> <cycles>, one line per event; Q <events dropped>
   board_putc('Q');
@@ -338,11 +360,6 @@ int main() {
     end_line();
   }
 #endif
-  board_putc('M');
-  put_field(method_alloc.used());
-  put_field(temp_alloc.peak());
-  put_field(peak_stack_bytes());
-  end_line();
-  board_exit(0);
+  report_memory_and_exit(method_alloc.used(), temp_alloc.peak());
 #endif
 }

@@ -10,9 +10,14 @@ extern "C" void et_pal_abort(void);
 
 namespace etmcu {
 
+// Tag for a Result whose value is default-constructed in place (a large object filled where it
+// will stay: no move of it into the Result).
+struct InPlace {};
+
 template <typename T>
 class [[nodiscard]] Result {
  public:
+  explicit Result(InPlace) : ok_(true) { new (&storage_) T(); }
   Result(const T& value) : ok_(true) {
     new (&storage_) T(value);
   }  // NOLINT(google-explicit-constructor)
@@ -28,6 +33,13 @@ class [[nodiscard]] Result {
   Result& operator=(const Result&) = delete;
   ~Result() {
     if (ok_) ptr()->~T();
+  }
+
+  // Turns a Result made in place into an error (the value is destroyed).
+  void set_error(Error error) {
+    if (ok_) ptr()->~T();
+    ok_ = false;
+    error_ = error == Error::Ok ? Error::Internal : error;
   }
 
   bool ok() const { return ok_; }

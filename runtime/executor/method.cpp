@@ -21,17 +21,26 @@ namespace st = schema::tensor;
 namespace {
 constexpr size_t kMaxOperatorName = 160;
 
-// One block of `count` objects of `size` bytes (rounded to 16), or nullptr when count is 0. `ok`
-// turns false when a non-empty block cannot be had. Called after the 64-bit total of every block
-// (MethodLayout::bytes) was found to fit the pool, so size_t arithmetic cannot wrap here. Out of
-// line: one copy for the nine blocks.
-__attribute__((noinline)) void* allocate_block(MemoryAllocator* a, uint32_t count, size_t size,
-                                               bool& ok) {
-  if (count == 0) return nullptr;
-  void* p = a->allocate((count * size + 15) & ~static_cast<size_t>(15), 16);
-  ok = ok && p != nullptr;
-  return p;
+// Bits set in x (no popcount instruction on rv32imc or v6-M, and libgcc's uses a 256-byte table).
+__attribute__((always_inline)) inline uint32_t popcount32(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  x = (x + (x >> 4)) & 0x0f0f0f0fu;
+  return (x * 0x01010101u) >> 24;
 }
+
+// Hands out the blocks of one allocation whose size is their sum (MethodLayout::bytes, checked
+// against the pool: size_t arithmetic cannot wrap), each rounded to 16 bytes; nullptr for an
+// empty one.
+struct Blocks {
+  uint8_t* next;
+  __attribute__((noinline)) void* take(uint32_t count, size_t size) {
+    if (count == 0) return nullptr;
+    void* p = next;
+    next += (count * size + 15) & ~static_cast<size_t>(15);
+    return p;
+  }
+};
 
 // Builds "name.overload" (or "name") into buf; returns its length, 0 if it does not fit.
 size_t operator_full_name(fb::Table table, char* buf, size_t size) {
@@ -91,7 +100,8 @@ class MethodLoader {
     MemoryAllocator* alloc = memory_->method_allocator();
     if (alloc == nullptr)
       return diag_->fail(Error::InvalidArgument, ET_TEXT("MemoryManager has no method allocator"));
-    uint64_t need = layout.bytes();
+    const uint64_t bytes = layout.bytes();
+    uint64_t need = bytes;
     size_t free_bytes = alloc->size() - alloc->used();
     uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
     if (misalign) need += 16 - misalign;
@@ -100,35 +110,28 @@ class MethodLoader {
           Error::MemoryAllocationFailed, ET_TEXT("method allocator too small (bytes)"),
           static_cast<int64_t>(free_bytes),
           need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
-    bool ok = true;
-    slot_bits_ = static_cast<uint8_t*>(allocate_block(alloc, (layout.values + 7) / 8, 1, ok));
-    slot_ids_ = static_cast<uint32_t*>(allocate_block(alloc, layout.slots, sizeof(uint32_t), ok));
-    m_.slots_ = static_cast<ValueSlot*>(allocate_block(alloc, layout.slots, sizeof(ValueSlot), ok));
-    m_.kernels_ =
-        static_cast<OpFunction*>(allocate_block(alloc, layout.operators, sizeof(OpFunction), ok));
-    // chains + 1 <= UINT32_MAX: the plan's chains vector fits a < 2 GiB buffer.
-    m_.chain_starts_ =
-        static_cast<uint32_t*>(allocate_block(alloc, layout.chains + 1, sizeof(uint32_t), ok));
-    m_.delegates_ = static_cast<LoadedDelegate*>(
-        allocate_block(alloc, layout.delegates, sizeof(LoadedDelegate), ok));
-    m_.input_set_ =
-        static_cast<uint8_t*>(allocate_block(alloc, layout.inputs, sizeof(uint8_t), ok));
-    m_.call_ptrs_ =
-        static_cast<EValue**>(allocate_block(alloc, layout.call_args, sizeof(EValue*), ok));
-    m_.call_values_ =
-        static_cast<EValue*>(allocate_block(alloc, layout.call_args, sizeof(EValue), ok));
-    m_.call_tensors_ =
-        static_cast<Tensor*>(allocate_block(alloc, layout.call_tensors, sizeof(Tensor), ok));
-    m_.call_tensor_ids_ =
-        static_cast<uint32_t*>(allocate_block(alloc, layout.call_tensors, sizeof(uint32_t), ok));
-    m_.call_ints_ =
-        static_cast<int64_t*>(allocate_block(alloc, layout.call_ints, sizeof(int64_t), ok));
-    m_.call_items_ =
-        static_cast<Tensor**>(allocate_block(alloc, layout.call_items, sizeof(Tensor*), ok));
-    if (!ok)
+    // One allocation for every block (its size was checked above against the pool).
+    void* base = alloc->allocate(static_cast<size_t>(bytes), 16);
+    if (base == nullptr)
       return diag_->fail(Error::MemoryAllocationFailed,
                          ET_TEXT("method allocator failed a block its size check allowed"),
                          ET_TEXT("method allocator"));
+    // Carved in MethodLayout::bytes' order (each block's bytes are part of that sum).
+    Blocks blk{static_cast<uint8_t*>(base)};
+    // (Counts near 2^32 need far more bytes than any pool, so none wraps here.)
+    slot_map_ = static_cast<SlotWord*>(blk.take((layout.values + 31) / 32, sizeof(SlotWord)));
+    m_.slots_ = static_cast<ValueSlot*>(blk.take(layout.slots, sizeof(ValueSlot)));
+    m_.kernels_ = static_cast<OpFunction*>(blk.take(layout.operators, sizeof(OpFunction)));
+    m_.chain_starts_ = static_cast<uint32_t*>(blk.take(layout.chains + 1, sizeof(uint32_t)));
+    m_.delegates_ =
+        static_cast<LoadedDelegate*>(blk.take(layout.delegates, sizeof(LoadedDelegate)));
+    m_.input_set_ = static_cast<uint8_t*>(blk.take(layout.inputs, 1));
+    m_.call_ptrs_ = static_cast<EValue**>(blk.take(layout.call_args, sizeof(EValue*)));
+    m_.call_values_ = static_cast<EValue*>(blk.take(layout.call_args, sizeof(EValue)));
+    m_.call_tensors_ = static_cast<Tensor*>(blk.take(layout.call_tensors, sizeof(Tensor)));
+    m_.call_tensor_ids_ = static_cast<uint32_t*>(blk.take(layout.call_tensors, sizeof(uint32_t)));
+    m_.call_ints_ = static_cast<int64_t*>(blk.take(layout.call_ints, sizeof(int64_t)));
+    m_.call_items_ = static_cast<Tensor**>(blk.take(layout.call_items, sizeof(Tensor*)));
     m_.values_fb_ = plan_.vector(sp::kValues);
     m_.num_values_ = layout.values;
     m_.max_call_args_ = layout.call_args;
@@ -145,7 +148,7 @@ class MethodLoader {
 
     ET_CHECK_OR_RETURN(check_planned_buffers() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(parse_io() == Error::Ok, diag_->error);
-    collect_slots();
+    ET_CHECK_OR_RETURN(collect_slots() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(verify_values() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(init_delegates() == Error::Ok, diag_->error);
     ET_CHECK_OR_RETURN(resolve_instructions() == Error::Ok, diag_->error);
@@ -201,13 +204,15 @@ class MethodLoader {
   }
 
   void add_slot(int64_t v) {
-    if (v >= 0 && v < layout_.values && num_ids_ < layout_.slots)
-      slot_ids_[num_ids_++] = static_cast<uint32_t>(v);
+    if (v >= 0 && v < layout_.values) slot_map_[v >> 5].bits |= 1u << (v & 31);
   }
 
   // The values with persistent state (the same candidates compute_method_layout counted; indices
-  // out of range are left out here and reported by the passes that follow), sorted, unique.
-  void collect_slots() {
+  // out of range are left out here and reported by the passes that follow), as the slot map.
+  Error collect_slots() {
+    const uint32_t words = (layout_.values + 31) / 32;
+    if (words) memset(slot_map_, 0, words * sizeof(SlotWord));
+    m_.slot_map_ = slot_map_;
     for (uint32_t k = 0; k < m_.num_inputs_; ++k) add_slot(m_.inputs_[k]);
     for (uint32_t k = 0; k < m_.num_outputs_; ++k) add_slot(m_.outputs_[k]);
     fb::Vector values = m_.values_fb_;
@@ -246,36 +251,18 @@ class MethodLoader {
         }
       }
     }
-    // Heap sort (no recursion, no extra memory), then drop repeats.
-    uint32_t* a = slot_ids_;
-    uint32_t n = num_ids_;
-    auto sift = [a](uint32_t root, uint32_t end) {
-      while (2 * root + 1 < end) {
-        uint32_t child = 2 * root + 1;
-        if (child + 1 < end && a[child] < a[child + 1]) ++child;
-        if (a[root] >= a[child]) return;
-        uint32_t t = a[root];
-        a[root] = a[child];
-        a[child] = t;
-        root = child;
-      }
-    };
-    for (uint32_t i = n / 2; i-- > 0;) sift(i, n);
-    for (uint32_t end = n; end > 1; --end) {
-      uint32_t t = a[0];
-      a[0] = a[end - 1];
-      a[end - 1] = t;
-      sift(0, end - 1);
+    uint32_t n = 0;
+    for (uint32_t w = 0; w < words; ++w) {
+      slot_map_[w].before = n;
+      n += popcount32(slot_map_[w].bits);
     }
-    uint32_t unique = 0;
-    for (uint32_t i = 0; i < n; ++i)
-      if (unique == 0 || a[unique - 1] != a[i]) a[unique++] = a[i];
-    for (uint32_t i = 0; i < unique; ++i) new (&m_.slots_[i]) ValueSlot();
-    if (slot_bits_ != nullptr) memset(slot_bits_, 0, (layout_.values + 7) / 8);
-    for (uint32_t i = 0; i < unique; ++i) slot_bits_[a[i] >> 3] |= 1u << (a[i] & 7);
-    m_.slot_bits_ = slot_bits_;
-    m_.slot_ids_ = a;
-    m_.num_slots_ = unique;
+    if (n > layout_.slots)
+      return diag_->fail_numbers(Error::InvalidProgram,
+                                 ET_TEXT("slots differ from the method layout"), n, layout_.slots,
+                                 ET_TEXT("method"));
+    for (uint32_t i = 0; i < n; ++i) new (&m_.slots_[i]) ValueSlot();
+    m_.num_slots_ = n;
+    return Error::Ok;
   }
 
   // Checks every value execute() may build (the same build_tensor runs then) and fills the slots.
@@ -292,13 +279,17 @@ class MethodLoader {
                          ET_TEXT("runtime built with ETMCU_FEATURE_LOAD_VALUE_CHECKS=0 checks no "
                                  "value at load: load the program with Verification::Minimal"),
                          ET_TEXT("method"));
-    uint32_t count = full ? values.size : m_.num_slots_;
-    for (uint32_t n = 0; n < count; ++n) {
-      uint32_t i = full ? n : m_.slot_ids_[n];
+    uint32_t next_slot = 0;  // slots are in value order
+    for (uint32_t i = 0; i < values.size; ++i) {
+      if (!full) {  // the slots only: a word's remaining values without one are skipped at once
+        const uint32_t rest = m_.slot_map_[i >> 5].bits >> (i & 31);
+        if (rest == 0) i |= 31;
+        if ((rest & 1) == 0) continue;
+      }
+      ValueSlot* s = m_.has_slot(i) ? &m_.slots_[next_slot++] : nullptr;
       fb::Table v(values.ref(i));
       uint8_t type = v.scalar<uint8_t>(schema::evalue::kValType);
       fb::Table val = v.table(schema::evalue::kVal);
-      ValueSlot* s = m_.slot(i);
       EValue e = EValue::from_span(Tag::None, nullptr, 0);  // every payload byte set
       switch (type) {
         case schema::kTagNull:
@@ -690,9 +681,7 @@ class MethodLoader {
   MemoryManager* memory_;
   Method& m_;
   Diagnostic* diag_;
-  uint8_t* slot_bits_ = nullptr;
-  uint32_t* slot_ids_ = nullptr;
-  uint32_t num_ids_ = 0;
+  SlotWord* slot_map_ = nullptr;
 };
 
 Error Method::build_tensor(fb::Table t, uint32_t i, Tensor* out, const Program* loading,
@@ -888,28 +877,24 @@ void Method::build_tensor_fast(fb::Table table, Tensor* out) const {
       out->data = const_cast<uint8_t*>(const_base_ + const_offsets_.scalar<uint64_t>(k));
     return;
   }
-  Diagnostic ignored;  // checked at load
+  if (!kFeatureConstantBuffer) return;  // no constant segment: the program has no constants
+  Diagnostic ignored;                   // checked at load
   Result<const uint8_t*> data = file_->constant(k, nbytes, &ignored);
   if (data.ok()) out->data = const_cast<uint8_t*>(data.get());
 }
 
 ValueSlot* Method::slot(uint32_t v) const {
-  if (v >= num_values_ || !has_slot(v)) return nullptr;
-  uint32_t lo = 0, hi = num_slots_;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    if (slot_ids_[mid] < v)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo < num_slots_ && slot_ids_[lo] == v ? &slots_[lo] : nullptr;
+  if (v >= num_values_) return nullptr;
+  const SlotWord& w = slot_map_[v >> 5];
+  const uint32_t bit = 1u << (v & 31);
+  if ((w.bits & bit) == 0) return nullptr;
+  return &slots_[w.before + popcount32(w.bits & (bit - 1))];
 }
 
 Result<Tensor*> Method::tensor_of(uint32_t v, CallUse& call, Diagnostic* diag) {
   if (v >= num_values_)
     return fail_value(diag, Error::InvalidProgram, ET_TEXT("value index out of range"), v);
-  if (has_slot(v)) return &slot(v)->tensor;
+  if (has_slot(v)) return &slot(v)->tensor;  // the bit test inline: most values have none
   // One Tensor per value in a call: kernels and the alias check compare tensors by address.
   for (uint32_t k = 0; k < call.tensors; ++k)
     if (call_tensor_ids_[k] == v) return &call_tensors_[k];
@@ -1016,7 +1001,7 @@ Error Method::bind_args(fb::Vector args, Diagnostic* diag) {
     uint32_t v = static_cast<uint32_t>(ids[j]);  // in range: verified at load
     // A tensor passed twice is one Tensor (tensor_of), which is what in-place kernels and the
     // alias check compare; other values may be built twice.
-    ValueSlot* s = v < num_values_ && has_slot(v) ? slot(v) : nullptr;
+    ValueSlot* s = v < num_values_ && has_slot(v) ? slot(v) : nullptr;  // inline bit test first
     EValue* p = s != nullptr ? &s->value : &call_values_[j];
     if (s == nullptr) ET_CHECK_OR_RETURN(build_value(v, p, call, diag) == Error::Ok, diag->error);
     call_ptrs_[j] = p;
@@ -1065,20 +1050,26 @@ Result<Span<EValue*>> Method::bind_call(size_t i) {
   return current_args();
 }
 
+// The Method is built where the caller's Result keeps it (one return of one object: no copy of
+// the method state).
 Result<Method> Program::load_method(const char* name, MemoryManager* memory,
                                     Diagnostic* diag) const {
+  Result<Method> result(InPlace{});
   Diagnostic local;
-  Diagnostic* d = diag != nullptr ? diag : &local;
+  Error e = load_method_into(result.get(), name, memory, diag != nullptr ? diag : &local);
+  if (e != Error::Ok) result.set_error(e);  // ~Method destroys any delegate already initialised
+  return result;
+}
+
+Error Program::load_method_into(Method& m, const char* name, MemoryManager* memory,
+                                Diagnostic* d) const {
   ET_TRY(fb::Table plan, find_plan(name, d));
   if (memory == nullptr) return d->fail(Error::InvalidArgument, ET_TEXT("no MemoryManager"));
-  Method m;
   m.meta_ = MethodMeta(&file_, plan);
   m.file_ = &file_;
   m.memory_ = memory;
   MethodLoader loader(*this, plan, memory, m, d);
-  Error e = loader.load();
-  if (e != Error::Ok) return e;     // ~Method destroys any delegate already initialised
-  return static_cast<Method&&>(m);  // one move into the Result
+  return loader.load();
 }
 
 Method::Method(Method&& o) : MethodState(o) {
@@ -1086,7 +1077,7 @@ Method::Method(Method&& o) : MethodState(o) {
 }
 
 Method::~Method() {
-  for (uint32_t d = 0; d < num_delegates_; ++d)
+  for (uint32_t d = 0; kFeatureDelegates && d < num_delegates_; ++d)
     delegates_[d].backend->destroy(delegates_[d].handle);
 }
 
@@ -1154,17 +1145,27 @@ Error Method::set_input(const EValue& input, size_t index) {
   return Error::Ok;
 }
 
+// The same rules as set_input for a tensor of the program's own dtype and shape (those checks
+// cannot fail here), without building that tensor.
 Error Method::set_input_data(size_t index, const void* data, size_t nbytes) {
-  if (index >= num_inputs_ || !get_input(index).is_tensor())
+  ValueSlot* s = index < num_inputs_ ? slot(static_cast<uint32_t>(inputs_[index])) : nullptr;
+  if (s == nullptr || !s->value.is_tensor())
     return diag_.fail(Error::InvalidArgument, ET_TEXT("input index out of range or not a tensor"));
-  Tensor t = get_input(index).to_tensor();
-  if (nbytes != t.nbytes)
+  Tensor& dst = s->value.to_tensor();
+  if (nbytes != dst.nbytes)
     return diag_.fail_numbers(Error::InvalidArgument,
                               ET_TEXT("input byte size differs from the program's"),
-                              static_cast<int64_t>(nbytes), static_cast<int64_t>(t.nbytes),
+                              static_cast<int64_t>(nbytes), static_cast<int64_t>(dst.nbytes),
                               ET_TEXT("inputs"), static_cast<int64_t>(index));
-  t.data = const_cast<void*>(data);
-  return set_input(EValue::from_tensor(&t), index);
+  if (dst.data == nullptr) {
+    dst.data = const_cast<void*>(data);  // unplanned input: share the caller's memory
+  } else if (data != dst.data) {
+    if (data == nullptr && nbytes != 0)
+      return diag_.fail(Error::InvalidArgument, ET_TEXT("input tensor has no data"));
+    if (nbytes) memcpy(dst.data, data, nbytes);
+  }
+  input_set_[index] = 1;
+  return Error::Ok;
 }
 
 Error Method::set_output_data_ptr(void* data, size_t nbytes, size_t index) {

@@ -32,6 +32,13 @@ struct ValueSlot {
   void* freed = nullptr;  // the data pointer a FreeCall cleared, restored by the next execute()
 };
 
+// 32 values of the slot map: which have a slot, and how many slots the values before them have
+// (a value's slot is slots_[before + the set bits below its own]: O(1), no sorted list).
+struct SlotWord {
+  uint32_t bits;
+  uint32_t before;
+};
+
 struct LoadedDelegate {
   const BackendInterface* backend;
   DelegateHandle* handle;
@@ -52,9 +59,8 @@ struct MethodState {
   MemoryManager* memory_ = nullptr;
   fb::Vector values_fb_;  // the plan's values, in the verified program
   uint32_t num_values_ = 0;
-  const uint8_t* slot_bits_ = nullptr;  // one bit per value: has a slot
-  const uint32_t* slot_ids_ = nullptr;  // sorted value indices that have a slot
-  ValueSlot* slots_ = nullptr;
+  const SlotWord* slot_map_ = nullptr;  // one word per 32 values
+  ValueSlot* slots_ = nullptr;          // in value order
   uint32_t num_slots_ = 0;
   const int32_t* inputs_ = nullptr;  // value indices (in the .pte)
   const int32_t* outputs_ = nullptr;
@@ -139,10 +145,12 @@ class Method : private MethodState {
  private:
   friend class Program;
   friend class MethodLoader;
+  template <typename T>
+  friend class Result;  // Program::load_method builds the Method in place
   Method() = default;
   fb::Table instruction_table(size_t i) const;
   ValueSlot* slot(uint32_t v) const;
-  bool has_slot(uint32_t v) const { return (slot_bits_[v >> 3] >> (v & 7)) & 1; }
+  bool has_slot(uint32_t v) const { return (slot_map_[v >> 5].bits >> (v & 31)) & 1; }
   EValue& slot_value(uint32_t v) const { return slot(v)->value; }  // v has a slot
   // Builds value v (from its slot, or from the program) into *out; `call` counts what it used of
   // the call buffer. build_tensor with `loading` also does load-time work (initial and external

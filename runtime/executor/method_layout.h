@@ -40,8 +40,11 @@ struct MethodLayout {
   // hold unshared (so load stays O(program bytes)), or a call too large for the call buffer.
   const char* refused = nullptr;
 
-  // Each block is rounded to 16 bytes and allocated 16-aligned, so the total is exact for a
-  // 16-aligned allocator. 64-bit on every target: on a 32-bit one, a size_t product could wrap.
+  // The method allocator's blocks, in allocation order: the slot map, slots, kernels, chain
+  // starts, delegates, input flags, call pointers, call values, call tensors and their value
+  // ids, call ints, call items. Each is rounded to 16 bytes and allocated 16-aligned, so the sum
+  // is exact for a 16-aligned allocator. 64-bit on every target: on a 32-bit one, a size_t
+  // product could wrap.
   uint64_t bytes() const;
 };
 

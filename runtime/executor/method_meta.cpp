@@ -16,20 +16,22 @@ namespace etmcu {
 namespace sp = schema::plan;
 
 namespace {
-// count * size rounded up to 16; counts are at most UINT32_MAX + 1 and sizes small, so no wrap.
-uint64_t block(uint64_t count, uint64_t size) {
-  return (count * size + 15) & ~static_cast<uint64_t>(15);
-}
 // a + b, saturating at UINT32_MAX.
 uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffffffu : a + b; }
 }  // namespace
 
+namespace {
+// count objects of size bytes, rounded up to 16 (count < 2^33: no wrap). Out of line: twelve calls.
+__attribute__((noinline)) uint64_t block(uint64_t count, uint32_t size) {
+  return (count * size + 15) & ~static_cast<uint64_t>(15);
+}
+}  // namespace
+
 uint64_t MethodLayout::bytes() const {
-  return block((static_cast<uint64_t>(values) + 7) / 8, 1) + block(slots, sizeof(uint32_t)) +
+  return block(values / 32 + (values % 32 != 0), sizeof(SlotWord)) +
          block(slots, sizeof(ValueSlot)) + block(operators, sizeof(OpFunction)) +
-         block(static_cast<uint64_t>(chains) + 1, sizeof(uint32_t)) +
-         block(delegates, sizeof(LoadedDelegate)) + block(inputs, 1) +
-         block(call_args, sizeof(EValue*)) + block(call_args, sizeof(EValue)) +
+         block(uint64_t{chains} + 1, sizeof(uint32_t)) + block(delegates, sizeof(LoadedDelegate)) +
+         block(inputs, 1) + block(call_args, sizeof(EValue*)) + block(call_args, sizeof(EValue)) +
          block(call_tensors, sizeof(Tensor)) + block(call_tensors, sizeof(uint32_t)) +
          block(call_ints, sizeof(int64_t)) + block(call_items, sizeof(Tensor*));
 }
@@ -61,23 +63,11 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
   fb::Vector values = plan.vector(sp::kValues);
   l.values = values.size;
   fb::Vector chains = plan.vector(sp::kChains);
-  // Unshared, every argument index takes 4 bytes of the flatbuffer. Counted first, from vector
-  // sizes alone: a plan sharing one call 2^16 times must not cost 2^32 reads. (List items: the
-  // same bound, where load reads them all: MethodLoader::verify_values.)
+  // Unshared, every argument index takes 4 bytes of the flatbuffer: a running count of them,
+  // checked before each call's arguments are read, refuses a plan that shares one call 2^16
+  // times before it costs 2^32 reads. (List items: the same bound, where load reads them all:
+  // MethodLoader::verify_values.)
   uint64_t args = 0;
-  for (uint32_t c = 0; c < chains.size; ++c) {
-    fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
-    for (uint32_t i = 0; i < instrs.size; ++i) {
-      fb::Fields in(fb::Table(instrs.ref(i)));
-      uint8_t type = in.scalar<uint8_t>(schema::instr::kArgsType);
-      if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall)
-        args += fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs).size;
-    }
-  }
-  if (args > flatbuffer_bytes / 4) {
-    l.refused = ET_TEXT("call arguments repeated through shared tables beyond the program's size");
-    return l;
-  }
   l.inputs = plan.vector(sp::kInputs).size;
   l.slots = add_sat(l.inputs, plan.vector(sp::kOutputs).size);
   for (uint32_t i = 0; kFeatureExternalData && i < values.size; ++i) {
@@ -105,6 +95,12 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
         l.instruction_slots = add_sat(l.instruction_slots, 1);
       } else if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall) {
         fb::Vector a = fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs);
+        args += a.size;
+        if (args > flatbuffer_bytes / 4) {
+          l.refused =
+              ET_TEXT("call arguments repeated through shared tables beyond the program's size");
+          return l;
+        }
         uint32_t tensors = 0, ints = 0, items = 0;
         bool delegate = type == schema::kInstrDelegateCall;
         // The tightest loop of method load: one type byte per argument (tensor counts cannot

@@ -8,16 +8,18 @@
 
 namespace etmcu {
 
+// Built where the caller's Result keeps it (no copy of the file view).
 Result<Program> Program::load(Span<const uint8_t> data, Diagnostic* diag,
                               const NamedDataMap* external_data, Verification verification) {
+  Result<Program> result(InPlace{});
   Diagnostic local;
-  Diagnostic* d = diag != nullptr ? diag : &local;
-  ET_TRY(PteFile file, PteFile::parse(data, d, verification == Verification::InternalConsistency));
-  Program p;
-  p.file_ = file;
+  Program& p = result.get();
   p.external_data_ = external_data;
   p.verification_ = verification;
-  return p;
+  Error e = PteFile::parse_into(p.file_, data, diag != nullptr ? diag : &local,
+                                verification == Verification::InternalConsistency);
+  if (e != Error::Ok) result.set_error(e);
+  return result;
 }
 
 size_t Program::num_methods() const {

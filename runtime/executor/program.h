@@ -46,7 +46,11 @@ class Program {
   Verification verification() const { return verification_; }
 
  private:
+  template <typename T>
+  friend class Result;  // load builds the Program in place
+  Program() = default;
   Result<fb::Table> find_plan(const char* name, Diagnostic* diag) const;
+  Error load_method_into(Method& m, const char* name, MemoryManager* memory, Diagnostic* d) const;
   PteFile file_;
   const NamedDataMap* external_data_ = nullptr;
   Verification verification_ = Verification::InternalConsistency;

@@ -60,6 +60,14 @@ Result<ExtendedHeader> parse_extended_header(Span<const uint8_t> data, Diagnosti
 }
 
 Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag, bool verify_flatbuffer) {
+  Result<PteFile> result(InPlace{});
+  Error e = parse_into(result.get(), data, diag, verify_flatbuffer);
+  if (e != Error::Ok) result.set_error(e);
+  return result;
+}
+
+Error PteFile::parse_into(PteFile& f, Span<const uint8_t> data, Diagnostic* diag,
+                          bool verify_flatbuffer) {
   const uint8_t* p = data.data();
   if (p == nullptr || data.size() < kMinFileSize)
     return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("file too short to be a program"),
@@ -76,7 +84,6 @@ Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag, bool 
   if (reinterpret_cast<uintptr_t>(p) % kProgramAlignment != 0)
     return diag->fail(Error::InvalidArgument,
                       ET_TEXT("program bytes must be 16-byte aligned in memory"));
-  PteFile f;
   f.file_ = data;
   ET_TRY(f.header_, parse_extended_header(data, diag));
   f.flatbuffer_size_ =
@@ -136,7 +143,7 @@ Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag, bool 
             static_cast<int64_t>(offsets.scalar<uint64_t>(k)), static_cast<int64_t>(seg_size),
             ET_TEXT("constant_segment.offsets"), k);
   }
-  return f;
+  return Error::Ok;
 }
 
 Span<const uint8_t> PteFile::segment(uint32_t i) const {

@@ -32,6 +32,9 @@ class PteFile {
   // verified before, e.g. a program embedded in firmware that the build verified.
   static Result<PteFile> parse(Span<const uint8_t> data, Diagnostic* diag,
                                bool verify_flatbuffer = true);
+  // The same, into `f` (a PteFile kept where it is built: no copy).
+  static Error parse_into(PteFile& f, Span<const uint8_t> data, Diagnostic* diag,
+                          bool verify_flatbuffer = true);
 
   const ExtendedHeader& header() const { return header_; }
   fb::Table program() const { return program_; }

@@ -130,6 +130,39 @@ TEST(MethodState, OneTensorPerValueInACall) {
   EXPECT_FALSE(m->bind_call(1).ok());  // only one instruction
 }
 
+// Slots are found through the slot map (32 values a word, the slots before each word): inputs,
+// output and a kernel-written scalar spread over four words resolve to their own values, and a
+// run through them computes x + y.
+TEST(MethodState, SlotMapAcrossWords) {
+  std::vector<ValueSpec> v(100, ValueSpec::integer(7));
+  v[5] = ValueSpec::tensor({2}, 0);
+  v[37] = ValueSpec::tensor({2}, 8);
+  v[64] = ValueSpec::integer(1);  // alpha
+  v[99] = ValueSpec::tensor({2}, 16);
+  host::AlignedBytes bytes =
+      build_program(v, {5, 37}, {99}, {{"aten::add", "out", {5, 37, 64, 99, 99}}}, {0, 24});
+  Diagnostic d;
+  Result<Program> p = Program::load(Span<const uint8_t>(bytes.data(), bytes.size()), &d);
+  ASSERT_TRUE(p.ok()) << d.what;
+  TestPools pools(4096, 24);
+  Result<Method> m = p->load_method("forward", &pools.mm, &d);
+  ASSERT_TRUE(m.ok()) << d.what;
+  const float x[2] = {1.5f, 2.0f}, y[2] = {0.25f, -4.0f};
+  ASSERT_EQ(m->set_input_data(0, x, sizeof(x)), Error::Ok);
+  ASSERT_EQ(m->set_input_data(1, y, sizeof(y)), Error::Ok);
+  Error e = m->execute();
+  char msg[256];
+  ASSERT_EQ(e, Error::Ok) << format_diagnostic(m->diagnostic(), msg, sizeof(msg));
+  const Tensor& out = m->get_output(0).to_tensor();
+  EXPECT_EQ(out.const_data_ptr<float>()[0], 1.75f);
+  EXPECT_EQ(out.const_data_ptr<float>()[1], -2.0f);
+  EXPECT_EQ(m->get_input(0).to_tensor().data, pools.arena.data() + 0);
+  EXPECT_EQ(m->get_input(1).to_tensor().data, pools.arena.data() + 8);
+  EXPECT_EQ(out.data, pools.arena.data() + 16);
+  EXPECT_EQ(m->set_input_data(1, y, 4), Error::InvalidArgument);          // wrong size, named
+  EXPECT_EQ(m->set_input_data(2, y, sizeof(y)), Error::InvalidArgument);  // no such input
+}
+
 // A call of more than kMaxCallArgs arguments is refused at load, naming the limit.
 TEST(MethodState, TooManyCallArgumentsAreRefused) {
   std::vector<ValueSpec> v = {ValueSpec::tensor({2}, 0), ValueSpec::integer(1)};

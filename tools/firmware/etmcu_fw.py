@@ -366,6 +366,8 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
              f"#define FW_DEVICE_VERIFICATION {int(bool(device_verification))}",
              f"#define FW_EXTERNAL_DATA {int(bool(external_data))}",
              f"#define FW_OUTPUT_FORMATS 0x{output_formats(outputs):x}",
+             # non-tensor inputs: without any, the runner links no Method::set_input
+             f"#define FW_SCALAR_INPUTS {sum(1 for x in inputs if x is None)}",
              f"#define FW_PROGRAM_IN_RAM {int(program_in_ram is not None)}",
              f"#define FW_PROGRAM_CAPACITY {((program_in_ram or 0) + 15) // 16 * 16}u"]
     rows = []
@@ -577,6 +579,28 @@ def section_sizes(build, elf):
         if len(f) >= 3 and f[0].startswith(".") and f[1].isdigit():
             sec[f[0]] = int(f[1])
     return sec
+
+
+def runner_report_bytes(mapfile):
+    """Bytes of the runner's printing and measurement code: the input sections named .text.fw_report
+    (boards/common/runner.cpp, FW_REPORT) in the link map. The rest of .text is what a product built
+    on the same runtime, kernels and board code would ship."""
+    total, pending = 0, False
+    with open(mapfile) as f:
+        for line in f:
+            m = re.match(r"^ (\.text\.fw_report\S*)(?:\s+0x[0-9a-f]+\s+0x([0-9a-f]+))?", line)
+            if m:
+                if m.group(2) is not None:
+                    total += int(m.group(2), 16)
+                else:
+                    pending = True  # a long name: address and size on the next line
+                continue
+            if pending:
+                m = re.match(r"^\s+0x[0-9a-f]+\s+0x([0-9a-f]+)", line)
+                if m:
+                    total += int(m.group(1), 16)
+                pending = False
+    return total
 
 
 def text_of(value):
@@ -881,6 +905,7 @@ def run(args):
                       "tools/firmware/stack_bound.py missed a frame or a call; please report it")
     model_len = len(model_bytes)
     text = sum(v for k, v in secs.items() if k in (".text", ".text.start", ".vectors", ".init"))
+    report_text = runner_report_bytes(os.path.splitext(elf)[0] + ".map")
     rodata = secs.get(".rodata", 0) + secs.get(".srodata", 0)
     data = secs.get(".data", 0) + secs.get(".sdata", 0) + secs.get(".tdata", 0)
     planned_total = sum((s + 15) // 16 * 16 for s in sizes["planned"])
@@ -902,7 +927,9 @@ def run(args):
         "flash": {".text": text, ".rodata": rodata, ".data": data, "model": 0 if args.program_in_ram else model_len,
                   "external_data": len(ptd_bytes) if ptd_bytes is not None else 0,
                   "inputs": sum(len(x) for x in inputs if x), "total": text + rodata + data +
-                  secs.get(".ARM.exidx", 0)},
+                  secs.get(".ARM.exidx", 0),
+                  # .text without the runner's printing/measurement code (FW_REPORT in runner.cpp)
+                  "runner_report": report_text, "shipped_text": text - report_text},
         "ram": {".data": data, ".bss": secs.get(".bss", 0), "planned": planned_total,
                 "method": sizes["method_allocator_bytes"], "temp": sizes["temp_bytes"],
                 "stack_reserved": secs.get(".stack", 0),

@@ -112,14 +112,16 @@ def test_add_baseline_cv32e40p(add_pte):
     out = result["outputs"][0]
     assert out["dtype"] == "float32" and out["shape"] == [5] and out["values"] == [2.0] * 5
     cycles = result["cycles"]
-    # The issue's goals (the seed, upstream ExecuTorch, needed 11,333,312 cycles and 50 KB): reset to
-    # exit within 20,000 cycles, at most 12 KiB of code (docs/bare-metal.md has the breakdown). The
-    # load-time hardening of the reliability work costs 910 B (12,876 B, docs/bare-metal.md says
-    # why); the method state in flash of the footprint issue (13) adds 2,560 B more (15,436 B: the
-    # per-call argument builder and the slot bookkeeping, docs/bare-metal.md "Footprint"): the bound
-    # is 15.25 KiB until that issue's code cuts take the code back down (its goal: 10 KiB).
-    assert cycles["total"] <= 20000, cycles
-    assert result["flash"][".text"] <= 15 * 1024 + 256, result["flash"]
+    # The seed (upstream ExecuTorch) needed 11,333,312 cycles and 50 KB. Issue 13 (footprint) asks
+    # for <= 10,000 cycles reset to exit and <= 10 KiB of code: the cycles are met (9,733 at its
+    # last measurement, docs/bare-metal.md "The add baseline"); the code is not (14,356 B, 13,554 B
+    # without the runner's printing and measurement code), so the bound is what that work reached.
+    assert cycles["total"] <= 10000, cycles
+    assert result["flash"][".text"] <= 14 * 1024 + 512, result["flash"]
+    # The runner's report code is attributed from the link map (.text.fw_report) and left out of
+    # the shipped figure.
+    flash = result["flash"]
+    assert 0 < flash["runner_report"] < 2048 and flash["shipped_text"] == flash[".text"] - flash["runner_report"]
     assert result["ram"]["method"] == result["memory"]["method_allocator_used"]
 
 
