@@ -25,14 +25,15 @@ def run(target, *extra):
     return json.loads(p.stdout.strip().splitlines()[-1]), p.stderr
 
 
-@pytest.mark.parametrize("target,extra", [("cv32e40p", []), ("cv32e40p", ["--board", "cv32e40p-pulp"]),
-                                          ("cortex-m55", []), ("cortex-m4", [])])
+# Two ISAs here (each case is two builds); the KWS targets test runs the program's paths on all
+# five boards against upstream's reference bits.
+@pytest.mark.parametrize("target,extra", [("cv32e40p", []), ("cortex-m55", [])])
 def test_kws_program_paths_are_smaller_and_equal(target, extra):
     full, _ = run(target, *extra, "--kernel-paths", "all")
     mine, _ = run(target, *extra, "--kernel-paths", "program")
     assert full["kernel_paths"] == "all" and mine["kernel_paths"] != "all"
     assert mine["outputs"] == full["outputs"]
-    # measured 14-19 KB less on each target (docs/bare-metal.md); 8 KB leaves room for kernel changes
+    # measured 16-25 KB less (docs/bare-metal.md); 8 KB leaves room for kernel changes
     assert mine["flash"][".text"] < full["flash"][".text"] - 8000, (mine["flash"], full["flash"])
 
 
