@@ -122,37 +122,27 @@ inline bool valid_per_channel(const Tensor& mult, const Tensor& shift, int32_t n
 ETMCU_ARG_CHECKS inline bool args_are(Span<EValue*> args, const char* kinds) {
   size_t i = 0;
   for (; kinds[i] != '\0'; ++i) {
-    bool ok = false;
-    switch (kinds[i]) {
-      case 'T':
-        ok = is_tensor(args, i);
-        break;
-      case 't':
-        ok = is_optional_tensor(args, i);
-        break;
-      case 'S':
-        ok = is_scratch(args, i);
-        break;
-      case 'I':
-        ok = is_int(args, i);
-        break;
-      case 'B':
-        ok = is_bool(args, i);
-        break;
-      case 'F':
-        ok = is_float(args, i);
-        break;
-      case 'P':
-        ok = is_int_list(args, i, 2);
-        break;
-      case 'L':
-        ok = is_int_list_any(args, i);
-        break;
-      case 'R':
-        ok = i > 0 && is_return_of(args, i, i - 1);
-        break;
-      default:
-        break;
+    const char k = kinds[i];
+    if (i >= args.size() || args[i] == nullptr) return false;
+    const EValue& v = *args[i];
+    bool ok;
+    if (k == 'T' || k == 'S' || (k == 't' && !v.is_none())) {  // one tensor check for all three
+      ok = is_tensor(args, i);
+      if (ok && k == 'S') {
+        const Tensor& t = v.to_tensor();
+        ok = (t.dtype == ScalarType::Byte || t.dtype == ScalarType::Char) && t.dim <= 1;
+      }
+    } else if (k == 't') {
+      ok = true;  // None
+    } else if (k == 'I' || k == 'F') {
+      ok = v.is_int() || (k == 'F' && v.is_double());
+    } else if (k == 'B') {
+      ok = v.is_bool();
+    } else if (k == 'P' || k == 'L') {
+      ok = v.is_int_list() && (k == 'L' || v.payload.as_span.size == 2) &&
+           (v.payload.as_span.size == 0 || v.payload.as_span.data != nullptr);
+    } else {
+      ok = k == 'R' && i > 0 && is_return_of(args, i, i - 1);
     }
     if (!ok) return false;
   }
