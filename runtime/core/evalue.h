@@ -99,7 +99,8 @@ struct EValue {
   }
   // Int, Double or Bool as float32, exactly static_cast<float>(scalar_as_double()) (both
   // roundings to nearest even), by integer work: no soft-double on cores without a double FPU.
-  float scalar_as_float() const {
+  // (Out of line: one copy however many kernels read a scale.)
+  __attribute__((noinline)) float scalar_as_float() const {
     if (is_bool()) return payload.as_bool ? 1.0f : 0.0f;
     return float_convert::float_from_bits(
         is_double() ? float_convert::double_to_float_bits(payload.as_double)

@@ -22,8 +22,9 @@ inline int32_t leading_zeros(uint32_t v) {
 
 // The float32 bits of (-1)^sign * m * 2^(exp - 31), m with its leading one at bit 31, and `sticky`
 // set when nonzero bits below m were dropped: rounded to nearest even, gradual underflow to
-// subnormals and zero, overflow to infinity.
-inline uint32_t pack_f32(uint32_t sign, int32_t exp, uint32_t m, bool sticky) {
+// subnormals and zero, overflow to infinity. (Out of line: one copy for every caller.)
+__attribute__((noinline)) inline uint32_t pack_f32(uint32_t sign, int32_t exp, uint32_t m,
+                                                   bool sticky) {
   const uint32_t s = sign ? 0x80000000u : 0u;
   const int32_t biased = exp + 127;
   if (biased >= 255) return s | 0x7f800000u;
@@ -43,6 +44,23 @@ inline uint32_t pack_f32(uint32_t sign, int32_t exp, uint32_t m, bool sticky) {
   // normal; the exponent field is then q's bit 23.
   if (biased >= 1) return s | ((static_cast<uint32_t>(biased - 1) << 23) + q);
   return s | q;
+}
+
+// A finite nonzero float32 (bits b, sign ignored) as m * 2^(e - 23) with m in [2^23, 2^24): the
+// leading one made explicit, a subnormal normalised (e below -126). (Out of line: one copy.)
+__attribute__((noinline)) inline void unpack_f32(uint32_t b, uint32_t* m_out, int32_t* e_out) {
+  uint32_t m = b & 0x7fffffu;
+  int32_t e = static_cast<int32_t>((b >> 23) & 0xffu);
+  if (e == 0) {
+    const int32_t n = leading_zeros(m) - 8;
+    m <<= n;
+    e = -126 - n;
+  } else {
+    m |= 0x800000u;
+    e -= 127;
+  }
+  *m_out = m;
+  *e_out = e;
 }
 
 // static_cast<float>(d) for the double with bits hi:lo (hi holds sign, exponent and the top 20

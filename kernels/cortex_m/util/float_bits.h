@@ -33,16 +33,9 @@ struct QuantizeBits {
 // (subnormals included): correctly rounded like the FPU's or __divsf3's division, by a 32-step
 // long division of the mantissas. Results overflow to infinity and underflow to subnormals.
 inline uint32_t reciprocal_bits(uint32_t sb) {
-  uint32_t m = sb & 0x7fffffu;
-  int32_t e = static_cast<int32_t>(sb >> 23);
-  if (e == 0) {  // subnormal: normalise the mantissa to [2^23, 2^24)
-    const int32_t n = float_convert::leading_zeros(m) - 8;
-    m <<= n;
-    e = -126 - n;
-  } else {
-    m |= 0x800000u;
-    e -= 127;
-  }
+  uint32_t m;
+  int32_t e;
+  float_convert::unpack_f32(sb, &m, &e);
   // scale = (m / 2^23) * 2^e, so 1 / scale = (2^23 / m) * 2^-e
   if (m == 0x800000u) return float_convert::pack_f32(0, -e, 0x80000000u, false);  // a power of 2
   // q = floor(2^55 / m) in (2^31, 2^32), i.e. 2^23 / m with 32 bits, the remainder as sticky bit
@@ -66,16 +59,9 @@ inline QuantizeBits quantize_bits_params(float inv_scale, int32_t zp, int32_t qm
   const uint32_t b = float_bits(inv_scale);
   const int32_t zero = zp < qmin ? qmin : (zp > qmax ? qmax : zp);
   if (b >= 0x7f800000u) return QuantizeBits{0x800000u, 200, zp, qmin, qmax, zero};
-  int32_t e = static_cast<int32_t>(b >> 23);
-  uint32_t m = b & 0x7fffffu;
-  if (e == 0) {
-    const int32_t n = float_convert::leading_zeros(m) - 8;
-    m <<= n;
-    e = -126 - n;
-  } else {
-    m |= 0x800000u;
-    e -= 127;
-  }
+  uint32_t m;
+  int32_t e;
+  float_convert::unpack_f32(b, &m, &e);
   return QuantizeBits{m, e, zp, qmin, qmax, zero};
 }
 
@@ -90,14 +76,7 @@ inline int32_t quantize_bits_general(uint32_t xb, const QuantizeBits& q) {
     // x = mx * 2^(ex - 23), mx in [2^23, 2^24) (a subnormal x normalised)
     uint32_t mx;
     int32_t ex;
-    if (ax < 0x00800000u) {
-      const int32_t n = float_convert::leading_zeros(ax) - 8;
-      mx = ax << n;
-      ex = -126 - n;
-    } else {
-      mx = (ax & 0x7fffffu) | 0x800000u;
-      ex = static_cast<int32_t>(ax >> 23) - 127;
-    }
+    float_convert::unpack_f32(ax, &mx, &ex);
     // p = mx * mant in [2^46, 2^48): hi = p >> 16, and lo's top 16 bits are p's low 16 bits
     const uint32_t a = mx << 8, b = q.mant << 8;
     const uint32_t hi = static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
@@ -188,19 +167,7 @@ __attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const Q
 // A float32 scale > 0, finite, as mantissa and exponent: scale = mant * 2^(exp - 23), a subnormal
 // scale normalised (exp below -126).
 inline void dequantize_bits_params(float scale, uint32_t* mant, int32_t* exp) {
-  const uint32_t b = float_bits(scale);
-  int32_t e = static_cast<int32_t>(b >> 23);
-  uint32_t m = b & 0x7fffffu;
-  if (e == 0) {
-    const int32_t n = float_convert::leading_zeros(m) - 8;
-    m <<= n;
-    e = -126 - n;
-  } else {
-    m |= 0x800000u;
-    e -= 127;
-  }
-  *mant = m;
-  *exp = e;
+  float_convert::unpack_f32(float_bits(scale), mant, exp);
 }
 
 // float(d) * scale as bits, |d| < 2^17 (q - zp of int16 values), from dequantize_bits_params:
