@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "runtime/core/float_convert.h"
 #include "runtime/core/span.h"
 #include "runtime/core/tensor.h"
 
@@ -95,6 +96,15 @@ struct EValue {
     return is_double()
                ? payload.as_double
                : (is_bool() ? (payload.as_bool ? 1.0 : 0.0) : static_cast<double>(payload.as_int));
+  }
+  // Int, Double or Bool as float32, exactly static_cast<float>(scalar_as_double()) (both
+  // roundings to nearest even), by integer work: no soft-double on cores without a double FPU.
+  // (Out of line: one copy however many kernels read a scale.)
+  __attribute__((noinline)) float scalar_as_float() const {
+    if (is_bool()) return payload.as_bool ? 1.0f : 0.0f;
+    return float_convert::float_from_bits(
+        is_double() ? float_convert::double_to_float_bits(payload.as_double)
+                    : float_convert::int64_to_float_bits_via_double(payload.as_int));
   }
   Span<const char> to_string() const {
     return Span<const char>(static_cast<const char*>(payload.as_span.data), payload.as_span.size);

@@ -37,7 +37,9 @@ inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
   const int64_t span = static_cast<int64_t>(dil) * (k - 1) + 1;
   const int64_t num = static_cast<int64_t>(in) + 2 * static_cast<int64_t>(pad) - span;
   if (num < 0) return -1;
-  return static_cast<int32_t>(num / stride + 1);
+  // 0 <= num <= in + 2 * pad < 2^32 (in <= INT32_MAX, every caller's pad <= 65535) and stride
+  // >= 1: a 32-bit unsigned division is exact (no __divdi3 / __aeabi_ldivmod)
+  return static_cast<int32_t>(static_cast<uint32_t>(num) / static_cast<uint32_t>(stride) + 1);
 }
 
 // Whether an op's out shares bytes with its input: only a memory plan below the naive floor

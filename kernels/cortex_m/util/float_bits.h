@@ -1,12 +1,15 @@
 // quantize_per_tensor / dequantize_per_tensor for cores without an FPU, as integer arithmetic on
 // the IEEE-754 bits, bit-exact with the float32 loops of util/quantize_io.h (one float32 multiply
-// rounded to nearest even, then nearbyintf; or float(q - zp) * scale), without the soft-float
-// calls (__mulsf3, rintf, the comparisons and conversions: ~250 cycles per element on the
-// CV32E40P, about 35 here). Scales outside the range this covers keep the float loops (the
-// caller asks quantize_bits_ok / dequantize_bits_ok once per call).
+// rounded to nearest even, then rounding to an integer, nearest even; or float(q - zp) * scale),
+// without the soft-float calls (__mulsf3, rintf, the comparisons and conversions: ~250 cycles per
+// element on the CV32E40P, about 35 here). Every positive finite scale is covered (the argument
+// checks reject the others), so these cores link no float32 loop at all; and the reciprocal
+// 1.0f / scale both loops start from is computed here too (reciprocal_bits), without __divsf3.
 #pragma once
 #include <stdint.h>
 #include <string.h>
+
+#include "runtime/core/float_convert.h"
 
 namespace etmcu {
 namespace kernels {
@@ -23,18 +26,43 @@ struct QuantizeBits {
   uint32_t mant;  // 24 bits, leading one included
   int32_t exp;
   int32_t zp, qmin, qmax;
+  int32_t zero;  // the result of a zero or tiny x: zp clamped to [qmin, qmax]
 };
 
-// inv_scale positive, normal and below 2^100 (so a subnormal x times it stays below 0.5).
-inline bool quantize_bits_ok(float inv_scale) {
-  const uint32_t b = float_bits(inv_scale);
-  const int32_t e = static_cast<int32_t>(b >> 23);
-  return (b >> 31) == 0 && e >= 1 && e <= 127 + 99;
+// The float32 bits of 1.0f / scale, for a scale > 0 given by its bits, finite and nonzero
+// (subnormals included): correctly rounded like the FPU's or __divsf3's division, by a 32-step
+// long division of the mantissas. Results overflow to infinity and underflow to subnormals.
+inline uint32_t reciprocal_bits(uint32_t sb) {
+  uint32_t m;
+  int32_t e;
+  float_convert::unpack_f32(sb, &m, &e);
+  // scale = (m / 2^23) * 2^e, so 1 / scale = (2^23 / m) * 2^-e
+  if (m == 0x800000u) return float_convert::pack_f32(0, -e, 0x80000000u, false);  // a power of 2
+  // q = floor(2^55 / m) in (2^31, 2^32), i.e. 2^23 / m with 32 bits, the remainder as sticky bit
+  uint32_t r = 0x800000u, q = 0;
+  for (int i = 0; i < 32; ++i) {
+    r <<= 1;  // r < m < 2^24 before, so no overflow
+    q <<= 1;
+    if (r >= m) {
+      r -= m;
+      q |= 1u;
+    }
+  }
+  return float_convert::pack_f32(0, -1 - e, q, r != 0);
 }
+
+// inv_scale > 0, not NaN (1.0f / a positive finite scale): normal, subnormal (normalised here,
+// so exp goes below -126) or infinite. Infinity is the exponent 200: every nonzero x, subnormal
+// ones included, then lands at >= 2^51 and takes qmin or qmax like x * inf, while zero and NaN x
+// still give the zero point (0 * inf is NaN).
 inline QuantizeBits quantize_bits_params(float inv_scale, int32_t zp, int32_t qmin, int32_t qmax) {
   const uint32_t b = float_bits(inv_scale);
-  return QuantizeBits{(b & 0x7fffffu) | 0x800000u, static_cast<int32_t>(b >> 23) - 127, zp, qmin,
-                      qmax};
+  const int32_t zero = zp < qmin ? qmin : (zp > qmax ? qmax : zp);
+  if (b >= 0x7f800000u) return QuantizeBits{0x800000u, 200, zp, qmin, qmax, zero};
+  uint32_t m;
+  int32_t e;
+  float_convert::unpack_f32(b, &m, &e);
+  return QuantizeBits{m, e, zp, qmin, qmax, zero};
 }
 
 // The general case of quantize_bits (every input; quantize_bits_fast covers the common ones).
@@ -42,17 +70,18 @@ inline int32_t quantize_bits_general(uint32_t xb, const QuantizeBits& q) {
   const uint32_t ax = xb & 0x7fffffffu;
   const bool neg = (xb >> 31) != 0;
   int32_t v;
-  if (ax - 0x00800000u >= 0x7f000000u) {  // zero, subnormal, infinity, NaN
-    if (ax < 0x00800000u)                 // |x * inv_scale| < 0.5
-      v = q.zp;
-    else
-      v = ax > 0x7f800000u ? q.zp : (neg ? q.qmin : q.qmax);
+  if (ax >= 0x7f800000u || ax == 0) {  // NaN and zero (also 0 * inf): the zero point
+    v = ax > 0x7f800000u || ax == 0 ? q.zp : (neg ? q.qmin : q.qmax);
   } else {
+    // x = mx * 2^(ex - 23), mx in [2^23, 2^24) (a subnormal x normalised)
+    uint32_t mx;
+    int32_t ex;
+    float_convert::unpack_f32(ax, &mx, &ex);
     // p = mx * mant in [2^46, 2^48): hi = p >> 16, and lo's top 16 bits are p's low 16 bits
-    const uint32_t a = (ax << 8) | 0x80000000u, b = q.mant << 8;
+    const uint32_t a = mx << 8, b = q.mant << 8;
     const uint32_t hi = static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
     const uint32_t lo = a * b;
-    int32_t e = static_cast<int32_t>(ax >> 23) - 127 + q.exp;  // x * inv = p * 2^(e - 46)
+    int32_t e = ex + q.exp;  // x * inv = p * 2^(e - 46)
     // the float32 product m * 2^(e - 23): p rounded to 24 bits, i.e. hi by 7 (p < 2^47) or 8 bits
     uint32_t t = hi | (lo != 0 ? 1u : 0u);
     if (hi >> 31) {
@@ -73,7 +102,7 @@ inline int32_t quantize_bits_general(uint32_t xb, const QuantizeBits& q) {
     const int32_t k = 23 - e;
     if (k <= 0)
       r = static_cast<int32_t>(m << -k);
-    else if (k > 24)  // below 0.5 (also a float32 underflow)
+    else if (k > 24)  // below 0.5 (also every float32 underflow to a subnormal or zero)
       r = 0;
     else
       r = static_cast<int32_t>((m + (1u << (k - 1)) - 1u + ((m >> k) & 1u)) >> k);
@@ -82,16 +111,27 @@ inline int32_t quantize_bits_general(uint32_t xb, const QuantizeBits& q) {
   return v < q.qmin ? q.qmin : (v > q.qmax ? q.qmax : v);
 }
 
-// quantize_bits (below) for the inputs nearly every element is: a normal x whose scaled value is
-// in [0.5, 2^23) in magnitude; false for the rest (zero, subnormal, infinity, NaN, tiny or huge
-// products), which quantize_bits then computes. The same steps with their branches folded:
-// the product's normalisation shift is a 0/1 shift keeping the sticky bit, a carry of the 24-bit
-// rounding to 2^24 is left in m (m * 2^(e - 23) is the same value), the sign is applied by
-// xor/subtract.
+// quantize_bits (below) for the inputs nearly every element is: zero, or a normal x whose scaled
+// value is below 2^23 in magnitude; false for the rest (subnormal, infinity, NaN, products of
+// 2^23 and more), which quantize_bits then computes. The same steps with their
+// branches folded: the product's normalisation shift is a 0/1 shift keeping the sticky bit, a carry
+// of the 24-bit rounding to 2^24 is left in m (m * 2^(e - 23) is the same value), the sign is
+// applied by xor/subtract.
 __attribute__((always_inline)) inline bool quantize_bits_fast(uint32_t xb, const QuantizeBits& q,
                                                               int32_t* out) {
   const uint32_t ax = xb & 0x7fffffffu;
-  if (ax - 0x00800000u >= 0x7f000000u) return false;
+  if (ax - 0x00800000u >= 0x7f000000u) {  // zero, subnormal, infinity, NaN
+    if (ax != 0) return false;
+    *out = q.zero;
+    return true;
+  }
+  // e0 = x's exponent + inv_scale's: |x * inv_scale| <= 2^(e0 + 2) even after the float32
+  // rounding, so e0 <= -3 gives at most 0.5, which rounds to the even 0 (inputs near zero are
+  // common: no multiply for them)
+  if (static_cast<int32_t>(ax >> 23) - 127 + q.exp < -2) {
+    *out = q.zero;
+    return true;
+  }
   const uint32_t a = (ax << 8) | 0x80000000u, b = q.mant << 8;
   const uint32_t hi = static_cast<uint32_t>((static_cast<uint64_t>(a) * b) >> 32);
   const uint32_t lo = a * b;
@@ -101,7 +141,11 @@ __attribute__((always_inline)) inline bool quantize_bits_fast(uint32_t xb, const
   const int32_t e = static_cast<int32_t>(ax >> 23) - 127 + q.exp + static_cast<int32_t>(top);
   const uint32_t m = (t + 0x3fu + ((t >> 7) & 1u)) >> 7;
   const int32_t k = 23 - e;  // fraction bits of m
-  if (static_cast<uint32_t>(k - 1) >= 24u) return false;  // k outside [1, 24]
+  if (k > 24) {  // e <= -2: below 0.5, or 0.5 by the rounding's carry, which rounds to 0
+    *out = q.zero;
+    return true;
+  }
+  if (k < 1) return false;  // >= 2^23
   int32_t r = static_cast<int32_t>((m + (1u << (k - 1)) - 1u + ((m >> k) & 1u)) >> k);
   const int32_t sign = static_cast<int32_t>(xb) >> 31;
   const int32_t v = q.zp + ((r ^ sign) - sign);
@@ -120,48 +164,28 @@ __attribute__((always_inline)) inline int32_t quantize_bits(uint32_t xb, const Q
   return quantize_bits_general(xb, q);
 }
 
-// scale positive and normal, and every product float(d) * scale with 1 <= |d| < 2^17 normal (its
-// exponent is at most 18 above the scale's, the rounding's carry included).
-inline bool dequantize_bits_ok(float scale) {
-  const uint32_t b = float_bits(scale);
-  const int32_t e = static_cast<int32_t>(b >> 23);
-  return (b >> 31) == 0 && e >= 1 && e <= 254 - 18;
+// A float32 scale > 0, finite, as mantissa and exponent: scale = mant * 2^(exp - 23), a subnormal
+// scale normalised (exp below -126).
+inline void dequantize_bits_params(float scale, uint32_t* mant, int32_t* exp) {
+  float_convert::unpack_f32(float_bits(scale), mant, exp);
 }
 
-// float(d) * scale as bits, with scale_mant 24 bits (leading one) and scale = scale_mant *
-// 2^(scale_exp - 23): the product |d| * scale_mant rounded to 24 bits, nearest even.
+// float(d) * scale as bits, |d| < 2^17 (q - zp of int16 values), from dequantize_bits_params:
+// the exact product |d| * scale_mant (< 2^41) rounded once to float32, nearest even, with
+// subnormal results and overflow to infinity (float_convert::pack_f32).
 inline uint32_t dequantize_bits(int32_t d, uint32_t scale_mant, int32_t scale_exp) {
   if (d == 0) return 0;  // +0.0f (scale > 0)
-  const uint32_t sign = d < 0 ? 0x80000000u : 0u;
-  const uint64_t p = static_cast<uint64_t>(d < 0 ? -d : d) * scale_mant;  // < 2^41
-  // leading bit position L of p: the value is p * 2^(scale_exp - 23) = (p / 2^L) * 2^(E), E =
-  // scale_exp - 23 + L
-  int32_t L = 23;
-  const uint32_t high = static_cast<uint32_t>(p >> 32);
-  if (high != 0) {  // int16 products reach 2^41
-    L = 32;
-    while ((high >> (L - 31)) != 0) ++L;
-  } else {  // p = |d| * scale_mant < 2^32: find the top bit by halving (no 64-bit shifts)
-    const uint32_t p32 = static_cast<uint32_t>(p);  // >= 2^23
-    if (p32 >> 27) L = 27;
-    if (p32 >> (L + 2)) L += 2;  // L + 2 <= 29
-    while (L < 31 && (p32 >> (L + 1)) != 0) ++L;
+  const uint32_t sign = d < 0 ? 1u : 0u;
+  const uint64_t p = static_cast<uint64_t>(static_cast<uint32_t>(d < 0 ? -d : d)) * scale_mant;
+  const uint32_t hi = static_cast<uint32_t>(p >> 32), lo = static_cast<uint32_t>(p);
+  // p's leading one moved to bit 31 of m; its position L gives value = m * 2^(L - 31 + exp - 23)
+  if (hi != 0) {  // hi < 2^9: n >= 23, so lo >> (32 - n) is a defined shift
+    const int32_t n = float_convert::leading_zeros(hi);
+    return float_convert::pack_f32(sign, 63 - n + scale_exp - 23, (hi << n) | (lo >> (32 - n)),
+                                   (lo << n) != 0);
   }
-  int32_t e = scale_exp - 23 + L;
-  uint32_t m;
-  if (L <= 23) {
-    m = static_cast<uint32_t>(p) << (23 - L);
-  } else {
-    const int sh = L - 23;
-    m = static_cast<uint32_t>(p >> sh);
-    const uint64_t rem = p & ((uint64_t(1) << sh) - 1u), half = uint64_t(1) << (sh - 1);
-    if (rem > half || (rem == half && (m & 1u))) ++m;
-    if (m == (1u << 24)) {
-      m >>= 1;
-      ++e;
-    }
-  }
-  return sign | (static_cast<uint32_t>(e + 127) << 23) | (m & 0x7fffffu);
+  const int32_t n = float_convert::leading_zeros(lo);
+  return float_convert::pack_f32(sign, 31 - n + scale_exp - 23, lo << n, false);
 }
 
 }  // namespace int8

@@ -1,7 +1,9 @@
 // The integer quantize / dequantize of cores without an FPU (kernels/cortex_m/util/float_bits.h)
 // against the float32 loops they replace (util/quantize_io.h, run here on the host's IEEE float32
 // arithmetic): every exponent and a 1/32771 sample of all bit patterns of x, exact ties of both
-// roundings, NaN, infinities, zeros and subnormals; every int8 and int16 value dequantized.
+// roundings, NaN, infinities, zeros and subnormals; every int8 and int16 value dequantized; scales
+// at float32's extremes (subnormal, reciprocal subnormal or infinite); the integer reciprocal
+// against the host's 1.0f / scale.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -28,6 +30,11 @@ std::vector<float> scales() {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-12.0f, 4.0f);
   for (int i = 0; i < 12; ++i) s.push_back(std::exp2(u(rng)));
+  // the extremes: a subnormal scale whose reciprocal overflows (and one whose does not), the
+  // smallest normal, huge scales with subnormal or tiny reciprocals, the largest float
+  for (uint32_t b : {0x1u, 0x00400000u, 0x00600000u, 0x00000123u, 0x00800000u, 0x0d000000u,
+                     0x7e800000u, 0x7f000001u, 0x7f7fffffu, 0x7effffffu})
+    s.push_back(from_bits(b));
   return s;
 }
 
@@ -35,7 +42,6 @@ TEST(FloatBits, QuantizeEqualsTheFloatLoop) {
   int64_t checked = 0;
   for (float scale : scales()) {
     const float inv = 1.0f / scale;
-    ASSERT_TRUE(int8::quantize_bits_ok(inv)) << scale;
     for (auto [zp, qmin, qmax] : {std::tuple{0, -128, 127},
                                   {-7, -128, 127},
                                   {100, -128, 127},
@@ -86,11 +92,9 @@ TEST(FloatBits, QuantizeExactTiesRoundToEven) {
 
 TEST(FloatBits, DequantizeEqualsTheFloatLoop) {
   for (float scale : scales()) {
-    if (!int8::dequantize_bits_ok(scale)) continue;
-    uint32_t sb;
-    std::memcpy(&sb, &scale, 4);
-    const uint32_t mant = (sb & 0x7fffffu) | 0x800000u;
-    const int32_t exp = static_cast<int32_t>(sb >> 23) - 127;
+    uint32_t mant;
+    int32_t exp;
+    int8::dequantize_bits_params(scale, &mant, &exp);
     for (int32_t d = -65535; d <= 65535; ++d) {
       const float want = static_cast<float>(d) * scale;
       uint32_t wb;
@@ -100,13 +104,72 @@ TEST(FloatBits, DequantizeEqualsTheFloatLoop) {
   }
 }
 
-TEST(FloatBits, RangesTheCallerChecks) {
-  EXPECT_FALSE(int8::quantize_bits_ok(-1.0f));
-  EXPECT_FALSE(int8::quantize_bits_ok(from_bits(0x1u)));  // subnormal
-  EXPECT_FALSE(int8::quantize_bits_ok(1e31f));
-  EXPECT_FALSE(int8::dequantize_bits_ok(-0.5f));
-  EXPECT_FALSE(int8::dequantize_bits_ok(3e38f));
-  EXPECT_TRUE(int8::dequantize_bits_ok(0.0039f));
+TEST(FloatBits, ReciprocalEqualsTheDivision) {
+  auto check = [](uint32_t sb) {
+    const float want = 1.0f / from_bits(sb);
+    uint32_t wb;
+    std::memcpy(&wb, &want, 4);
+    ASSERT_EQ(int8::reciprocal_bits(sb), wb)
+        << "scale=" << from_bits(sb) << " 0x" << std::hex << sb;
+  };
+  // every positive finite float32 in steps of 97, all subnormals' first and last 2^16, and the
+  // mantissas next to powers of two at every exponent
+  for (uint32_t b = 1; b < 0x7f800000u; b += 97) check(b);
+  for (uint32_t b = 1; b < 0x10000u; ++b) {
+    check(b);
+    check(0x800000u - b);
+  }
+  for (uint32_t e = 1; e < 255; ++e)
+    for (uint32_t m : {0x0u, 0x1u, 0x2u, 0x7fffffu, 0x7ffffeu, 0x400000u, 0x2aaaabu, 0x555555u})
+      check((e << 23) | m);
+}
+
+TEST(FloatBits, RoundHalfEvenEqualsNearbyint) {
+  auto check = [](uint32_t b) {
+    const float v = from_bits(b), want = std::nearbyint(v), got = int8::round_half_even(v);
+    if (std::isnan(want)) {
+      ASSERT_TRUE(std::isnan(got)) << v;
+      return;
+    }
+    ASSERT_EQ(got, want) << v;  // (the sign of a zero result is not kept: == ignores it)
+  };
+  for (uint64_t b = 0; b < (uint64_t(1) << 32); b += 257) check(static_cast<uint32_t>(b));
+  for (int32_t k = -70000; k <= 70000; ++k)
+    for (float off : {0.5f, 0.25f, 0.75f, 0.0f}) {
+      const float v = static_cast<float>(k) + off;
+      uint32_t b;
+      std::memcpy(&b, &v, 4);
+      check(b);
+      check(b + 1);
+      check(b - 1);
+    }
+  for (float v : {8388607.5f, 8388608.0f, -8388607.5f, 4194303.5f, 4194304.5f, -4194304.5f}) {
+    uint32_t b;
+    std::memcpy(&b, &v, 4);
+    check(b);
+  }
+}
+
+TEST(FloatBits, ScalesTheArgumentChecksReject) {
+  // quantize_io.h's read_scale: zero, negative, infinite and NaN scales are an error
+  for (double bad : {0.0, -0.0, -1.0, 1e300, -1e300, std::nan(""), 1e-50}) {
+    EValue v = EValue::from_double(bad);
+    EValue* args[1] = {&v};
+    float f;
+    EXPECT_FALSE(int8::read_scale(Span<EValue*>(args, 1), 0, &f)) << bad;
+  }
+  for (double ok : {0.0039, 1e-40, 3e38, 2.0}) {
+    EValue v = EValue::from_double(ok);
+    EValue* args[1] = {&v};
+    float f;
+    EXPECT_TRUE(int8::read_scale(Span<EValue*>(args, 1), 0, &f)) << ok;
+    EXPECT_EQ(f, static_cast<float>(ok));
+  }
+  EValue i = EValue::from_int(3);
+  EValue* args[1] = {&i};
+  float f;
+  EXPECT_TRUE(int8::read_scale(Span<EValue*>(args, 1), 0, &f));
+  EXPECT_EQ(f, 3.0f);
 }
 
 }  // namespace

@@ -57,6 +57,62 @@ def test_cortex_m_quantize_ties_to_even_and_saturation(call):
     np.testing.assert_array_equal(q, [-3, -1, -3, -5, 127, -128, 123, -128])
 
 
+# Scales at float32's ends: subnormal (reciprocal infinite, or finite above 2^126), the smallest
+# normal, huge (reciprocal subnormal), the largest float, and an Int scale.
+EXTREME_SCALES = [2.0 ** -149, 1e-40, 1.5 * 2.0 ** -128, 2.0 ** -126, 1e-30, 0.1, 3.0, 1e20,
+                  2.0 ** 126, 3e38, float(np.finfo(np.float32).max), 7]
+
+
+def quantize_exact(x, scale, zp, qmin, qmax):
+    """The kernels' float32 semantics, guards included: x * float32(1 / float32(scale)) rounded
+    half to even; >= 2^30 gives qmax, <= -2^30 qmin, NaN the zero point; + zp, clamped."""
+    with np.errstate(all="ignore"):
+        inv = np.float32(1.0) / np.float32(scale)
+        r = np.rint(np.asarray(x, dtype=np.float32) * inv).astype(np.float64)
+    v = np.where(np.isnan(r), zp, np.where(r >= 2.0 ** 30, qmax, np.where(
+        r <= -2.0 ** 30, qmin, zp + np.nan_to_num(r, nan=0, posinf=0, neginf=0))))
+    return np.clip(v, qmin, qmax).astype(np.int64)
+
+
+@pytest.mark.parametrize("scale", EXTREME_SCALES)
+def test_cortex_m_quantize_dequantize_extreme_scales(call, scale):
+    f32 = np.finfo(np.float32)
+    rng = np.random.default_rng(13)
+    with np.errstate(over="ignore"):  # (ties past float32's range become infinities)
+        x = np.concatenate([
+            np.array([0.0, -0.0, 1e-45, -1e-45, 1e-40, -3e-39, f32.tiny, f32.max, -f32.max, np.inf,
+                      -np.inf, np.nan, 0.5, 1.5, 2.5, -2.5, 1e-20, 1e20], dtype=np.float32),
+            (rng.standard_normal(64) * np.exp2(rng.uniform(-150, 128, 64))).astype(np.float32),
+            # exact ties of the product where the scale allows them
+            ((np.arange(-6, 6) + 0.5) * np.float32(scale)).astype(np.float32)])
+    for dtype, code in ((np.int8, 1), (np.int16, 2)):
+        info = np.iinfo(dtype)
+        for zp in (0, -5, int(info.max) - 1):
+            (q,) = call("cortex_m::quantize_per_tensor.out",
+                        [T(x), scale, zp, info.min, info.max, code, out_like(x.shape, dtype),
+                         Ref(6)])
+            np.testing.assert_array_equal(q, quantize_exact(x, scale, zp, info.min, info.max))
+            qs = np.arange(info.min, info.max + 1, 97 if dtype == np.int16 else 1).astype(dtype)
+            (y,) = call("cortex_m::dequantize_per_tensor.out",
+                        [T(qs), scale, zp, info.min, info.max, code,
+                         out_like(qs.shape, np.float32), Ref(6)])
+            with np.errstate(all="ignore"):
+                assert y.tobytes() == ref.dequantize(qs, scale, zp).tobytes()
+
+
+@pytest.mark.parametrize("op", ["cortex_m::quantize_per_tensor.out",
+                                "cortex_m::dequantize_per_tensor.out"])
+@pytest.mark.parametrize("scale", [0.0, -0.0, -0.5, 1e-50, 1e300, -3])
+def test_cortex_m_quantize_rejects_meaningless_scales(call, op, scale):
+    # (1e-50 and 1e300 narrow to 0 and infinity; the harness's JSON cannot carry inf or NaN
+    # itself: tests/kernels/int8/test_float_bits.cpp ScalesTheArgumentChecksReject checks those)
+    src = np.zeros(4, np.float32 if op.startswith("cortex_m::quantize") else np.int8)
+    dst = np.int8 if op.startswith("cortex_m::quantize") else np.float32
+    err = call(op, [T(src), scale, 0, -128, 127, 1, out_like((4,), dst), Ref(6)],
+               expect_error=True)
+    assert "error: InvalidArgument" in err and "scale must be a positive finite float32" in err
+
+
 def test_cortex_m_quantize_keeps_layout(call):
     x = np.random.default_rng(0).standard_normal((1, 1, 7, 5)).astype(np.float32)
     order = [0, 2, 1, 3]  # as the KWS input

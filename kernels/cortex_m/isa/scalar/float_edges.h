@@ -1,6 +1,6 @@
 // quantize_per_tensor / dequantize_per_tensor on cores without an FPU (plain RV32IMC, Armv6-M, and
 // the CV32E40P with Xpulp): integer arithmetic on the IEEE bits (util/float_bits.h), bit-exact
-// with the float loops, which remain for scales outside its range.
+// with the float loops for every scale the argument checks accept, so no float loop is linked.
 #pragma once
 #include <stdint.h>
 #include <string.h>
@@ -13,10 +13,6 @@ namespace kernels {
 namespace int8 {
 
 inline void quantize_all(const QuantizeJob& j) {
-  if (!quantize_bits_ok(j.inv_scale)) {
-    quantize_floats(j);
-    return;
-  }
   const QuantizeBits q = quantize_bits_params(j.inv_scale, j.zp, j.qmin, j.qmax);
   const uint32_t* x = reinterpret_cast<const uint32_t*>(j.x);  // float32 storage, read as bits
   if (j.q8)
@@ -26,13 +22,9 @@ inline void quantize_all(const QuantizeJob& j) {
 }
 
 inline void dequantize_all(const DequantizeJob& j) {
-  if (!dequantize_bits_ok(j.scale)) {
-    dequantize_floats(j);
-    return;
-  }
-  const uint32_t sb = float_bits(j.scale);
-  const uint32_t mant = (sb & 0x7fffffu) | 0x800000u;
-  const int32_t exp = static_cast<int32_t>(sb >> 23) - 127;
+  uint32_t mant;
+  int32_t exp;
+  dequantize_bits_params(j.scale, &mant, &exp);
   for (size_t i = 0; i < j.n; ++i) {
     const uint32_t y = dequantize_bits((j.q8 ? j.q8[i] : j.q16[i]) - j.zp, mant, exp);
     memcpy(j.y + i, &y, 4);
