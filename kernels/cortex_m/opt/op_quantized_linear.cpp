@@ -57,7 +57,10 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j, int32_t oc_
 // for every row: 0 unless the contract holds for every block (one requantization for the layer:
 // multiplier > 0, shift in [-20, -1]; every constant below 2^28), checked before anything is
 // written.
-int32_t linear_blocks(const int8::LinearJob& j) {
+// Compiled for size: per call it bounds the constants and prepares one block per four features;
+// the multiply-accumulates are the micro-kernel's (the op's code on the Cortex-M4: 1,288 -> 742 B;
+// 248 more instructions for KWS's 64 -> 12 layer).
+__attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::LinearJob& j) {
   const int32_t k = j.k;
   if (k % 4 != 0 || k >= int8::kPointwiseMaxRow || !cmsis::requant_4v_ok(j.mult, j.shift) ||
       ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)

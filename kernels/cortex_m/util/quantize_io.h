@@ -43,12 +43,12 @@ inline bool read_scale(Span<EValue*> args, size_t i, float* scale) {
 
 // quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int quant_max,
 //                         ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-inline Error parse_quantize_per_tensor(KernelContext& ctx, Span<EValue*> args, QuantizeJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_quantize_per_tensor(KernelContext& ctx, Span<EValue*> args,
+                                                        QuantizeJob* job) {
   if (args.size() != 8)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantize_per_tensor.out: expected 6 arguments + out (+ return)");
-  if (!is_tensor(args, 0) || !is_float(args, 1) || !is_int(args, 2) || !is_int(args, 3) ||
-      !is_int(args, 4) || !is_int(args, 5) || !is_tensor(args, 6) || !is_return_of(args, 7, 6))
+  if (!args_are(args, "TFIIIITR"))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantize_per_tensor.out: expected (input, scale, zero_point, "
                     "quant_min, quant_max, dtype, out)");
@@ -89,13 +89,12 @@ inline Error parse_quantize_per_tensor(KernelContext& ctx, Span<EValue*> args, Q
 
 // dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min,
 //                           int quant_max, ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-inline Error parse_dequantize_per_tensor(KernelContext& ctx, Span<EValue*> args,
-                                         DequantizeJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_dequantize_per_tensor(KernelContext& ctx, Span<EValue*> args,
+                                                          DequantizeJob* job) {
   if (args.size() != 8)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::dequantize_per_tensor.out: expected 6 arguments + out (+ return)");
-  if (!is_tensor(args, 0) || !is_float(args, 1) || !is_int(args, 2) || !is_int(args, 3) ||
-      !is_int(args, 4) || !is_int(args, 5) || !is_tensor(args, 6) || !is_return_of(args, 7, 6))
+  if (!args_are(args, "TFIIIITR"))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::dequantize_per_tensor.out: expected (input, scale, zero_point, "
                     "quant_min, quant_max, dtype, out)");
