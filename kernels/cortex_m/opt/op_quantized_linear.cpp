@@ -57,6 +57,16 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j, int32_t oc_
 // for every row: 0 unless the contract holds for every block (one requantization for the layer:
 // multiplier > 0, shift in [-20, -1]; every constant below 2^28), checked before anything is
 // written.
+// bias + ioff * sum(w) + xterm + kterm of feature o (or kernel_sum + xterm): out of line at the
+// kernels' -O2, because linear_blocks is compiled for size and the weight sum is K bytes per
+// feature (the autoencoder's 640-input layers).
+__attribute__((noinline)) int32_t linear_constant(const int8::LinearJob& j, int32_t o,
+                                                  int32_t xterm, int32_t kterm) {
+  if (j.ksum != nullptr) return wrap_add(j.ksum[o], xterm);
+  const int32_t ws = int8::row_sum(j.w + static_cast<size_t>(o) * j.k, j.k);
+  return wrap_add(wrap_add(wrap_add(j.bias ? j.bias[o] : 0, wrap_mul(j.ioff, ws)), xterm), kterm);
+}
+
 // Compiled for size: per call it bounds the constants and prepares one block per four features;
 // the multiply-accumulates are the micro-kernel's (the op's code on the Cortex-M4: 1,288 -> 742 B;
 // 248 more instructions for KWS's 64 -> 12 layer).
@@ -73,11 +83,7 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
     const int32_t xs = wrap_mul(j.foff, int8::row_sum(j.x + r * static_cast<size_t>(k), k));
     xmax = xs < 0 ? (-xs > xmax ? -xs : xmax) : (xs > xmax ? xs : xmax);
   }
-  auto constant = [&](int32_t o, int32_t xterm) {
-    if (j.ksum != nullptr) return wrap_add(j.ksum[o], xterm);
-    const int32_t ws = int8::row_sum(j.w + static_cast<size_t>(o) * k, k);
-    return wrap_add(wrap_add(wrap_add(j.bias ? j.bias[o] : 0, wrap_mul(j.ioff, ws)), xterm), kterm);
-  };
+  auto constant = [&](int32_t o, int32_t xterm) { return linear_constant(j, o, xterm, kterm); };
   // |ioff * sum(w) + K * ioff * foff| <= K * (128 |ioff| + |ioff foff|): with the largest bias
   // (or kernel_sum) that bound usually settles it without summing the weights; else sum them.
   int64_t cmax = 0;
