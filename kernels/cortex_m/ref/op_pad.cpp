@@ -11,7 +11,10 @@ namespace kernels {
 
 // pad.out(Tensor input, int[] pre_pad, int[] post_pad, int pad_value, *, Tensor(a!) out)
 // Compiled for size: its loops are memcpy/memset of whole rows (1,390 -> 890 B on the CV32E40P).
-ETMCU_ARG_CHECKS Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
+// (The attribute on a declaration of its own: tools/bundle finds kernels by "Error <name>(".)
+ETMCU_ARG_CHECKS Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args);
+
+Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
   using namespace int8;
   if (args.size() != 6)
     return ctx.fail(Error::InvalidArgument,
