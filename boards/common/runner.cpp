@@ -202,7 +202,8 @@ FW_REPORT void report_ticks(const uint64_t* stamps) {
   board_putc('T');
   for (int k = 0; k < 6; ++k) put_field(stamps[k]);
   end_line();
-  board_putc('K');  // the kernel paths the run took (tools/firmware/ builds the final firmware with them)
+  // the kernel paths the run took (tools/firmware/ builds the final firmware with them)
+  board_putc('K');
   put_field(etmcu_kernel_paths_taken);
   end_line();
   report_stack_overflow();

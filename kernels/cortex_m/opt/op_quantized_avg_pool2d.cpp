@@ -59,7 +59,7 @@ Error cortex_m_quantized_avg_pool2d_out(KernelContext& ctx, Span<EValue*> args) 
   const bool words = j.in.c % 4 == 0 && (reinterpret_cast<uintptr_t>(j.x) & 3u) == 0 &&
                      static_cast<int64_t>(j.k.h) * j.k.w <= kMaxLaneTaps &&
                      kernel_path(int8::kPathAvgPoolWords);
-  if (!words && !kernel_path(int8::kPathAvgPoolRef)) return int8::path_missing(ctx);
+  if (!words && !kernel_path(int8::kPathAvgPoolRef)) return kernel_path_missing(ctx);
   for (int32_t n = 0; n < j.in.n; ++n)
     for (int32_t oy = 0; oy < j.out.h; ++oy)
       for (int32_t ox = 0; ox < j.out.w; ++ox) {

@@ -664,7 +664,7 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   } else {
     ok = conv_job(job);
   }
-  if (!ok) return int8::path_missing(ctx);
+  if (!ok) return kernel_path_missing(ctx);
   return Error::Ok;
 }
 

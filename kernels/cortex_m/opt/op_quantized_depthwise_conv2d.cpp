@@ -34,12 +34,12 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   const bool rows_ok = job.y < job.x && rows_d >= 0 && job.x - job.y >= rows_d;
   if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && !rows_ok &&
       int8::row_slabs_apply(job)) {
-    if (!kernel_path(int8::kPathDwSlabs)) return int8::path_missing(ctx);
+    if (!kernel_path(int8::kPathDwSlabs)) return kernel_path_missing(ctx);
     int8::by_row_slabs(job, job.y > job.x, run);  // last slab first when the out follows
   } else {
     run(job);
   }
-  return ok ? Error::Ok : int8::path_missing(ctx);
+  return ok ? Error::Ok : kernel_path_missing(ctx);
 }
 
 }  // namespace kernels

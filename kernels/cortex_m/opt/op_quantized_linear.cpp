@@ -134,7 +134,7 @@ Error cortex_m_quantized_linear_out(KernelContext& ctx, Span<EValue*> args) {
   const Error e = int8::parse_linear(ctx, args, &job);
   if (e != Error::Ok) return e;
   if (job.k >= int8::kMaxDotLength) {
-    if (!kernel_path(int8::kPathLinearRef)) return int8::path_missing(ctx);
+    if (!kernel_path(int8::kPathLinearRef)) return kernel_path_missing(ctx);
     int8::linear_ref(job);
     return Error::Ok;
   }
@@ -144,7 +144,7 @@ Error cortex_m_quantized_linear_out(KernelContext& ctx, Span<EValue*> args) {
     if (done > 0) kernel_path_mark(int8::kPathLinearBlocks);
   }
   if (done < job.nout) {
-    if (!kernel_path(int8::kPathLinearRows)) return int8::path_missing(ctx);
+    if (!kernel_path(int8::kPathLinearRows)) return kernel_path_missing(ctx);
     linear_rows(job, done);
   }
   return Error::Ok;

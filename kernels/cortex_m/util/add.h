@@ -27,7 +27,8 @@ constexpr int32_t kAddLeftShift = 20;
 //     int output_zero_point, int output_multiplier, int output_shift, int activation_min,
 //     int activation_max, *, Tensor(a!) out) -> Tensor(a!)
 // Same shapes (any common layout), or one [1,C,1,1] operand broadcast over a channels-last one.
-ETMCU_ARG_CHECKS inline Error parse_quantized_add(KernelContext& ctx, Span<EValue*> args, AddJob* job) {
+ETMCU_ARG_CHECKS inline Error parse_quantized_add(KernelContext& ctx, Span<EValue*> args,
+                                                  AddJob* job) {
   if (args.size() == 13)
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_add.out: 11-argument schema without activation_min/max "

@@ -36,9 +36,8 @@ enum Path : uint32_t {
   kPathMicroUnpacked,      // Arm DSP 4-channel micro-kernel: outputs clamped one by one
   kPathCount
 };
-static_assert(kPathCount <= 24, "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");
-
-inline Error path_missing(KernelContext& ctx) { return kernel_path_missing(ctx); }
+static_assert(kPathCount <= 24,
+              "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");
 
 }  // namespace int8
 }  // namespace kernels
