@@ -46,7 +46,7 @@ def main():
             else:
                 where = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
             continue
-        m = re.match(r"^\s+[0-9a-f]+:\s+((?:[0-9a-f]{4} ?|[0-9a-f]{8} ?)+)\s", line)
+        m = re.match(r"^\s*[0-9a-f]+:\s+((?:[0-9a-f]{4} ?|[0-9a-f]{8} ?)+)\s", line)
         if m:
             by_file[where] += len(m.group(1).replace(" ", "")) // 2
     for path, n in by_file.most_common(args.top):

@@ -120,6 +120,22 @@ inline void int64_to_double_bits(int64_t v, uint32_t* hi_out, uint32_t* lo_out) 
   *lo_out = k_lo;
 }
 
+// static_cast<float>(v) for an int64: one rounding to nearest even (PyTorch's Int Scalar read as
+// float, e.g. add's alpha), without __floatdisf.
+inline uint32_t int64_to_float_bits(int64_t v) {
+  if (v == 0) return 0;
+  const uint32_t sign = v < 0 ? 1u : 0u;
+  const uint64_t mag = sign ? 0u - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  uint32_t hi = static_cast<uint32_t>(mag >> 32), lo = static_cast<uint32_t>(mag);
+  if (hi == 0) {  // below 2^32: the leading one brought to bit 31, nothing dropped
+    const int32_t n = leading_zeros(lo);
+    return pack_f32(sign, 31 - n, lo << n, false);
+  }
+  const int32_t n = leading_zeros(hi);
+  const uint32_t top = n ? (hi << n) | (lo >> (32 - n)) : hi;
+  return pack_f32(sign, 63 - n, top, (lo << n) != 0);
+}
+
 // static_cast<float>(static_cast<double>(v)) for an int64: the value an Int scalar had when read
 // as a double and then narrowed (for |v| < 2^53, exactly static_cast<float>(v)).
 inline uint32_t int64_to_float_bits_via_double(int64_t v) {

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/portable/util/elementwise.h"
+#include "runtime/core/float_convert.h"
 
 namespace etmcu {
 namespace kernels {
@@ -58,6 +59,12 @@ inline int64_t wrap_to_dtype(int64_t v, ScalarType t) {
 // before), so the double path is for floating C.
 template <typename C>
 inline C scalar_to(const EValue& v) {
+  if constexpr (IsFloat<C>::value && sizeof(C) == 4) {  // float, on the IEEE bits (no soft-double)
+    using float_convert::float_from_bits;
+    if (v.is_double()) return float_from_bits(float_convert::double_to_float_bits(v.to_double()));
+    if (v.is_bool()) return v.to_bool() ? 1.0f : 0.0f;
+    return float_from_bits(float_convert::int64_to_float_bits(v.to_int()));
+  }
   if (v.is_double()) {
     if constexpr (IsFloat<C>::value)
       return static_cast<C>(v.to_double());

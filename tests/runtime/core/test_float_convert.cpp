@@ -47,6 +47,8 @@ void expect_int(int64_t v) {
   const uint32_t want = bits_of(static_cast<float>(dv));
   ASSERT_EQ(float_convert::int64_to_float_bits_via_double(v), want) << v;
   ASSERT_EQ(bits_of(EValue::from_int(v).scalar_as_float()), want) << v;
+  // one rounding (static_cast<float>(int64), as add's alpha reads an Int scalar)
+  ASSERT_EQ(float_convert::int64_to_float_bits(v), bits_of(static_cast<float>(v))) << v;
 }
 
 TEST(FloatConvert, LeadingZeros) {
