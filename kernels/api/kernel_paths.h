@@ -40,13 +40,16 @@ __attribute__((always_inline)) inline bool kernel_path(uint32_t bit) {
   return true;
 }
 
-// The bits: 0-23 the cortex_m int8 kernels' (kernels/cortex_m/util/paths.h), 24-27 the portable
-// strided copies' (one per element size: a program's layout changes are usually of one dtype).
+// The bits: 0-23 the cortex_m int8 kernels' (kernels/cortex_m/util/paths.h), 24-31 the portable
+// kernels': the strided copies (one per element size: a program's layout changes are usually of
+// one dtype) and the binary ops' general cases.
 enum PortablePath : uint32_t {
   kPathGather1 = 24,  // gather_copy of 1-byte elements (kernels/portable/util/kernel_util.cpp)
   kPathGather2,
   kPathGather4,
   kPathGather8,
+  kPathBinaryStrided,  // binary ops: broadcasting, dim orders, mixed dtypes (map_binary_strided)
+  kPathBinaryScaled,   // add/sub with alpha != 1
 };
 
 // NotSupported for a path this build left out: it was built for another program's paths (one

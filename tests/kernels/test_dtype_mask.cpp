@@ -3,6 +3,7 @@
 // tensors of a left-out dtype are rejected cleanly and their outputs left untouched.
 #include <gtest/gtest.h>
 
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/portable_ops.h"
 #include "tests/kernels/kernel_test_util.h"
 
@@ -48,8 +49,12 @@ TEST(DtypeMask, SingleDtypeBinaryOpPaths) {
   bcast.add_double(0.5);
   bcast.empty({2, 3}, ScalarType::Float);
   bcast.repeat(3);
+  etmcu_kernel_paths_taken = 0;
   ASSERT_EQ(bcast.call(kernels::aten_sub_out), Error::Ok);
   EXPECT_EQ(bcast.values<float>(3), (std::vector<float>{0, 0, 0, 3, 3, 3}));
+  // the kernel paths it took (kernels/api/kernel_paths.h), as a firmware build records them
+  EXPECT_EQ(etmcu_kernel_paths_taken,
+            (1u << kernels::kPathBinaryStrided) | (1u << kernels::kPathBinaryScaled));
 
   Args zero_dim;  // a 0-dim other and alpha 2: the one-element loop
   zero_dim.tensor<float>({2}, {1.0f, -1.0f});

@@ -728,7 +728,7 @@ def run(args):
     # firmware keeps only the kernel branches this program takes. The first build has every path
     # and reports the ones its run took; the firmware is then rebuilt with that mask and run again,
     # and both runs' outputs must be the same. The mask is kept in sizes.json for later runs.
-    trims = args.kernel_paths == "program" and any(op.startswith("cortex_m::") for op in ops)
+    trims = args.kernel_paths == "program"
     # Paths follow from shapes, not data: one mask per program and method on this build (its kernels).
     paths_key = hashlib.sha256(model_bytes + b"\0" + args.method.encode()).hexdigest()[:16]
     paths = None
@@ -922,7 +922,7 @@ def run(args):
         else "minimal",
         "program": "ram buffer" if args.program_in_ram else "embedded",
         "int8_kernels": b.info.get("cortex_m_variant", ""),
-        # the int8 kernel paths compiled in (kernels/api/kernel_paths.h): a mask, or "all"
+        # the kernel paths compiled in (kernels/api/kernel_paths.h): a mask, or "all"
         "kernel_paths": "all" if paths is None else f"{paths:#x}",
         "flash": {".text": text, ".rodata": rodata, ".data": data, "model": 0 if args.program_in_ram else model_len,
                   "external_data": len(ptd_bytes) if ptd_bytes is not None else 0,

@@ -90,12 +90,10 @@ inline bool is_unit_scalar(const EValue& v) {
 // another dtype is converted once, to the result dtype `res` and then to C, as PyTorch does, and
 // joins as a one-element C tensor; other tensors (this build's dtypes) convert per element.
 template <typename C, bool kScalarOther, typename FastOp, typename Op>
-void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, FastOp fast,
+bool binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, FastOp fast,
                 Op op) {
-  if (!kScalarOther && (b.dtype == dtype_of<C>() || b.numel() != 1)) {
-    map_binary<C>(a, b, out, fast, op);
-    return;
-  }
+  if (!kScalarOther && (b.dtype == dtype_of<C>() || b.numel() != 1))
+    return map_binary<C>(a, b, out, fast, op);
   C s = kScalarOther ? load_as<C>(b.data, b.dtype, 0) : load_as<C, true>(b.data, b.dtype, 0);
   if constexpr (!IsFloat<C>::value && sizeof(C) == 8) s = static_cast<C>(wrap_to_dtype(s, res));
   Tensor one;
@@ -103,20 +101,22 @@ void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& 
   one.nbytes = sizeof(s);
   one.dtype = dtype_of<C>();
   one.dim = 0;
-  map_binary<C>(a, one, out, fast, op);
+  return map_binary<C>(a, one, out, fast, op);
 }
 template <typename C, bool kScalarOther, typename Op>
-void binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, Op op) {
-  binary_map<C, kScalarOther>(a, b, res, out, op, op);
+bool binary_map(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out, Op op) {
+  return binary_map<C, kScalarOther>(a, b, res, out, op, op);
 }
 
+// False: the case needs a kernel path this build left out (nothing written).
 template <BinaryKind K, typename C, bool kScalarOther>
-void binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out,
+bool binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tensor& out,
                     const EValue* alpha_v, bool* div_by_zero) {
   if constexpr (K == BinaryKind::kAdd || K == BinaryKind::kSub) {
     // alpha = 1 stays a plain a + b (exact, as in PyTorch; no alpha argument means 1). The
     // contiguous loops get a lambda per case, the general (strided) path one for both.
     const bool unit = alpha_v == nullptr || is_unit_scalar(*alpha_v);
+    if (!unit && !kernel_path(kPathBinaryScaled)) return false;
     const C alpha = unit ? static_cast<C>(1) : scalar_to<C>(*alpha_v);
     auto general = [alpha, unit](C x, C y) {
       const C t = unit ? y : wrap_mul(alpha, y);
@@ -124,13 +124,13 @@ void binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tens
     };
     if (unit) {
       if (K == BinaryKind::kAdd)
-        binary_map<C, kScalarOther>(
+        return binary_map<C, kScalarOther>(
             a, b, res, out, [](C x, C y) { return wrap_add(x, y); }, general);
       else
-        binary_map<C, kScalarOther>(
+        return binary_map<C, kScalarOther>(
             a, b, res, out, [](C x, C y) { return wrap_sub(x, y); }, general);
     } else {
-      binary_map<C, kScalarOther>(
+      return binary_map<C, kScalarOther>(
           a, b, res, out,
           [alpha](C x, C y) {
             return K == BinaryKind::kAdd ? wrap_add(x, wrap_mul(alpha, y))
@@ -139,17 +139,18 @@ void binary_compute(const Tensor& a, const Tensor& b, ScalarType res, const Tens
           general);
     }
   } else if constexpr (K == BinaryKind::kMul) {
-    binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_mul(x, y); });
+    return binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return wrap_mul(x, y); });
   } else if constexpr (K == BinaryKind::kDiv) {
-    binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return static_cast<C>(x / y); });
+    return binary_map<C, kScalarOther>(a, b, res, out,
+                                       [](C x, C y) { return static_cast<C>(x / y); });
   } else if constexpr (IsFloat<C>::value) {  // floating trunc/floor division
     if (K == BinaryKind::kDivTrunc)
-      binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return trunc_div(x, y); });
+      return binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return trunc_div(x, y); });
     else
-      binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return floor_div(x, y); });
+      return binary_map<C, kScalarOther>(a, b, res, out, [](C x, C y) { return floor_div(x, y); });
   } else {  // integer trunc/floor division: no trap on zero, PyTorch raises instead
     bool* z = div_by_zero;
-    binary_map<C, kScalarOther>(a, b, res, out, [z](C x, C y) {
+    return binary_map<C, kScalarOther>(a, b, res, out, [z](C x, C y) {
       if (y == 0) {
         *z = true;
         return static_cast<C>(0);
@@ -187,15 +188,15 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, const EVal
   if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) &&
       alpha != nullptr && alpha->is_double())
     return ctx.fail(Error::InvalidArgument, "add/sub: float alpha with integral operands");
-  bool div_by_zero = false;
+  bool div_by_zero = false, ok = true;
   if (res == ScalarType::Double) {
     // Only the rounding divisions call libm (floor/trunc/fmod) in double.
     if constexpr (kF64)
-      binary_compute<K, double, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
+      ok = binary_compute<K, double, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
     else
       return ctx.fail(Error::NotSupported, "binary op: f64 is disabled in this build");
   } else if (res == ScalarType::Float) {
-    binary_compute<K, float, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
+    ok = binary_compute<K, float, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
   } else if (res != ScalarType::Bool && a.dtype == res && out.dtype == res &&
              (b.dtype == res || b.numel() == 1)) {
     // Same integer dtype everywhere (a one-element b is converted to it): compute in it, wrapping
@@ -204,16 +205,17 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, const EVal
       using T = decltype(tag);
       // (true division never gets here: its integer inputs compute in float)
       if constexpr (!IsFloat<T>::value && !IsBool<T>::value && K != BinaryKind::kDiv)
-        binary_compute<K, T, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
+        ok = binary_compute<K, T, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
     });
   } else {
     // Mixed integer dtypes compute in int64 (not instantiated in float-only builds, where integer
     // tensors never get this far: is_valid_tensor_arg rejects them).
     if constexpr (kAnyIntegerDtype)
-      binary_compute<K, int64_t, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
+      ok = binary_compute<K, int64_t, kScalarOther>(a, b, res, out, alpha, &div_by_zero);
     else
       return ctx.fail(Error::InvalidType, "binary op: integer dtypes are not in this build");
   }
+  if (!ok) return kernel_path_missing(ctx);
   if (div_by_zero) return ctx.fail(Error::InvalidArgument, "div: integer division by zero");
   return Error::Ok;
 }

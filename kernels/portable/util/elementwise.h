@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/api/kernel_paths.h"
 #include "kernels/portable/util/kernel_util.h"
 
 namespace etmcu {
@@ -72,13 +73,15 @@ __attribute__((noinline)) void map_binary_strided(const Tensor& a, const Tensor&
 
 // out[i] = op(a[i], b[i]) computed in C with broadcasting; out has the broadcast shape. a and out
 // are validated tensors; b is one too, or a one-element tensor of dtype C (a converted Scalar).
-// `fast` serves the contiguous same-dtype loops, `op` (same results) the general case.
+// `fast` serves the contiguous same-dtype loops, `op` (same results) the general case. False:
+// the general case is needed and this build left it out (kPathBinaryStrided); nothing written.
 template <typename C, typename FastOp, typename Op>
-void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, FastOp fast, Op op) {
+bool map_binary(const Tensor& a, const Tensor& b, const Tensor& out, FastOp fast, Op op) {
   const BinaryLayout layout = binary_layout(a, b, out, dtype_of<C>());
   if (layout == BinaryLayout::kGeneral) {
+    if (!kernel_path(kPathBinaryStrided)) return false;
     map_binary_strided<C>(a, b, out, op);
-    return;
+    return true;
   }
   const size_t n = out.numel();
   const C* x = a.const_data_ptr<C>();
@@ -90,10 +93,11 @@ void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, FastOp fast
   } else {
     for (size_t i = 0; i < n; ++i) z[i] = fast(x[i], y[i]);
   }
+  return true;
 }
 template <typename C, typename Op>
-void map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
-  map_binary<C>(a, b, out, op, op);
+bool map_binary(const Tensor& a, const Tensor& b, const Tensor& out, Op op) {
+  return map_binary<C>(a, b, out, op, op);
 }
 
 }  // namespace util
