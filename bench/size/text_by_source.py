@@ -35,8 +35,10 @@ def main():
     by_file = collections.Counter()
     where = "?"
     for line in dis.splitlines():
-        if re.match(r"^[0-9a-f]+ <.*>:$", line):
-            where = "?"
+        m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+        if m:
+            if not m.group(1).startswith(".L"):  # a function; local labels (.L*) continue one
+                where = "?"
             continue
         m = re.match(r"^(/\S+):\d+", line)
         if m:
