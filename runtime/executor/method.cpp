@@ -100,16 +100,15 @@ class MethodLoader {
     MemoryAllocator* alloc = memory_->method_allocator();
     if (alloc == nullptr)
       return diag_->fail(Error::InvalidArgument, ET_TEXT("MemoryManager has no method allocator"));
-    const uint64_t bytes = layout.bytes();
-    uint64_t need = bytes;
-    size_t free_bytes = alloc->size() - alloc->used();
-    uintptr_t misalign = reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15;
-    if (misalign) need += 16 - misalign;
-    if (need > free_bytes)
-      return diag_->fail_numbers(
-          Error::MemoryAllocationFailed, ET_TEXT("method allocator too small (bytes)"),
-          static_cast<int64_t>(free_bytes),
-          need > INT64_MAX ? INT64_MAX : static_cast<int64_t>(need), ET_TEXT("method allocator"));
+    const uint32_t bytes = layout.bytes();  // saturated at UINT32_MAX: more than any pool
+    const size_t free_bytes = alloc->size() - alloc->used();
+    const size_t pad =
+        (16 - (reinterpret_cast<uintptr_t>(alloc->base() + alloc->used()) & 15)) & 15;
+    if (bytes > free_bytes || pad > free_bytes - bytes)
+      return diag_->fail_numbers(Error::MemoryAllocationFailed,
+                                 ET_TEXT("method allocator too small (bytes)"),
+                                 static_cast<int64_t>(free_bytes), int64_t{bytes} + int64_t(pad),
+                                 ET_TEXT("method allocator"));
     // One allocation for every block (its size was checked above against the pool).
     void* base = alloc->allocate(static_cast<size_t>(bytes), 16);
     if (base == nullptr)

@@ -43,9 +43,9 @@ struct MethodLayout {
   // The method allocator's blocks, in allocation order: the slot map, slots, kernels, chain
   // starts, delegates, input flags, call pointers, call values, call tensors and their value
   // ids, call ints, call items. Each is rounded to 16 bytes and allocated 16-aligned, so the sum
-  // is exact for a 16-aligned allocator. 64-bit on every target: on a 32-bit one, a size_t
-  // product could wrap.
-  uint64_t bytes() const;
+  // is exact for a 16-aligned allocator. Saturates at UINT32_MAX (never wraps): no pool is that
+  // large, so a saturated size is refused as too large.
+  uint32_t bytes() const;
 };
 
 // A call may pass at most this many arguments and build at most this many tensors (directly or

@@ -21,19 +21,28 @@ uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffff
 }  // namespace
 
 namespace {
-// count objects of size bytes, rounded up to 16 (count < 2^33: no wrap). Out of line: twelve calls.
-__attribute__((noinline)) uint64_t block(uint64_t count, uint32_t size) {
-  return (count * size + 15) & ~static_cast<uint64_t>(15);
+// count objects of size bytes, rounded up to 16, saturating at UINT32_MAX (no method allocator
+// of 4 GiB exists: a saturated size is refused like any other too large one). 32-bit arithmetic:
+// on the 32-bit targets 64-bit products and sums cost several times the code. Out of line.
+__attribute__((noinline)) uint32_t block(uint32_t count, uint32_t size, uint32_t sum) {
+  if (count > (0xffffffffu - 15u) / size) return 0xffffffffu;
+  return add_sat(sum, (count * size + 15u) & ~15u);
 }
 }  // namespace
 
-uint64_t MethodLayout::bytes() const {
-  return block(values / 32 + (values % 32 != 0), sizeof(SlotWord)) +
-         block(slots, sizeof(ValueSlot)) + block(operators, sizeof(OpFunction)) +
-         block(uint64_t{chains} + 1, sizeof(uint32_t)) + block(delegates, sizeof(LoadedDelegate)) +
-         block(inputs, 1) + block(call_args, sizeof(EValue*)) + block(call_args, sizeof(EValue)) +
-         block(call_tensors, sizeof(Tensor)) + block(call_tensors, sizeof(uint32_t)) +
-         block(call_ints, sizeof(int64_t)) + block(call_items, sizeof(Tensor*));
+uint32_t MethodLayout::bytes() const {
+  uint32_t n = block(values / 32 + (values % 32 != 0), sizeof(SlotWord), 0);
+  n = block(slots, sizeof(ValueSlot), n);
+  n = block(operators, sizeof(OpFunction), n);
+  n = block(add_sat(chains, 1), sizeof(uint32_t), n);
+  n = block(delegates, sizeof(LoadedDelegate), n);
+  n = block(inputs, 1, n);
+  n = block(call_args, sizeof(EValue*), n);
+  n = block(call_args, sizeof(EValue), n);
+  n = block(call_tensors, sizeof(Tensor), n);
+  n = block(call_tensors, sizeof(uint32_t), n);
+  n = block(call_ints, sizeof(int64_t), n);
+  return block(call_items, sizeof(Tensor*), n);
 }
 
 namespace {
@@ -202,8 +211,8 @@ Result<int64_t> MethodMeta::memory_planned_buffer_size(size_t j) const {
 size_t MethodMeta::method_allocator_bytes() const {
   MethodLayout l = compute_method_layout(plan_, file_->flatbuffer_size());
   if (l.refused != nullptr) return static_cast<size_t>(-1);  // load_method says why
-  uint64_t n = l.bytes();
-  return n > static_cast<size_t>(-1) ? static_cast<size_t>(-1) : static_cast<size_t>(n);
+  uint32_t n = l.bytes();
+  return n == 0xffffffffu ? static_cast<size_t>(-1) : n;  // saturated: more than any pool
 }
 
 Result<Tag> MethodMeta::tag_of(int32_t index) const {

@@ -58,15 +58,24 @@ TEST(Hardening, AllocatorRejectsSizesNearSizeMax) {
 
 // --- MethodLayout ---------------------------------------------------------------------------
 
-TEST(Hardening, LayoutBytesDoNotWrap) {
+TEST(Hardening, LayoutBytesSaturateInsteadOfWrapping) {
   MethodLayout l;
   l.chains = 0xffffffffu;  // chains + 1 used to wrap to 0 in 32-bit arithmetic
-  EXPECT_GE(l.bytes(), uint64_t{4} << 32);
+  EXPECT_EQ(l.bytes(), 0xffffffffu);
   MethodLayout m;
   m.values = 0xffffffffu;
   m.call_args = 0xffffffffu;
-  EXPECT_GE(m.bytes(), uint64_t{0xffffffffu} * (sizeof(EValue) + sizeof(EValue*)));
-  static_assert(sizeof(MethodLayout().bytes()) == 8, "64-bit on every target");
+  EXPECT_EQ(m.bytes(), 0xffffffffu);
+  MethodLayout s;              // a sum past 2^32 of blocks that each fit
+  s.call_items = 0x30000000u;  // 3 GiB of item pointers
+  s.call_ints = 0x10000000u;   // 2 GiB of ints
+  EXPECT_EQ(s.bytes(), 0xffffffffu);
+  MethodLayout k;  // and an exact sum below it: every block rounded up to 16 bytes
+  k.values = 33;   // 2 slot words
+  k.slots = 1;
+  k.chains = 1;  // 2 chain starts
+  k.inputs = 3;
+  EXPECT_EQ(k.bytes(), 16u * 3u + 16u * ((sizeof(ValueSlot) + 15) / 16));
 }
 
 // 65,536 values share one IntList of 65,536 items: 2^32 items in all, which a 32-bit count
