@@ -1,22 +1,39 @@
-# etmcu_add_kernel_table(<target> OPS <op>... [LINK <lib>...] [PATHS <mask>]): generates the fixed kernel table for exactly these
+# etmcu_add_kernel_table(<target> OPS <op>... [LINK <lib>...] [PATHS <mask>] [BY_INDEX]): generates the fixed kernel table for exactly these
 # operators ("aten::add.out", ...) as a static library. Each op maps to the kernel function
 # etmcu::kernels::<op with "::" and "." replaced by "_">; linking the table pulls in only those
 # kernels from the kernel archives (selective build), and an op without a kernel is a link error.
+# BY_INDEX: OPS is one method's operator list in its plan order (repeats kept), and the rows stay in
+# that order without names, for a runtime built with ETMCU_FEATURE_KERNEL_NAMES=0 (an operator's
+# kernel is the row of its index); otherwise the rows are sorted by name for find_kernel.
 function(etmcu_add_kernel_table target)
-  cmake_parse_arguments(A "" "PATHS" "OPS;LINK" ${ARGN})
+  cmake_parse_arguments(A "BY_INDEX" "PATHS" "OPS;LINK" ${ARGN})
   if("${A_PATHS}" STREQUAL "")
     set(A_PATHS 0xffffffff)  # every kernel path (kernels/api/kernel_paths.h)
   endif()
-  list(REMOVE_DUPLICATES A_OPS)
-  list(SORT A_OPS COMPARE STRING)  # byte order, as find_kernel's binary search expects
+  set(ops ${A_OPS})
+  if(NOT A_BY_INDEX)
+    list(REMOVE_DUPLICATES ops)
+    list(SORT ops COMPARE STRING)  # byte order, as find_kernel's binary search expects
+  endif()
+  set(declared ${ops})
+  list(REMOVE_DUPLICATES declared)
   set(decls "")
   set(rows "")
-  foreach(op IN LISTS A_OPS)
+  foreach(op IN LISTS declared)
     string(REPLACE "::" "_" sym "${op}")
     string(REPLACE "." "_" sym "${sym}")
     string(APPEND decls "Error ${sym}(KernelContext& ctx, Span<EValue*> args);\n")
-    string(APPEND rows "    {\"${op}\", kernels::${sym}},\n")
   endforeach()
+  foreach(op IN LISTS ops)
+    string(REPLACE "::" "_" sym "${op}")
+    string(REPLACE "." "_" sym "${sym}")
+    if(A_BY_INDEX)
+      string(APPEND rows "    {nullptr, kernels::${sym}},  // ${op}\n")
+    else()
+      string(APPEND rows "    {\"${op}\", kernels::${sym}},\n")
+    endif()
+  endforeach()
+  set(A_OPS ${ops})
   list(LENGTH A_OPS count)
   if(count EQUAL 0)
     set(rows "    {nullptr, nullptr},\n")

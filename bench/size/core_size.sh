@@ -24,7 +24,8 @@ CONFIGS=(
   "same + -msave-restore|-DETMCU_DIAGNOSTIC_TEXT=0 -flto -msave-restore $NO_FEATURES"
   "plain-kernel, LTO, with instruction hooks (profiler)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DETMCU_INSTRUCTION_HOOKS=1"
   "plain-kernel, LTO, Verification::Minimal (firmware's default)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1"
-  "plain-kernel, LTO, Minimal, no load-time value checks (firmware)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1 -DETMCU_FEATURE_LOAD_VALUE_CHECKS=0"
+  "plain-kernel, LTO, Minimal, no load-time value checks|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1 -DETMCU_FEATURE_LOAD_VALUE_CHECKS=0"
+  "same + kernels by operator index (firmware)|-DETMCU_DIAGNOSTIC_TEXT=0 -flto $NO_FEATURES -DSIZE_MINIMAL_VERIFICATION=1 -DETMCU_FEATURE_LOAD_VALUE_CHECKS=0 -DETMCU_FEATURE_KERNEL_NAMES=0"
 )
 results=()
 for entry in "${CONFIGS[@]}"; do

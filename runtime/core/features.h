@@ -37,6 +37,15 @@
 #define ETMCU_FEATURE_LOAD_VALUE_CHECKS 1
 #endif
 
+#ifndef ETMCU_FEATURE_KERNEL_NAMES
+// Method load finds each operator's kernel by name in the kernel table (find_kernel). 0: the
+// kernel table is the method's operator list itself, in the plan's order (generated for the one
+// program a firmware embeds: cmake/kernel_table.cmake BY_INDEX), so an operator's kernel is the
+// table row of its index, with no name built or compared (docs/runtime.md, "Kernels by operator
+// index").
+#define ETMCU_FEATURE_KERNEL_NAMES 1
+#endif
+
 #ifndef ETMCU_INSTRUCTION_HOOKS
 #define ETMCU_INSTRUCTION_HOOKS 0  // per-instruction observer and profiler (host builds turn it on)
 #endif
@@ -51,5 +60,6 @@ constexpr bool kFeatureLists = ETMCU_FEATURE_LISTS != 0;
 constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
 constexpr bool kFeatureAliasCheck = ETMCU_FEATURE_ALIAS_CHECK != 0;
 constexpr bool kFeatureLoadValueChecks = ETMCU_FEATURE_LOAD_VALUE_CHECKS != 0;
+constexpr bool kFeatureKernelNames = ETMCU_FEATURE_KERNEL_NAMES != 0;
 constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;
 }  // namespace etmcu

@@ -612,7 +612,7 @@ class MethodLoader {
               return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"), a,
                                          ops.size, ET_TEXT("instruction"), n);
             OpFunction& kernel = m_.kernels_[a];
-            bool need_name = kernel == nullptr || kFeatureAliasCheck;
+            bool need_name = kFeatureKernelNames && (kernel == nullptr || kFeatureAliasCheck);
             char name[kMaxOperatorName];
             size_t len = 0;
             if (need_name) {
@@ -623,7 +623,12 @@ class MethodLoader {
                                    ET_TEXT("operator name empty or too long"),
                                    ET_TEXT("instruction"), n);
             }
-            if (kernel == nullptr) kernel = find_kernel(name, len);  // once per operator
+            if constexpr (kFeatureKernelNames) {
+              if (kernel == nullptr) kernel = find_kernel(name, len);  // once per operator
+            } else if (kernel == nullptr) {  // the table is the operator list (features.h)
+              const Span<const KernelEntry> table = kernel_table();
+              if (static_cast<uint32_t>(a) < table.size()) kernel = table[a].fn;
+            }
             if (kFeatureAliasCheck) {
               ET_CHECK_OR_RETURN(m_.bind_args(av, diag_) == Error::Ok, diag_->error);
               ET_CHECK_OR_RETURN(check_overlaps(m_.current_args(), name, len, n) == Error::Ok,
@@ -631,7 +636,7 @@ class MethodLoader {
             }
             if (kernel == nullptr && missing_ == 0) {
               // Reported after every instruction was checked: structural errors come first.
-              memcpy(missing_name_, name, len + 1);
+              if (kFeatureKernelNames) memcpy(missing_name_, name, len + 1);
               first_missing_ = n;
             }
             missing_ += kernel == nullptr ? 1 : 0;
@@ -664,7 +669,7 @@ class MethodLoader {
           Error::OperatorMissing,
           ET_TEXT("no kernel linked for operator (the numbers count calls without a kernel)"),
           missing_, 0, ET_TEXT("instruction"), first_missing_);
-      diag_->set_name(missing_name_, strlen(missing_name_));
+      if (kFeatureKernelNames) diag_->set_name(missing_name_, strlen(missing_name_));
       return Error::OperatorMissing;
     }
     return Error::Ok;
