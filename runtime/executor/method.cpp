@@ -612,7 +612,7 @@ class MethodLoader {
               return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"), a,
                                          ops.size, ET_TEXT("instruction"), n);
             OpFunction& kernel = m_.kernels_[a];
-            bool need_name = kFeatureKernelNames && (kernel == nullptr || kFeatureAliasCheck);
+            bool need_name = (kFeatureKernelNames && kernel == nullptr) || kFeatureAliasCheck;
             char name[kMaxOperatorName];
             size_t len = 0;
             if (need_name) {

@@ -343,8 +343,9 @@ def runtime_features(info, args):
     features["LOAD_VALUE_CHECKS"] = bool(args.device_verification or args.program_in_ram)
     # An embedded program is the one the kernel table was generated from: kernels by operator
     # index, no names (runtime/core/features.h KERNEL_NAMES). A program handed over at run time
-    # (--program-in-ram) may be another: its operators are looked up by name.
-    features["KERNEL_NAMES"] = bool(args.program_in_ram)
+    # (--program-in-ram) may be another: its operators are looked up by name. (The alias check
+    # reads each operator's name for its in-place contract: names stay for such programs too.)
+    features["KERNEL_NAMES"] = bool(args.program_in_ram or features.get("ALIAS_CHECK"))
     return features
 
 
