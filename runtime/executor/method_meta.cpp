@@ -126,6 +126,11 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
           if (t == kOutOfRange) {
             if (l.bad_argument == 0xffffffffu)
               l.bad_argument = add_sat(l.instructions - instrs.size, i);
+          } else if (delegate && is_scalar_tag(t)) {
+            // A scalar a delegate may write keeps its value between calls (counted before the
+            // lists' test: a build without lists still gives these their slots).
+            l.slots = add_sat(l.slots, 1);
+            l.instruction_slots = add_sat(l.instruction_slots, 1);
           } else if (!kFeatureLists) {
             // such programs fail at method load; nothing to size
           } else if (t == schema::kTagIntList) {
@@ -133,10 +138,6 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
           } else if (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList) {
             items = add_sat(items, list_size(e));
             tensors = add_sat(tensors, list_size(e));
-          } else if (delegate && is_scalar_tag(t)) {
-            // A scalar a delegate may write keeps its value between calls.
-            l.slots = add_sat(l.slots, 1);
-            l.instruction_slots = add_sat(l.instruction_slots, 1);
           }
         }
         if (!delegate && a.size > 0) {  // a scalar a kernel returns: the same
