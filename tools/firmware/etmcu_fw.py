@@ -340,12 +340,18 @@ def runtime_features(info, args):
     if features is None:
         return None
     features = dict(features)
-    features["LOAD_VALUE_CHECKS"] = bool(args.device_verification or args.program_in_ram)
+    device_checks = bool(args.device_verification or args.program_in_ram)
+    features["LOAD_VALUE_CHECKS"] = device_checks
+    # The load-time alias check (a plan whose outs overlap inputs, against the kernels' alias
+    # contracts) follows the same rule: the host runtime ran it on the embedded program when the
+    # firmware was built (host_run: a plan it refuses stops the build), so the device repeats it
+    # only when it verifies the program itself.
+    features["ALIAS_CHECK"] = bool(features.get("ALIAS_CHECK")) and device_checks
     # An embedded program is the one the kernel table was generated from: kernels by operator
     # index, no names (runtime/core/features.h KERNEL_NAMES). A program handed over at run time
     # (--program-in-ram) may be another: its operators are looked up by name. (The alias check
-    # reads each operator's name for its in-place contract: names stay for such programs too.)
-    features["KERNEL_NAMES"] = bool(args.program_in_ram or features.get("ALIAS_CHECK"))
+    # reads each operator's name for its in-place contract: names stay with it too.)
+    features["KERNEL_NAMES"] = bool(args.program_in_ram or features["ALIAS_CHECK"])
     return features
 
 
