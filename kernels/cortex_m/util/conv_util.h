@@ -42,6 +42,128 @@ inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
   return static_cast<int32_t>(static_cast<uint32_t>(num) / static_cast<uint32_t>(stride) + 1);
 }
 
+// The job of quantized_conv2d (kc = Cin / groups); quantized_depthwise_conv2d's DwJob has the
+// same layout with the depth multiplier in kc's place (check_conv_args fills both).
+struct ConvJob {
+  const int8_t* x;
+  const int8_t* w;
+  const int32_t* bias;
+  const int32_t* mult;
+  const int32_t* shift;
+  int8_t* y;
+  int8::Nhwc in, out;
+  int32_t kh, kw, kc;
+  int8::Pair stride, pad, dil;
+  int32_t ioff, ooff, amin, amax;
+};
+
+// Which check of check_conv_args failed: the index of the op's message (parse_conv2d,
+// parse_depthwise_conv2d).
+enum ConvCheck : int {
+  kOldSchema,
+  kArgCount,
+  kArgKinds,
+  kInt8,
+  kRank,
+  kChannelsLast,
+  kWeightContiguous,
+  kBatch,  // depthwise only
+  kWeightShape,
+  kOutSize,
+  kBias,
+  kPerChannel,
+  kRanges,
+};
+
+// The argument checks of quantized_conv2d.out and quantized_depthwise_conv2d.out, one function
+// for both (they differ in depthwise's depth_multiplier at 6, which moves every later argument by
+// one, and in the weight's shape); fills the job, or returns the error and sets *why. The
+// schemas are in parse_conv2d (conv2d.h) and parse_depthwise_conv2d (depthwise_conv2d.h).
+ETMCU_ARG_CHECKS inline Error check_conv_args(Span<EValue*> args, bool depthwise, ConvJob* job,
+                                              int* why) {
+  const size_t d = depthwise ? 1 : 0;  // the later arguments' shift
+  *why = kOldSchema;
+  if (args.size() == 14 + d) return Error::NotSupported;
+  *why = kArgCount;
+  if (args.size() != 15 + d) return Error::InvalidArgument;
+  Pair stride, pad, dil;
+  *why = kArgKinds;
+  if (!args_are(args, depthwise ? "TTtPPPIIITTIISTR" : "TTtPPPIITTIISTR") ||
+      !read_pair(args, 3, 1, 65535, &stride) || !read_pair(args, 4, 0, 65535, &pad) ||
+      !read_pair(args, 5, 1, 65535, &dil))
+    return Error::InvalidArgument;
+  const Tensor& in = tensor(args, 0);
+  const Tensor& w = tensor(args, 1);
+  const Tensor& out = tensor(args, 13 + d);
+  *why = kInt8;
+  if (in.dtype != ScalarType::Char || w.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
+    return Error::InvalidType;
+  *why = kRank;
+  if (in.dim != 4 || w.dim != 4 || out.dim != 4) return Error::InvalidArgument;
+  *why = kChannelsLast;
+  if (!is_nhwc_compatible(in) || !is_nhwc_compatible(out)) return Error::InvalidArgument;
+  *why = kWeightContiguous;
+  if (!is_contiguous_like(w)) return Error::InvalidArgument;
+  const Nhwc x = nhwc_of(in), y = nhwc_of(out);
+  int64_t k3;  // conv: Cin / groups; depthwise: the depth multiplier
+  if (depthwise) {
+    *why = kBatch;
+    if (x.n != 1 || y.n != 1) return Error::InvalidArgument;
+    k3 = int_arg(args, 6);
+    *why = kWeightShape;
+    if (w.sizes[0] != 1 || w.sizes[3] != y.c || k3 < 1 || k3 > y.c ||
+        static_cast<int64_t>(x.c) * k3 != y.c)
+      return Error::InvalidArgument;
+  } else {
+    const int32_t kc = w.sizes[3];
+    k3 = kc;
+    *why = kWeightShape;
+    if (w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 || y.c % (x.c / kc) != 0 ||
+        x.n != y.n)
+      return Error::InvalidArgument;
+  }
+  const int32_t kh = w.sizes[1], kw = w.sizes[2];
+  *why = kOutSize;
+  if (conv_out_size(x.h, kh, stride.h, pad.h, dil.h) != y.h ||
+      conv_out_size(x.w, kw, stride.w, pad.w, dil.w) != y.w)
+    return Error::InvalidArgument;
+  const bool has_bias = has_tensor(args, 2);
+  *why = kBias;
+  if (has_bias && (tensor(args, 2).dtype != ScalarType::Int ||
+                   static_cast<int64_t>(tensor(args, 2).numel()) != y.c))
+    return Error::InvalidArgument;
+  *why = kPerChannel;
+  if (!valid_per_channel(tensor(args, 8 + d), tensor(args, 9 + d), y.c))
+    return Error::InvalidArgument;
+  const int64_t in_off = int_arg(args, 6 + d), out_off = int_arg(args, 7 + d);
+  const int64_t act_min = int_arg(args, 10 + d), act_max = int_arg(args, 11 + d);
+  *why = kRanges;
+  if (!in_range(in_off, -255, 255) || !in_range(out_off, -255, 255) ||
+      !valid_activation(act_min, act_max))
+    return Error::InvalidArgument;
+
+  ConvJob& j = *job;
+  j.x = in.const_data_ptr<int8_t>();
+  j.w = w.const_data_ptr<int8_t>();
+  j.bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
+  j.mult = tensor(args, 8 + d).const_data_ptr<int32_t>();
+  j.shift = tensor(args, 9 + d).const_data_ptr<int32_t>();
+  j.y = out.mutable_data_ptr<int8_t>();
+  j.in = x;
+  j.out = y;
+  j.kh = kh;
+  j.kw = kw;
+  j.kc = static_cast<int32_t>(k3);
+  j.stride = stride;
+  j.pad = pad;
+  j.dil = dil;
+  j.ioff = static_cast<int32_t>(in_off);
+  j.ooff = static_cast<int32_t>(out_off);
+  j.amin = static_cast<int32_t>(act_min);
+  j.amax = static_cast<int32_t>(act_max);
+  return Error::Ok;
+}
+
 // Whether an op's out shares bytes with its input: only a memory plan below the naive floor
 // puts it there (an offset-overlap contract, kernels/api/alias_contract.h).
 inline bool bytes_overlap(const int8_t* x, const Nhwc& in, const int8_t* y, const Nhwc& out) {
