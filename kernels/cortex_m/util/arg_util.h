@@ -58,41 +58,44 @@ inline bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
          args[ret]->payload.as_tensor->data == args[out]->payload.as_tensor->data;
 }
 
+// Whether every dim of `t` of size > 1 has the element stride want[d] (dims of size 1 may sit
+// anywhere in the dim order): the one loop of the layout rules below, out of line (each inlined
+// copy of Tensor::strides and its 64-bit products cost ~100 B on RV32).
+ETMCU_ARG_CHECKS inline bool has_strides(const Tensor& t, const int64_t* want) {
+  int64_t st[kTensorMaxDim];
+  t.strides(st);
+  for (int d = 0; d < t.dim; ++d)
+    if (t.sizes[d] > 1 && st[d] != want[d]) return false;
+  return true;
+}
+
 // CMSIS-NN's rule for 4-D activations: physically NHWC (dim_order 0,2,3,1), or laid out so that
 // the bytes coincide with NHWC (e.g. NCHW with C == 1 or H == W == 1): every dim of size > 1 has
 // its NHWC stride.
-inline bool is_nhwc_compatible(const Tensor& t) {
+ETMCU_ARG_CHECKS inline bool is_nhwc_compatible(const Tensor& t) {
   if (t.dim != 4) return false;
-  int64_t st[4];
-  t.strides(st);
   const int64_t c = t.sizes[1], w = t.sizes[3], h = t.sizes[2];
   const int64_t want[4] = {h * w * c, 1, w * c, c};
-  for (int d = 0; d < 4; ++d)
-    if (t.sizes[d] > 1 && st[d] != want[d]) return false;
-  return true;
+  return has_strides(t, want);
 }
 
 // Same logical shape and the same byte position for every element (dim orders may differ only in
 // where size-1 dims sit), so an elementwise kernel can walk both in memory order.
 inline bool same_layout(const Tensor& a, const Tensor& b) {
   if (!a.same_shape(b)) return false;
-  int64_t sa[kTensorMaxDim], sb[kTensorMaxDim];
-  a.strides(sa);
+  int64_t sb[kTensorMaxDim];
   b.strides(sb);
-  for (int d = 0; d < a.dim; ++d)
-    if (a.sizes[d] > 1 && sa[d] != sb[d]) return false;
-  return true;
+  return has_strides(a, sb);
 }
 // Memory order is logical order, ignoring size-1 dims.
-inline bool is_contiguous_like(const Tensor& t) {
-  int64_t st[kTensorMaxDim];
-  t.strides(st);
+ETMCU_ARG_CHECKS inline bool is_contiguous_like(const Tensor& t) {
+  int64_t want[kTensorMaxDim];
   int64_t expect = 1;
   for (int d = t.dim - 1; d >= 0; --d) {
-    if (t.sizes[d] > 1 && st[d] != expect) return false;
+    want[d] = expect;
     expect *= t.sizes[d];
   }
-  return true;
+  return has_strides(t, want);
 }
 
 // A planned scratch tensor: uint8 (or int8), one dimension, possibly empty.
