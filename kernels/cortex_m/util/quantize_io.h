@@ -156,21 +156,22 @@ inline Q quantize_float(float x, float inv_scale, int32_t zp, int32_t qmin, int3
   return static_cast<Q>(v < qmin ? qmin : (v > qmax ? qmax : v));
 }
 
+// One loop for both widths (the width a branch per element): these run once per inference, on
+// the model's input and output, so the second loop's code is not worth its few cycles.
 inline void quantize_floats(const QuantizeJob& j) {
-  if (j.q8)
-    for (size_t i = 0; i < j.n; ++i)
-      j.q8[i] = quantize_float<int8_t>(j.x[i], j.inv_scale, j.zp, j.qmin, j.qmax);
-  else
-    for (size_t i = 0; i < j.n; ++i)
-      j.q16[i] = quantize_float<int16_t>(j.x[i], j.inv_scale, j.zp, j.qmin, j.qmax);
+  for (size_t i = 0; i < j.n; ++i) {
+    const int32_t v = quantize_float<int32_t>(j.x[i], j.inv_scale, j.zp, j.qmin, j.qmax);
+    if (j.q8)
+      j.q8[i] = static_cast<int8_t>(v);
+    else
+      j.q16[i] = static_cast<int16_t>(v);
+  }
 }
 
 // out = float(q - zero_point) * scale, one float32 multiply.
 inline void dequantize_floats(const DequantizeJob& j) {
-  if (j.q8)
-    for (size_t i = 0; i < j.n; ++i) j.y[i] = static_cast<float>(j.q8[i] - j.zp) * j.scale;
-  else
-    for (size_t i = 0; i < j.n; ++i) j.y[i] = static_cast<float>(j.q16[i] - j.zp) * j.scale;
+  for (size_t i = 0; i < j.n; ++i)
+    j.y[i] = static_cast<float>((j.q8 ? j.q8[i] : j.q16[i]) - j.zp) * j.scale;
 }
 
 }  // namespace int8
