@@ -8,13 +8,15 @@
    feed twelve mul + add (31 instructions for 12 multiply-accumulates, sixteen bytes per loop
    iteration with immediate offsets, so the seven pointer steps and the branch cost 10 cycles
    per 192 multiply-accumulates; other run lengths enter the step part-way, below; every load
-   at least one instruction ahead of its use; the twelve sums in s0..s11). The last one or two pixels go as a
-   pair: two input loads and four weight loads for eight mul + add (22 for 8). Each sum is then
-   requantized in the 4v form of cmsis_math.h (requantize_offset_4v, |v| < 2^29):
+   at least one instruction ahead of its use; the twelve sums in s0..s11). The last one or two
+   pixels go as a pair: two input loads and four weight loads for eight mul + add (22 for 8).
+   Each sum is then requantized in the 4v form of cmsis_math.h (requantize_offset_4v,
+   |v| < 2^29):
      H = hi(4v * m);  y = (H + (v < 0 ? -1 : 1) + (offset << (r+1)) + 2^r) >> (r+1)
    and clamped to [amin, amax], the out-of-range results through fixups placed after the return
    (two branches not taken in the common case). An odd last pixel is computed as a pair with
-   itself.
+   itself, and the pair's outputs go through the triple's requantization as three pixels (the
+   second one twice): four more requantizations once per call instead of 500 B of code.
 
    The triple loop has one copy of its 16-byte step for every run length (a multiple of 4): a run
    whose length is not a multiple of 16 enters the step D = (-length) mod 16 bytes in (at BYTE3
@@ -83,30 +85,7 @@
     add  s7, s7, a7
 .endm
 
-/* requantize acc into byte k at ybase in the 4v form (t0, t1, a3..a5 temporaries; s8/s9
-   amin/amax); a sum below t2 (neg_floor) is amin without the arithmetic. A result outside the
-   range branches to its fixup after the function's return (CLAMP_FIXUPS id), so the common case
-   costs two branches not taken. */
-.macro REQ k, acc, ybase, id
-    mv   t0, s8
-    blt  \acc, t2, .Lst\id
-    lw   a3, (A_MULT + 4 * \k)(a0)
-    lw   a4, (A_ROUND4 + 4 * \k)(a0)
-    lw   a5, (A_RIGHT4 + 4 * \k)(a0)
-    slli t0, \acc, 2
-    mulh t0, t0, a3
-    srai t1, \acc, 31
-    ori  t1, t1, 1
-    add  t0, t0, t1
-    add  t0, t0, a4
-    sra  t0, t0, a5
-    blt  t0, s8, .Llo\id
-    blt  s9, t0, .Lhi\id
-.Lst\id:
-    sb   t0, \k(\ybase)
-.endm
-
-/* the out-of-range results of REQ / REQ3 instance id: the bound (lo / hi), then back */
+/* the out-of-range results of REQ3 instance id: the bound (lo / hi), then back */
 .macro CLAMP_FIXUP id, lo, hi
 .Llo\id:
     mv   t0, \lo
@@ -305,6 +284,7 @@ etmcu_rv32_pointwise_4ch:
     lw   t1, A_YSTEP(a0)
     add  a2, a1, t1
     add  a3, a2, t1
+.Lrequant3:                       /* (also the last pair's) */
     lw   t5, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   t2, A_FLOOR(a0)
@@ -326,19 +306,12 @@ etmcu_rv32_pointwise_4ch:
     sw   t0, F_LEFT(sp)
     j    .Ltriple
 .Lpairs:                          /* the last one or two pixels (t0 of them) */
-    beqz t0, .Ldone
-    lw   a1, F_X(sp)              /* F_X without the triple loop's D */
+    blez t0, .Ldone               /* (after a pair's pass through the triple's outputs: < 0) */
+    lw   a1, F_X(sp)              /* the pair's two input rows (F_X without the loop's D) */
     lw   t1, F_D(sp)
     add  a1, a1, t1
-    sw   a1, F_X(sp)
-    lw   s8, A_AMIN(a0)
-    lw   s9, A_AMAX(a0)
-    lw   s10, A_XSTEP(a0)
-    lw   s11, A_YSTEP(a0)
-.Lpair:
-    lw   a1, F_X(sp)              /* the pair's two input rows */
-    add  a2, a1, s10
-    lw   t0, F_LEFT(sp)
+    lw   t1, A_XSTEP(a0)
+    add  a2, a1, t1
     li   t1, 1
     bne  t0, t1, 3f
     mv   a2, a1                   /* the last, odd pixel: a pair with itself */
@@ -381,32 +354,22 @@ etmcu_rv32_pointwise_4ch:
     add  t5, t5, t1
     j    7b
 9:
-    /* outputs: the first pixel's at F_Y, the second's y_step further (the same when odd) */
+    /* the outputs through the triple's requantization, as three pixels: the first at F_Y, the
+       second y_step further and again as the third (all three at F_Y when odd); its pass then
+       leaves F_LEFT below zero */
     lw   a1, F_Y(sp)
+    lw   t1, A_YSTEP(a0)
+    add  a2, a1, t1
     lw   t0, F_LEFT(sp)
-    add  a2, a1, s11
     li   t1, 1
     bne  t0, t1, 5f
     mv   a2, a1
-5:  lw   t2, A_FLOOR(a0)
-    REQ  0, s0, a1, p0a
-    REQ  1, s1, a1, p1a
-    REQ  2, s2, a1, p2a
-    REQ  3, s3, a1, p3a
-    REQ  0, s4, a2, p0b
-    REQ  1, s5, a2, p1b
-    REQ  2, s6, a2, p2b
-    REQ  3, s7, a2, p3b
-    add  a1, a2, s11              /* the next pair */
-    sw   a1, F_Y(sp)
-    lw   a1, F_X(sp)
-    add  a1, a1, s10
-    add  a1, a1, s10
-    sw   a1, F_X(sp)
-    lw   t0, F_LEFT(sp)
-    addi t0, t0, -2
-    sw   t0, F_LEFT(sp)
-    bgtz t0, .Lpair
+5:  mv   a3, a2
+    mv   s8, s4
+    mv   s9, s5
+    mv   s10, s6
+    mv   s11, s7
+    j    .Lrequant3
 .Ldone:
     lw   ra, 64(sp)
     lw   s0, 60(sp)
@@ -425,8 +388,5 @@ etmcu_rv32_pointwise_4ch:
     ret
     .irp id, t0a, t0b, t0c, t1a, t1b, t1c, t2a, t2b, t2c, t3a, t3b, t3c
     CLAMP_FIXUP \id, t5, t6
-    .endr
-    .irp id, p0a, p0b, p1a, p1b, p2a, p2b, p3a, p3b
-    CLAMP_FIXUP \id, s8, s9
     .endr
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch
