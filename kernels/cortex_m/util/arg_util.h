@@ -60,8 +60,9 @@ inline bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
 
 // Whether every dim of `t` of size > 1 has the element stride want[d] (dims of size 1 may sit
 // anywhere in the dim order): the one loop of the layout rules below, out of line (each inlined
-// copy of Tensor::strides and its 64-bit products cost ~100 B on RV32).
-ETMCU_ARG_CHECKS inline bool has_strides(const Tensor& t, const int64_t* want) {
+// copy of Tensor::strides and its 64-bit products was code in every parse function). These
+// helpers keep the kernels' -O2: at Os they ran more instructions per call for no fewer bytes.
+__attribute__((noinline)) inline bool has_strides(const Tensor& t, const int64_t* want) {
   int64_t st[kTensorMaxDim];
   t.strides(st);
   for (int d = 0; d < t.dim; ++d)
@@ -72,7 +73,7 @@ ETMCU_ARG_CHECKS inline bool has_strides(const Tensor& t, const int64_t* want) {
 // CMSIS-NN's rule for 4-D activations: physically NHWC (dim_order 0,2,3,1), or laid out so that
 // the bytes coincide with NHWC (e.g. NCHW with C == 1 or H == W == 1): every dim of size > 1 has
 // its NHWC stride.
-ETMCU_ARG_CHECKS inline bool is_nhwc_compatible(const Tensor& t) {
+__attribute__((noinline)) inline bool is_nhwc_compatible(const Tensor& t) {
   if (t.dim != 4) return false;
   const int64_t c = t.sizes[1], w = t.sizes[3], h = t.sizes[2];
   const int64_t want[4] = {h * w * c, 1, w * c, c};
@@ -88,7 +89,7 @@ inline bool same_layout(const Tensor& a, const Tensor& b) {
   return has_strides(a, sb);
 }
 // Memory order is logical order, ignoring size-1 dims.
-ETMCU_ARG_CHECKS inline bool is_contiguous_like(const Tensor& t) {
+__attribute__((noinline)) inline bool is_contiguous_like(const Tensor& t) {
   int64_t want[kTensorMaxDim];
   int64_t expect = 1;
   for (int d = t.dim - 1; d >= 0; --d) {
@@ -106,8 +107,11 @@ inline bool is_scratch(Span<EValue*> args, size_t i) {
 }
 
 // Per-channel requantization pairs in int32 tensors of `n` elements, multipliers in
-// (INT32_MIN, INT32_MAX], shifts in [-31, 30].
-inline bool valid_per_channel(const Tensor& mult, const Tensor& shift, int32_t n) {
+// (INT32_MIN, INT32_MAX], shifts in [-31, 30]. Out of line at the kernels' -O2: its loop runs
+// over every channel of every convolution call (inlined into the size-compiled check_conv_args
+// it ran ~125 instructions more per KWS layer on the M55).
+__attribute__((noinline)) inline bool valid_per_channel(const Tensor& mult, const Tensor& shift,
+                                                        int32_t n) {
   if (mult.dtype != ScalarType::Int || shift.dtype != ScalarType::Int) return false;
   if (static_cast<int64_t>(mult.numel()) != n || static_cast<int64_t>(shift.numel()) != n)
     return false;

@@ -15,8 +15,10 @@ struct Pair {
   int32_t h, w;
 };
 
-// Reads an int[2] list whose entries lie in [lo, hi].
-inline bool read_pair(Span<EValue*> args, size_t i, int64_t lo, int64_t hi, Pair* out) {
+// Reads an int[2] list whose entries lie in [lo, hi] (out of line: three per convolution or
+// pooling op).
+ETMCU_ARG_CHECKS inline bool read_pair(Span<EValue*> args, size_t i, int64_t lo, int64_t hi,
+                                       Pair* out) {
   if (!is_int_list(args, i, 2)) return false;
   Span<const int64_t> v = args[i]->to_int_list();
   if (v[0] < lo || v[0] > hi || v[1] < lo || v[1] > hi) return false;
