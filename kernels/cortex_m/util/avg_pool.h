@@ -69,15 +69,15 @@ ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> a
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: out H/W do not match kernel, stride, "
                     "padding and ceil_mode");
-  // Every window must hold at least one input tap (CMSIS-NN fails with ARG_ERROR otherwise).
-  for (int32_t oy = 0; oy < y.h; ++oy)
-    for (int32_t ox = 0; ox < y.w; ++ox) {
-      const int32_t y0 = oy * stride.h - pad.h, x0 = ox * stride.w - pad.w;
-      if (y0 + k.h <= 0 || y0 >= x.h || x0 + k.w <= 0 || x0 >= x.w)
-        return ctx.fail(Error::InvalidArgument,
-                        "cortex_m::quantized_avg_pool2d.out: a pooling window lies entirely in "
-                        "the padding");
-    }
+  // Every window must hold at least one input tap (CMSIS-NN fails with ARG_ERROR otherwise). A
+  // window's start grows with its output index, so the first window of each axis is the one that
+  // can end before the input and the last the one that can start after it.
+  if (y.h > 0 && y.w > 0 &&
+      (k.h - pad.h <= 0 || (y.h - 1) * stride.h - pad.h >= x.h || k.w - pad.w <= 0 ||
+       (y.w - 1) * stride.w - pad.w >= x.w))
+    return ctx.fail(Error::InvalidArgument,
+                    "cortex_m::quantized_avg_pool2d.out: a pooling window lies entirely in the "
+                    "padding");
   job->x = in.const_data_ptr<int8_t>();
   job->y = out.mutable_data_ptr<int8_t>();
   job->in = x;
