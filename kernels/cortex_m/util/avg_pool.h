@@ -20,8 +20,9 @@ struct AvgPoolJob {
   Pair k, stride, pad;
 };
 
-// PyTorch's pooling output size, as the upstream kernel checks it.
-inline int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad, bool ceil_mode) {
+// PyTorch's pooling output size, as the upstream kernel checks it (out of line: two per op).
+ETMCU_ARG_CHECKS inline int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
+                                              bool ceil_mode) {
   const int32_t num = in + 2 * pad - k;
   if (num < 0) return -1;
   int32_t out = num / stride + 1;

@@ -34,8 +34,10 @@ inline Nhwc nhwc_of(const Tensor& t) {
   return Nhwc{t.sizes[0], t.sizes[2], t.sizes[3], t.sizes[1]};
 }
 
-// Output extent of a convolution along one axis; -1 when the window never fits.
-inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad, int32_t dil) {
+// Output extent of a convolution along one axis; -1 when the window never fits (out of line: two
+// per op, each with 64-bit arithmetic).
+ETMCU_ARG_CHECKS inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
+                                              int32_t dil) {
   const int64_t span = static_cast<int64_t>(dil) * (k - 1) + 1;
   const int64_t num = static_cast<int64_t>(in) + 2 * static_cast<int64_t>(pad) - span;
   if (num < 0) return -1;
