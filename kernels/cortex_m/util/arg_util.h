@@ -50,6 +50,17 @@ inline Tensor& tensor(Span<EValue*> args, size_t i) { return args[i]->to_tensor(
 inline int64_t int_arg(Span<EValue*> args, size_t i) { return args[i]->to_int(); }
 inline bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 inline bool in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+// The n int arguments from args[i] on (checked to be ints) all in [-255, 255]: the input, filter
+// and output offsets of the quantized ops (one out-of-line loop for their 64-bit compares).
+ETMCU_ARG_CHECKS inline bool offsets_in_range(Span<EValue*> args, size_t i, size_t n) {
+  for (size_t k = i; k < i + n; ++k)
+    if (!in_range(int_arg(args, k), -255, 255)) return false;
+  return true;
+}
+// An int32 tensor of n elements (a bias, kernel sums, per-channel parameters).
+ETMCU_ARG_CHECKS inline bool is_int32_vector(const Tensor& t, int64_t n) {
+  return t.dtype == ScalarType::Int && static_cast<int64_t>(t.numel()) == n;
+}
 
 // The trailing return value of a single-output out-variant is the out tensor again.
 inline bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
@@ -112,9 +123,7 @@ inline bool is_scratch(Span<EValue*> args, size_t i) {
 // it ran ~125 instructions more per KWS layer on the M55).
 __attribute__((noinline)) inline bool valid_per_channel(const Tensor& mult, const Tensor& shift,
                                                         int32_t n) {
-  if (mult.dtype != ScalarType::Int || shift.dtype != ScalarType::Int) return false;
-  if (static_cast<int64_t>(mult.numel()) != n || static_cast<int64_t>(shift.numel()) != n)
-    return false;
+  if (!is_int32_vector(mult, n) || !is_int32_vector(shift, n)) return false;
   const int32_t* m = mult.const_data_ptr<int32_t>();
   const int32_t* s = shift.const_data_ptr<int32_t>();
   for (int32_t c = 0; c < n; ++c)

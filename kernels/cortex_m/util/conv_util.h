@@ -133,17 +133,14 @@ ETMCU_ARG_CHECKS inline Error check_conv_args(Span<EValue*> args, bool depthwise
     return Error::InvalidArgument;
   const bool has_bias = has_tensor(args, 2);
   *why = kBias;
-  if (has_bias && (tensor(args, 2).dtype != ScalarType::Int ||
-                   static_cast<int64_t>(tensor(args, 2).numel()) != y.c))
-    return Error::InvalidArgument;
+  if (has_bias && !is_int32_vector(tensor(args, 2), y.c)) return Error::InvalidArgument;
   *why = kPerChannel;
   if (!valid_per_channel(tensor(args, 8 + d), tensor(args, 9 + d), y.c))
     return Error::InvalidArgument;
   const int64_t in_off = int_arg(args, 6 + d), out_off = int_arg(args, 7 + d);
   const int64_t act_min = int_arg(args, 10 + d), act_max = int_arg(args, 11 + d);
   *why = kRanges;
-  if (!in_range(in_off, -255, 255) || !in_range(out_off, -255, 255) ||
-      !valid_activation(act_min, act_max))
+  if (!offsets_in_range(args, 6 + d, 2) || !valid_activation(act_min, act_max))
     return Error::InvalidArgument;
 
   ConvJob& j = *job;
