@@ -12,7 +12,7 @@
 namespace etmcu {
 namespace kernels {
 
-inline bool is_well_formed_tensor_arg(Span<EValue*> args, size_t i) {
+__attribute__((noinline)) inline bool is_well_formed_tensor_arg(Span<EValue*> args, size_t i) {
   if (i >= args.size() || args[i] == nullptr || !args[i]->is_tensor()) return false;
   const Tensor* t = args[i]->payload.as_tensor;
   if (t == nullptr || t->dim > kTensorMaxDim) return false;

@@ -120,8 +120,8 @@ constexpr int32_t kStripCachedChannels = 128;
 
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
 // out (nothing written).
-__attribute__((noinline)) bool pointwise_strips(const int8::ConvJob& j, int32_t strip,
-                                                bool reverse) {
+ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::ConvJob& j,
+                                                                int32_t strip, bool reverse) {
   const int32_t c = j.in.c, cout = j.out.c;
   const int32_t pixels = j.out.n * j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};

@@ -19,8 +19,8 @@ Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
   if (args.size() != 6)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::pad.out: expected 4 arguments + out (+ return)");
-  if (!is_tensor(args, 0) || !is_int_list(args, 1, 4) || !is_int_list(args, 2, 4) ||
-      !is_int(args, 3) || !is_tensor(args, 4) || !is_return_of(args, 5, 4))
+  if (!args_are(args, "TLLITR") || args[1]->payload.as_span.size != 4 ||
+      args[2]->payload.as_span.size != 4)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::pad.out: expected (input, pre_pad[4], post_pad[4], pad_value, out)");
   const Tensor& in = tensor(args, 0);
@@ -42,7 +42,7 @@ Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
   int32_t dims[4] = {1, 1, 1, 1}, odims[4] = {1, 1, 1, 1}, pre[4], post[4];
   Span<const int64_t> pre_l = args[1]->to_int_list(), post_l = args[2]->to_int_list();
   for (int i = 0; i < 4; ++i) {
-    if (pre_l[i] < 0 || post_l[i] < 0 || pre_l[i] > 65535 || post_l[i] > 65535)
+    if (static_cast<uint64_t>(pre_l[i]) > 65535 || static_cast<uint64_t>(post_l[i]) > 65535)
       return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: pads must be in [0, 65535]");
     pre[i] = static_cast<int32_t>(pre_l[i]);
     post[i] = static_cast<int32_t>(post_l[i]);

@@ -50,6 +50,17 @@ inline Tensor& tensor(Span<EValue*> args, size_t i) { return args[i]->to_tensor(
 inline int64_t int_arg(Span<EValue*> args, size_t i) { return args[i]->to_int(); }
 inline bool fits_i32(int64_t v) { return v >= INT32_MIN && v <= INT32_MAX; }
 inline bool in_range(int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; }
+// The n int arguments from args[i] on (checked to be ints) all in [-255, 255]: the input, filter
+// and output offsets of the quantized ops (one out-of-line loop for their 64-bit compares).
+ETMCU_ARG_CHECKS inline bool offsets_in_range(Span<EValue*> args, size_t i, size_t n) {
+  for (size_t k = i; k < i + n; ++k)
+    if (!in_range(int_arg(args, k), -255, 255)) return false;
+  return true;
+}
+// An int32 tensor of n elements (a bias, kernel sums, per-channel parameters).
+ETMCU_ARG_CHECKS inline bool is_int32_vector(const Tensor& t, int64_t n) {
+  return t.dtype == ScalarType::Int && static_cast<int64_t>(t.numel()) == n;
+}
 
 // The trailing return value of a single-output out-variant is the out tensor again.
 inline bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
@@ -58,41 +69,45 @@ inline bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
          args[ret]->payload.as_tensor->data == args[out]->payload.as_tensor->data;
 }
 
+// Whether every dim of `t` of size > 1 has the element stride want[d] (dims of size 1 may sit
+// anywhere in the dim order): the one loop of the layout rules below, out of line (each inlined
+// copy of Tensor::strides and its 64-bit products was code in every parse function). These
+// helpers keep the kernels' -O2: at Os they ran more instructions per call for no fewer bytes.
+__attribute__((noinline)) inline bool has_strides(const Tensor& t, const int64_t* want) {
+  int64_t st[kTensorMaxDim];
+  t.strides(st);
+  for (int d = 0; d < t.dim; ++d)
+    if (t.sizes[d] > 1 && st[d] != want[d]) return false;
+  return true;
+}
+
 // CMSIS-NN's rule for 4-D activations: physically NHWC (dim_order 0,2,3,1), or laid out so that
 // the bytes coincide with NHWC (e.g. NCHW with C == 1 or H == W == 1): every dim of size > 1 has
 // its NHWC stride.
-inline bool is_nhwc_compatible(const Tensor& t) {
+__attribute__((noinline)) inline bool is_nhwc_compatible(const Tensor& t) {
   if (t.dim != 4) return false;
-  int64_t st[4];
-  t.strides(st);
   const int64_t c = t.sizes[1], w = t.sizes[3], h = t.sizes[2];
   const int64_t want[4] = {h * w * c, 1, w * c, c};
-  for (int d = 0; d < 4; ++d)
-    if (t.sizes[d] > 1 && st[d] != want[d]) return false;
-  return true;
+  return has_strides(t, want);
 }
 
 // Same logical shape and the same byte position for every element (dim orders may differ only in
 // where size-1 dims sit), so an elementwise kernel can walk both in memory order.
 inline bool same_layout(const Tensor& a, const Tensor& b) {
   if (!a.same_shape(b)) return false;
-  int64_t sa[kTensorMaxDim], sb[kTensorMaxDim];
-  a.strides(sa);
+  int64_t sb[kTensorMaxDim];
   b.strides(sb);
-  for (int d = 0; d < a.dim; ++d)
-    if (a.sizes[d] > 1 && sa[d] != sb[d]) return false;
-  return true;
+  return has_strides(a, sb);
 }
 // Memory order is logical order, ignoring size-1 dims.
-inline bool is_contiguous_like(const Tensor& t) {
-  int64_t st[kTensorMaxDim];
-  t.strides(st);
+__attribute__((noinline)) inline bool is_contiguous_like(const Tensor& t) {
+  int64_t want[kTensorMaxDim];
   int64_t expect = 1;
   for (int d = t.dim - 1; d >= 0; --d) {
-    if (t.sizes[d] > 1 && st[d] != expect) return false;
+    want[d] = expect;
     expect *= t.sizes[d];
   }
-  return true;
+  return has_strides(t, want);
 }
 
 // A planned scratch tensor: uint8 (or int8), one dimension, possibly empty.
@@ -103,11 +118,12 @@ inline bool is_scratch(Span<EValue*> args, size_t i) {
 }
 
 // Per-channel requantization pairs in int32 tensors of `n` elements, multipliers in
-// (INT32_MIN, INT32_MAX], shifts in [-31, 30].
-inline bool valid_per_channel(const Tensor& mult, const Tensor& shift, int32_t n) {
-  if (mult.dtype != ScalarType::Int || shift.dtype != ScalarType::Int) return false;
-  if (static_cast<int64_t>(mult.numel()) != n || static_cast<int64_t>(shift.numel()) != n)
-    return false;
+// (INT32_MIN, INT32_MAX], shifts in [-31, 30]. Out of line at the kernels' -O2: its loop runs
+// over every channel of every convolution call (inlined into the size-compiled check_conv_args
+// it ran ~125 instructions more per KWS layer on the M55).
+__attribute__((noinline)) inline bool valid_per_channel(const Tensor& mult, const Tensor& shift,
+                                                        int32_t n) {
+  if (!is_int32_vector(mult, n) || !is_int32_vector(shift, n)) return false;
   const int32_t* m = mult.const_data_ptr<int32_t>();
   const int32_t* s = shift.const_data_ptr<int32_t>();
   for (int32_t c = 0; c < n; ++c)

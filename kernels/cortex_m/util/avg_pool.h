@@ -20,8 +20,9 @@ struct AvgPoolJob {
   Pair k, stride, pad;
 };
 
-// PyTorch's pooling output size, as the upstream kernel checks it.
-inline int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad, bool ceil_mode) {
+// PyTorch's pooling output size, as the upstream kernel checks it (out of line: two per op).
+ETMCU_ARG_CHECKS inline int32_t pool_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
+                                              bool ceil_mode) {
   const int32_t num = in + 2 * pad - k;
   if (num < 0) return -1;
   int32_t out = num / stride + 1;
@@ -69,15 +70,15 @@ ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> a
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: out H/W do not match kernel, stride, "
                     "padding and ceil_mode");
-  // Every window must hold at least one input tap (CMSIS-NN fails with ARG_ERROR otherwise).
-  for (int32_t oy = 0; oy < y.h; ++oy)
-    for (int32_t ox = 0; ox < y.w; ++ox) {
-      const int32_t y0 = oy * stride.h - pad.h, x0 = ox * stride.w - pad.w;
-      if (y0 + k.h <= 0 || y0 >= x.h || x0 + k.w <= 0 || x0 >= x.w)
-        return ctx.fail(Error::InvalidArgument,
-                        "cortex_m::quantized_avg_pool2d.out: a pooling window lies entirely in "
-                        "the padding");
-    }
+  // Every window must hold at least one input tap (CMSIS-NN fails with ARG_ERROR otherwise). A
+  // window's start grows with its output index, so the first window of each axis is the one that
+  // can end before the input and the last the one that can start after it.
+  if (y.h > 0 && y.w > 0 &&
+      (k.h - pad.h <= 0 || (y.h - 1) * stride.h - pad.h >= x.h || k.w - pad.w <= 0 ||
+       (y.w - 1) * stride.w - pad.w >= x.w))
+    return ctx.fail(Error::InvalidArgument,
+                    "cortex_m::quantized_avg_pool2d.out: a pooling window lies entirely in the "
+                    "padding");
   job->x = in.const_data_ptr<int8_t>();
   job->y = out.mutable_data_ptr<int8_t>();
   job->in = x;

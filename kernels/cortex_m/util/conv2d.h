@@ -11,19 +11,6 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-struct ConvJob {
-  const int8_t* x;
-  const int8_t* w;
-  const int32_t* bias;
-  const int32_t* mult;
-  const int32_t* shift;
-  int8_t* y;
-  int8::Nhwc in, out;
-  int32_t kh, kw, kc;
-  int8::Pair stride, pad, dil;
-  int32_t ioff, ooff, amin, amax;
-};
-
 // The arithmetic, kept out of the argument checking so that its loops get the registers (inlined
 // into the kernel, the inner loop spilled to the stack on RV32).
 inline __attribute__((noinline)) void conv_nhwc_ref(const ConvJob& j) {
@@ -81,83 +68,30 @@ inline void conv_pixels_reverse(const ConvJob& j) {
 // input [N,Cin,H,W] int8 channels-last; weight [Cout, kH, kW, Cin/groups] int8 (contiguous);
 // bias [Cout] int32 or None; multipliers/shifts [Cout] int32; scratch uint8 (unused here).
 ETMCU_ARG_CHECKS inline Error parse_conv2d(KernelContext& ctx, Span<EValue*> args, ConvJob* job) {
-  if (args.size() == 14)
-    return ctx.fail(Error::NotSupported,
-                    "cortex_m::quantized_conv2d.out: 12-argument schema without scratch "
-                    "(before 2026-05-26) is not supported; re-export");
-  if (args.size() != 15)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: expected 13 arguments + out (+ return)");
-  Pair stride, pad, dil;
-  if (!args_are(args, "TTtPPPIITTIISTR") || !read_pair(args, 3, 1, 65535, &stride) ||
-      !read_pair(args, 4, 0, 65535, &pad) || !read_pair(args, 5, 1, 65535, &dil))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: expected (input, weight, bias?, stride[2]>0, "
-                    "padding[2]>=0, dilation[2]>0, input_offset, output_offset, multipliers, "
-                    "shifts, activation_min, activation_max, scratch u8, out)");
-  const Tensor& in = tensor(args, 0);
-  const Tensor& w = tensor(args, 1);
-  const Tensor& out = tensor(args, 13);
-  if (in.dtype != ScalarType::Char || w.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
-    return ctx.fail(Error::InvalidType,
-                    "cortex_m::quantized_conv2d.out: input, weight and out must be int8");
-  if (in.dim != 4 || w.dim != 4 || out.dim != 4)
-    return ctx.fail(Error::InvalidArgument, "cortex_m::quantized_conv2d.out: tensors must be 4-D");
-  if (!is_nhwc_compatible(in) || !is_nhwc_compatible(out))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: input and out must be channels-last (NHWC)");
-  if (!is_contiguous_like(w))
-    return ctx.fail(
-        Error::InvalidArgument,
-        "cortex_m::quantized_conv2d.out: weight must be contiguous [Cout, kH, kW, Cin]");
-  const Nhwc x = nhwc_of(in), y = nhwc_of(out);
-  const int32_t kh = w.sizes[1], kw = w.sizes[2], kc = w.sizes[3];
-  if (w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 || y.c % (x.c / kc) != 0 ||
-      x.n != y.n)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: weight must be [Cout, kH, kW, Cin/groups] "
-                    "with groups dividing Cin and Cout");
-  if (conv_out_size(x.h, kh, stride.h, pad.h, dil.h) != y.h ||
-      conv_out_size(x.w, kw, stride.w, pad.w, dil.w) != y.w)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: out H/W do not match kernel, stride, padding "
-                    "and dilation");
-  const bool has_bias = has_tensor(args, 2);
-  if (has_bias && (tensor(args, 2).dtype != ScalarType::Int ||
-                   static_cast<int64_t>(tensor(args, 2).numel()) != y.c))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: bias must be int32 [Cout]");
-  if (!valid_per_channel(tensor(args, 8), tensor(args, 9), y.c))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: multipliers/shifts must be int32 [Cout], "
-                    "multiplier > INT32_MIN, shift in [-31, 30]");
-  const int64_t in_off = int_arg(args, 6), out_off = int_arg(args, 7);
-  const int64_t act_min = int_arg(args, 10), act_max = int_arg(args, 11);
-  if (!in_range(in_off, -255, 255) || !in_range(out_off, -255, 255) ||
-      !valid_activation(act_min, act_max))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_conv2d.out: offsets or activation range out of range");
-
-  ConvJob& j = *job;
-  j.x = in.const_data_ptr<int8_t>();
-  j.w = w.const_data_ptr<int8_t>();
-  j.bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
-  j.mult = tensor(args, 8).const_data_ptr<int32_t>();
-  j.shift = tensor(args, 9).const_data_ptr<int32_t>();
-  j.y = out.mutable_data_ptr<int8_t>();
-  j.in = x;
-  j.out = y;
-  j.kh = kh;
-  j.kw = kw;
-  j.kc = kc;
-  j.stride = stride;
-  j.pad = pad;
-  j.dil = dil;
-  j.ioff = static_cast<int32_t>(in_off);
-  j.ooff = static_cast<int32_t>(out_off);
-  j.amin = static_cast<int32_t>(act_min);
-  j.amax = static_cast<int32_t>(act_max);
-  return Error::Ok;
+  // The texts of check_conv_args's failures, by ConvCheck (kBatch is depthwise only).
+  static constexpr const char* kWhy[] = {
+      "cortex_m::quantized_conv2d.out: 12-argument schema without scratch (before 2026-05-26) is "
+      "not supported; re-export",
+      "cortex_m::quantized_conv2d.out: expected 13 arguments + out (+ return)",
+      "cortex_m::quantized_conv2d.out: expected (input, weight, bias?, stride[2]>0, "
+      "padding[2]>=0, dilation[2]>0, input_offset, output_offset, multipliers, shifts, "
+      "activation_min, activation_max, scratch u8, out)",
+      "cortex_m::quantized_conv2d.out: input, weight and out must be int8",
+      "cortex_m::quantized_conv2d.out: tensors must be 4-D",
+      "cortex_m::quantized_conv2d.out: input and out must be channels-last (NHWC)",
+      "cortex_m::quantized_conv2d.out: weight must be contiguous [Cout, kH, kW, Cin]",
+      "",
+      "cortex_m::quantized_conv2d.out: weight must be [Cout, kH, kW, Cin/groups] with groups "
+      "dividing Cin and Cout",
+      "cortex_m::quantized_conv2d.out: out H/W do not match kernel, stride, padding and dilation",
+      "cortex_m::quantized_conv2d.out: bias must be int32 [Cout]",
+      "cortex_m::quantized_conv2d.out: multipliers/shifts must be int32 [Cout], multiplier > "
+      "INT32_MIN, shift in [-31, 30]",
+      "cortex_m::quantized_conv2d.out: offsets or activation range out of range",
+  };
+  int why = 0;
+  const Error e = check_conv_args(args, false, job, &why);
+  return e == Error::Ok ? e : ctx.fail(e, kWhy[why]);
 }
 
 }  // namespace int8

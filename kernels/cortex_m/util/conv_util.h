@@ -15,8 +15,10 @@ struct Pair {
   int32_t h, w;
 };
 
-// Reads an int[2] list whose entries lie in [lo, hi].
-inline bool read_pair(Span<EValue*> args, size_t i, int64_t lo, int64_t hi, Pair* out) {
+// Reads an int[2] list whose entries lie in [lo, hi] (out of line: three per convolution or
+// pooling op).
+ETMCU_ARG_CHECKS inline bool read_pair(Span<EValue*> args, size_t i, int64_t lo, int64_t hi,
+                                       Pair* out) {
   if (!is_int_list(args, i, 2)) return false;
   Span<const int64_t> v = args[i]->to_int_list();
   if (v[0] < lo || v[0] > hi || v[1] < lo || v[1] > hi) return false;
@@ -32,14 +34,135 @@ inline Nhwc nhwc_of(const Tensor& t) {
   return Nhwc{t.sizes[0], t.sizes[2], t.sizes[3], t.sizes[1]};
 }
 
-// Output extent of a convolution along one axis; -1 when the window never fits.
-inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad, int32_t dil) {
+// Output extent of a convolution along one axis; -1 when the window never fits (out of line: two
+// per op, each with 64-bit arithmetic).
+ETMCU_ARG_CHECKS inline int32_t conv_out_size(int32_t in, int32_t k, int32_t stride, int32_t pad,
+                                              int32_t dil) {
   const int64_t span = static_cast<int64_t>(dil) * (k - 1) + 1;
   const int64_t num = static_cast<int64_t>(in) + 2 * static_cast<int64_t>(pad) - span;
   if (num < 0) return -1;
   // 0 <= num <= in + 2 * pad < 2^32 (in <= INT32_MAX, every caller's pad <= 65535) and stride
   // >= 1: a 32-bit unsigned division is exact (no __divdi3 / __aeabi_ldivmod)
   return static_cast<int32_t>(static_cast<uint32_t>(num) / static_cast<uint32_t>(stride) + 1);
+}
+
+// The job of quantized_conv2d (kc = Cin / groups); quantized_depthwise_conv2d's DwJob has the
+// same layout with the depth multiplier in kc's place (check_conv_args fills both).
+struct ConvJob {
+  const int8_t* x;
+  const int8_t* w;
+  const int32_t* bias;
+  const int32_t* mult;
+  const int32_t* shift;
+  int8_t* y;
+  int8::Nhwc in, out;
+  int32_t kh, kw, kc;
+  int8::Pair stride, pad, dil;
+  int32_t ioff, ooff, amin, amax;
+};
+
+// Which check of check_conv_args failed: the index of the op's message (parse_conv2d,
+// parse_depthwise_conv2d).
+enum ConvCheck : int {
+  kOldSchema,
+  kArgCount,
+  kArgKinds,
+  kInt8,
+  kRank,
+  kChannelsLast,
+  kWeightContiguous,
+  kBatch,  // depthwise only
+  kWeightShape,
+  kOutSize,
+  kBias,
+  kPerChannel,
+  kRanges,
+};
+
+// The argument checks of quantized_conv2d.out and quantized_depthwise_conv2d.out, one function
+// for both (they differ in depthwise's depth_multiplier at 6, which moves every later argument by
+// one, and in the weight's shape); fills the job, or returns the error and sets *why. The
+// schemas are in parse_conv2d (conv2d.h) and parse_depthwise_conv2d (depthwise_conv2d.h).
+ETMCU_ARG_CHECKS inline Error check_conv_args(Span<EValue*> args, bool depthwise, ConvJob* job,
+                                              int* why) {
+  const size_t d = depthwise ? 1 : 0;  // the later arguments' shift
+  *why = kOldSchema;
+  if (args.size() == 14 + d) return Error::NotSupported;
+  *why = kArgCount;
+  if (args.size() != 15 + d) return Error::InvalidArgument;
+  Pair stride, pad, dil;
+  *why = kArgKinds;
+  if (!args_are(args, depthwise ? "TTtPPPIIITTIISTR" : "TTtPPPIITTIISTR") ||
+      !read_pair(args, 3, 1, 65535, &stride) || !read_pair(args, 4, 0, 65535, &pad) ||
+      !read_pair(args, 5, 1, 65535, &dil))
+    return Error::InvalidArgument;
+  const Tensor& in = tensor(args, 0);
+  const Tensor& w = tensor(args, 1);
+  const Tensor& out = tensor(args, 13 + d);
+  *why = kInt8;
+  if (in.dtype != ScalarType::Char || w.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
+    return Error::InvalidType;
+  *why = kRank;
+  if (in.dim != 4 || w.dim != 4 || out.dim != 4) return Error::InvalidArgument;
+  *why = kChannelsLast;
+  if (!is_nhwc_compatible(in) || !is_nhwc_compatible(out)) return Error::InvalidArgument;
+  *why = kWeightContiguous;
+  if (!is_contiguous_like(w)) return Error::InvalidArgument;
+  const Nhwc x = nhwc_of(in), y = nhwc_of(out);
+  int64_t k3;  // conv: Cin / groups; depthwise: the depth multiplier
+  if (depthwise) {
+    *why = kBatch;
+    if (x.n != 1 || y.n != 1) return Error::InvalidArgument;
+    k3 = int_arg(args, 6);
+    *why = kWeightShape;
+    if (w.sizes[0] != 1 || w.sizes[3] != y.c || k3 < 1 || k3 > y.c ||
+        static_cast<int64_t>(x.c) * k3 != y.c)
+      return Error::InvalidArgument;
+  } else {
+    const int32_t kc = w.sizes[3];
+    k3 = kc;
+    *why = kWeightShape;
+    if (w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 || y.c % (x.c / kc) != 0 ||
+        x.n != y.n)
+      return Error::InvalidArgument;
+  }
+  const int32_t kh = w.sizes[1], kw = w.sizes[2];
+  *why = kOutSize;
+  if (conv_out_size(x.h, kh, stride.h, pad.h, dil.h) != y.h ||
+      conv_out_size(x.w, kw, stride.w, pad.w, dil.w) != y.w)
+    return Error::InvalidArgument;
+  const bool has_bias = has_tensor(args, 2);
+  *why = kBias;
+  if (has_bias && !is_int32_vector(tensor(args, 2), y.c)) return Error::InvalidArgument;
+  *why = kPerChannel;
+  if (!valid_per_channel(tensor(args, 8 + d), tensor(args, 9 + d), y.c))
+    return Error::InvalidArgument;
+  const int64_t in_off = int_arg(args, 6 + d), out_off = int_arg(args, 7 + d);
+  const int64_t act_min = int_arg(args, 10 + d), act_max = int_arg(args, 11 + d);
+  *why = kRanges;
+  if (!offsets_in_range(args, 6 + d, 2) || !valid_activation(act_min, act_max))
+    return Error::InvalidArgument;
+
+  ConvJob& j = *job;
+  j.x = in.const_data_ptr<int8_t>();
+  j.w = w.const_data_ptr<int8_t>();
+  j.bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
+  j.mult = tensor(args, 8 + d).const_data_ptr<int32_t>();
+  j.shift = tensor(args, 9 + d).const_data_ptr<int32_t>();
+  j.y = out.mutable_data_ptr<int8_t>();
+  j.in = x;
+  j.out = y;
+  j.kh = kh;
+  j.kw = kw;
+  j.kc = static_cast<int32_t>(k3);
+  j.stride = stride;
+  j.pad = pad;
+  j.dil = dil;
+  j.ioff = static_cast<int32_t>(in_off);
+  j.ooff = static_cast<int32_t>(out_off);
+  j.amin = static_cast<int32_t>(act_min);
+  j.amax = static_cast<int32_t>(act_max);
+  return Error::Ok;
 }
 
 // Whether an op's out shares bytes with its input: only a memory plan below the naive floor

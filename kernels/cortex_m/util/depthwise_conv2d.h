@@ -2,7 +2,9 @@
 // checks that fill a DwJob, and the reference arithmetic (arm_depthwise_conv_wrapper_s8's results
 // for any multiplier, stride, padding and dilation) that the variants fall back to.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
@@ -66,91 +68,37 @@ inline __attribute__((noinline)) void depthwise_nhwc_ref(const DwJob& j) {
 // (output channel c*multiplier + m reads input channel c); bias [Cout] int32 or None.
 ETMCU_ARG_CHECKS inline Error parse_depthwise_conv2d(KernelContext& ctx, Span<EValue*> args,
                                                      DwJob* job) {
-  if (args.size() == 15)
-    return ctx.fail(Error::NotSupported,
-                    "cortex_m::quantized_depthwise_conv2d.out: 13-argument schema without scratch "
-                    "(before 2026-05-26) is not supported; re-export");
-  if (args.size() != 16)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: expected 14 arguments + out (+ "
-                    "return)");
-  Pair stride, pad, dil;
-  if (!args_are(args, "TTtPPPIIITTIISTR") || !read_pair(args, 3, 1, 65535, &stride) ||
-      !read_pair(args, 4, 0, 65535, &pad) || !read_pair(args, 5, 1, 65535, &dil))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: expected (input, weight, bias?, "
-                    "stride[2]>0, padding[2]>=0, dilation[2]>0, depth_multiplier, input_offset, "
-                    "output_offset, multipliers, shifts, activation_min, activation_max, scratch "
-                    "u8, out)");
-  const Tensor& in = tensor(args, 0);
-  const Tensor& w = tensor(args, 1);
-  const Tensor& out = tensor(args, 14);
-  if (in.dtype != ScalarType::Char || w.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
-    return ctx.fail(Error::InvalidType,
-                    "cortex_m::quantized_depthwise_conv2d.out: input, weight and out must be int8");
-  if (in.dim != 4 || w.dim != 4 || out.dim != 4)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: tensors must be 4-D");
-  if (!is_nhwc_compatible(in) || !is_nhwc_compatible(out))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: input and out must be channels-last "
-                    "(NHWC)");
-  if (!is_contiguous_like(w))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: weight must be contiguous "
-                    "[1, kH, kW, Cout]");
-  const Nhwc x = nhwc_of(in), y = nhwc_of(out);
-  if (x.n != 1 || y.n != 1)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: batch must be 1");
-  const int64_t mult_ch = int_arg(args, 6);
-  if (w.sizes[0] != 1 || w.sizes[3] != y.c || mult_ch < 1 || mult_ch > y.c ||
-      static_cast<int64_t>(x.c) * mult_ch != y.c)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: need weight [1, kH, kW, Cout] and "
-                    "Cout == Cin * depth_multiplier");
-  const int32_t kh = w.sizes[1], kw = w.sizes[2];
-  if (conv_out_size(x.h, kh, stride.h, pad.h, dil.h) != y.h ||
-      conv_out_size(x.w, kw, stride.w, pad.w, dil.w) != y.w)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: out H/W do not match kernel, "
-                    "stride, padding and dilation");
-  const bool has_bias = has_tensor(args, 2);
-  if (has_bias && (tensor(args, 2).dtype != ScalarType::Int ||
-                   static_cast<int64_t>(tensor(args, 2).numel()) != y.c))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: bias must be int32 [Cout]");
-  if (!valid_per_channel(tensor(args, 9), tensor(args, 10), y.c))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: multipliers/shifts must be int32 "
-                    "[Cout], multiplier > INT32_MIN, shift in [-31, 30]");
-  const int64_t in_off = int_arg(args, 7), out_off = int_arg(args, 8);
-  const int64_t act_min = int_arg(args, 11), act_max = int_arg(args, 12);
-  if (!in_range(in_off, -255, 255) || !in_range(out_off, -255, 255) ||
-      !valid_activation(act_min, act_max))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantized_depthwise_conv2d.out: offsets or activation range out of "
-                    "range");
-
-  DwJob& j = *job;
-  j.x = in.const_data_ptr<int8_t>();
-  j.w = w.const_data_ptr<int8_t>();
-  j.bias = has_bias ? tensor(args, 2).const_data_ptr<int32_t>() : nullptr;
-  j.mult = tensor(args, 9).const_data_ptr<int32_t>();
-  j.shift = tensor(args, 10).const_data_ptr<int32_t>();
-  j.y = out.mutable_data_ptr<int8_t>();
-  j.in = x;
-  j.out = y;
-  j.kh = kh;
-  j.kw = kw;
-  j.cm = static_cast<int32_t>(mult_ch);
-  j.stride = stride;
-  j.pad = pad;
-  j.dil = dil;
-  j.ioff = static_cast<int32_t>(in_off);
-  j.ooff = static_cast<int32_t>(out_off);
-  j.amin = static_cast<int32_t>(act_min);
-  j.amax = static_cast<int32_t>(act_max);
+  // The texts of check_conv_args's failures, by ConvCheck.
+  static constexpr const char* kWhy[] = {
+      "cortex_m::quantized_depthwise_conv2d.out: 13-argument schema without scratch (before "
+      "2026-05-26) is not supported; re-export",
+      "cortex_m::quantized_depthwise_conv2d.out: expected 14 arguments + out (+ return)",
+      "cortex_m::quantized_depthwise_conv2d.out: expected (input, weight, bias?, stride[2]>0, "
+      "padding[2]>=0, dilation[2]>0, depth_multiplier, input_offset, output_offset, "
+      "multipliers, shifts, activation_min, activation_max, scratch u8, out)",
+      "cortex_m::quantized_depthwise_conv2d.out: input, weight and out must be int8",
+      "cortex_m::quantized_depthwise_conv2d.out: tensors must be 4-D",
+      "cortex_m::quantized_depthwise_conv2d.out: input and out must be channels-last (NHWC)",
+      "cortex_m::quantized_depthwise_conv2d.out: weight must be contiguous [1, kH, kW, Cout]",
+      "cortex_m::quantized_depthwise_conv2d.out: batch must be 1",
+      "cortex_m::quantized_depthwise_conv2d.out: need weight [1, kH, kW, Cout] and Cout == Cin * "
+      "depth_multiplier",
+      "cortex_m::quantized_depthwise_conv2d.out: out H/W do not match kernel, stride, padding "
+      "and dilation",
+      "cortex_m::quantized_depthwise_conv2d.out: bias must be int32 [Cout]",
+      "cortex_m::quantized_depthwise_conv2d.out: multipliers/shifts must be int32 [Cout], "
+      "multiplier > INT32_MIN, shift in [-31, 30]",
+      "cortex_m::quantized_depthwise_conv2d.out: offsets or activation range out of range",
+  };
+  // check_conv_args fills a ConvJob: DwJob is the same fields with cm in kc's place.
+  static_assert(sizeof(DwJob) == sizeof(ConvJob) && offsetof(DwJob, cm) == offsetof(ConvJob, kc) &&
+                    offsetof(DwJob, amax) == offsetof(ConvJob, amax),
+                "DwJob and ConvJob must keep one layout");
+  ConvJob j;
+  int why = 0;
+  const Error e = check_conv_args(args, true, &j, &why);
+  if (e != Error::Ok) return ctx.fail(e, kWhy[why]);
+  memcpy(job, &j, sizeof j);
   return Error::Ok;
 }
 

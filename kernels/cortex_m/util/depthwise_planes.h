@@ -176,8 +176,9 @@ void set_plane_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t
 // Isa::row. (Each in a function of its own, so that only one argument block is on the stack
 // beside the plane.)
 template <class Isa>
-__attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane, int32_t ls,
-                                            int32_t ci, int32_t oy0, int32_t n_out) {
+ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane,
+                                                            int32_t ls, int32_t ci, int32_t oy0,
+                                                            int32_t n_out) {
   DwRow4Args b;
   set_plane_geometry(j, plane, ls, n_out, &b);
   for (int32_t m = 0; m < j.cm; m += 4) {
@@ -200,8 +201,9 @@ __attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane,
 }
 
 template <class Isa>
-__attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane, int32_t ls,
-                                            int32_t ci, int32_t oy0, int32_t n_out) {
+ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane,
+                                                            int32_t ls, int32_t ci, int32_t oy0,
+                                                            int32_t n_out) {
   DwRowArgs a;
   set_plane_geometry(j, plane, ls, n_out, &a);
   for (int32_t m = 0; m < j.cm; ++m) {
@@ -222,7 +224,8 @@ __attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane,
 }
 
 template <class Isa>
-__attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls, int32_t strip) {
+ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls,
+                                                                int32_t strip) {
   alignas(4) int8_t plane[kDwPlaneBytes];
   const int8_t zp = static_cast<int8_t>(-j.ioff);
   const int32_t cin = j.in.c, sy = j.stride.h;

@@ -78,10 +78,8 @@ ETMCU_ARG_CHECKS inline Error parse_linear(KernelContext& ctx, Span<EValue*> arg
                     "cortex_m::quantized_linear.out: weights must be [out_features, in_features] "
                     "and out [..., out_features] with input's batch");
   const bool has_bias = has_tensor(args, 2), has_ksum = has_tensor(args, 3);
-  if ((has_bias && (tensor(args, 2).dtype != ScalarType::Int ||
-                    static_cast<int64_t>(tensor(args, 2).numel()) != nout)) ||
-      (has_ksum && (tensor(args, 3).dtype != ScalarType::Int ||
-                    static_cast<int64_t>(tensor(args, 3).numel()) != nout)))
+  if ((has_bias && !is_int32_vector(tensor(args, 2), nout)) ||
+      (has_ksum && !is_int32_vector(tensor(args, 3), nout)))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: bias and kernel_sum must be int32 "
                     "[out_features]");
@@ -92,8 +90,7 @@ ETMCU_ARG_CHECKS inline Error parse_linear(KernelContext& ctx, Span<EValue*> arg
                     "and a shift in [-31, 30]");
   const int64_t in_off = int_arg(args, 4), f_off = int_arg(args, 5), out_off = int_arg(args, 6);
   const int64_t act_max = int_arg(args, 9), act_min = int_arg(args, 10);
-  if (!in_range(in_off, -255, 255) || !in_range(f_off, -255, 255) ||
-      !in_range(out_off, -255, 255) || act_min < -128 || act_max > 127 || act_min > act_max)
+  if (!offsets_in_range(args, 4, 3) || act_min < -128 || act_max > 127 || act_min > act_max)
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: offsets or activation range out of range "
                     "(note the order: activation_max, then activation_min)");

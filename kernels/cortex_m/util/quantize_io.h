@@ -41,92 +41,117 @@ inline bool read_scale(Span<EValue*> args, size_t i, float* scale) {
   return b != 0 && b < 0x7f800000u;
 }
 
-// quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int quant_max,
-//                         ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-ETMCU_ARG_CHECKS inline Error parse_quantize_per_tensor(KernelContext& ctx, Span<EValue*> args,
-                                                        QuantizeJob* job) {
-  if (args.size() != 8)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantize_per_tensor.out: expected 6 arguments + out (+ return)");
-  if (!args_are(args, "TFIIIITR"))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantize_per_tensor.out: expected (input, scale, zero_point, "
-                    "quant_min, quant_max, dtype, out)");
+// Which check of check_quant_args failed: the index of the op's message.
+enum QuantCheck : int { kQArgCount, kQArgKinds, kQFloat, kQDtype, kQLayout, kQRange, kQScale };
+
+// The checked arguments of quantize_per_tensor.out / dequantize_per_tensor.out.
+struct QuantArgs {
+  const Tensor* in;
+  const Tensor* out;
+  float scale;  // positive and finite
+  int32_t zp, qmin, qmax;
+};
+
+// The argument checks of both ops in one function (their schemas are the same; quantize reads a
+// float32 input into an int8/int16 out, dequantize the reverse): fills *q, or returns the error
+// and sets *why. Each op's checks and their order are its own (the texts are in
+// parse_quantize_per_tensor and parse_dequantize_per_tensor).
+ETMCU_ARG_CHECKS inline Error check_quant_args(Span<EValue*> args, bool quantize, QuantArgs* q,
+                                               int* why) {
+  *why = kQArgCount;
+  if (args.size() != 8) return Error::InvalidArgument;
+  *why = kQArgKinds;
+  if (!args_are(args, "TFIIIITR")) return Error::InvalidArgument;
   const Tensor& in = tensor(args, 0);
   const Tensor& out = tensor(args, 6);
+  const Tensor& fl = quantize ? in : out;  // the float32 side
+  const Tensor& qt = quantize ? out : in;  // the quantized side
   const int64_t dtype = int_arg(args, 5);
-  if (in.dtype != ScalarType::Float)
-    return ctx.fail(Error::InvalidType, "cortex_m::quantize_per_tensor.out: input must be float32");
-  if ((dtype != static_cast<int64_t>(ScalarType::Char) &&
-       dtype != static_cast<int64_t>(ScalarType::Short)) ||
-      static_cast<int64_t>(out.dtype) != dtype)
-    return ctx.fail(Error::InvalidType,
-                    "cortex_m::quantize_per_tensor.out: dtype must be int8 or int16 and match out");
-  if (!same_layout(in, out))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantize_per_tensor.out: out must have input's shape and layout");
-  const bool i8 = out.dtype == ScalarType::Char;
+  const bool float_ok = fl.dtype == ScalarType::Float;
+  const bool dtype_ok = (dtype == static_cast<int64_t>(ScalarType::Char) ||
+                         dtype == static_cast<int64_t>(ScalarType::Short)) &&
+                        static_cast<int64_t>(qt.dtype) == dtype;
+  if (!float_ok || !dtype_ok) {  // quantize checks the float side first, dequantize the dtype
+    *why = (quantize ? float_ok : !dtype_ok) ? kQDtype : kQFloat;
+    return Error::InvalidType;
+  }
+  *why = kQLayout;
+  if (!same_layout(in, out)) return Error::InvalidArgument;
+  const bool i8 = qt.dtype == ScalarType::Char;
   const int64_t lo = i8 ? -128 : -32768, hi = i8 ? 127 : 32767;
   const int64_t qmin = int_arg(args, 3), qmax = int_arg(args, 4), zp = int_arg(args, 2);
-  if (qmin < lo || qmax > hi || qmin > qmax || !fits_i32(zp))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantize_per_tensor.out: quant_min/quant_max outside the dtype");
-  float scale;
-  if (!read_scale(args, 1, &scale))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::quantize_per_tensor.out: scale must be a positive finite float32");
-  job->x = in.const_data_ptr<float>();
-  job->q8 = i8 ? out.mutable_data_ptr<int8_t>() : nullptr;
-  job->q16 = i8 ? nullptr : out.mutable_data_ptr<int16_t>();
-  job->n = in.numel();
-  const uint32_t inv = reciprocal_bits(float_bits(scale));  // 1.0f / scale
+  // quantize: any int32 zero point (the result is clamped); dequantize: within [qmin, qmax]
+  // (which also rules out qmin > qmax)
+  *why = kQRange;
+  if (qmin < lo || qmax > hi || qmin > qmax ||
+      (quantize ? !fits_i32(zp) : (zp < qmin || zp > qmax)))
+    return Error::InvalidArgument;
+  *why = kQScale;
+  if (!read_scale(args, 1, &q->scale)) return Error::InvalidArgument;
+  q->in = &in;
+  q->out = &out;
+  q->zp = static_cast<int32_t>(zp);
+  q->qmin = static_cast<int32_t>(qmin);
+  q->qmax = static_cast<int32_t>(qmax);
+  return Error::Ok;
+}
+
+// quantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min, int quant_max,
+//                         ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
+inline Error parse_quantize_per_tensor(KernelContext& ctx, Span<EValue*> args, QuantizeJob* job) {
+  static constexpr const char* kWhy[] = {
+      "cortex_m::quantize_per_tensor.out: expected 6 arguments + out (+ return)",
+      "cortex_m::quantize_per_tensor.out: expected (input, scale, zero_point, quant_min, "
+      "quant_max, dtype, out)",
+      "cortex_m::quantize_per_tensor.out: input must be float32",
+      "cortex_m::quantize_per_tensor.out: dtype must be int8 or int16 and match out",
+      "cortex_m::quantize_per_tensor.out: out must have input's shape and layout",
+      "cortex_m::quantize_per_tensor.out: quant_min/quant_max outside the dtype",
+      "cortex_m::quantize_per_tensor.out: scale must be a positive finite float32",
+  };
+  QuantArgs q;
+  int why = 0;
+  const Error e = check_quant_args(args, true, &q, &why);
+  if (e != Error::Ok) return ctx.fail(e, kWhy[why]);
+  const bool i8 = q.out->dtype == ScalarType::Char;
+  job->x = q.in->const_data_ptr<float>();
+  job->q8 = i8 ? q.out->mutable_data_ptr<int8_t>() : nullptr;
+  job->q16 = i8 ? nullptr : q.out->mutable_data_ptr<int16_t>();
+  job->n = q.in->numel();
+  const uint32_t inv = reciprocal_bits(float_bits(q.scale));  // 1.0f / scale
   memcpy(&job->inv_scale, &inv, 4);
-  job->zp = static_cast<int32_t>(zp);
-  job->qmin = static_cast<int32_t>(qmin);
-  job->qmax = static_cast<int32_t>(qmax);
+  job->zp = q.zp;
+  job->qmin = q.qmin;
+  job->qmax = q.qmax;
   return Error::Ok;
 }
 
 // dequantize_per_tensor.out(Tensor input, float scale, int zero_point, int quant_min,
 //                           int quant_max, ScalarType dtype, *, Tensor(a!) out) -> Tensor(a!)
-ETMCU_ARG_CHECKS inline Error parse_dequantize_per_tensor(KernelContext& ctx, Span<EValue*> args,
-                                                          DequantizeJob* job) {
-  if (args.size() != 8)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::dequantize_per_tensor.out: expected 6 arguments + out (+ return)");
-  if (!args_are(args, "TFIIIITR"))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::dequantize_per_tensor.out: expected (input, scale, zero_point, "
-                    "quant_min, quant_max, dtype, out)");
-  const Tensor& in = tensor(args, 0);
-  const Tensor& out = tensor(args, 6);
-  const int64_t dtype = int_arg(args, 5);
-  if ((dtype != static_cast<int64_t>(ScalarType::Char) &&
-       dtype != static_cast<int64_t>(ScalarType::Short)) ||
-      static_cast<int64_t>(in.dtype) != dtype)
-    return ctx.fail(Error::InvalidType,
-                    "cortex_m::dequantize_per_tensor.out: dtype must be int8 or int16 and match "
-                    "input");
-  if (out.dtype != ScalarType::Float)
-    return ctx.fail(Error::InvalidType, "cortex_m::dequantize_per_tensor.out: out must be float32");
-  if (!same_layout(in, out))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::dequantize_per_tensor.out: out must have input's shape and layout");
-  const bool i8 = in.dtype == ScalarType::Char;
-  const int64_t lo = i8 ? -128 : -32768, hi = i8 ? 127 : 32767;
-  const int64_t qmin = int_arg(args, 3), qmax = int_arg(args, 4), zp = int_arg(args, 2);
-  if (qmin < lo || qmax > hi || zp < qmin || zp > qmax)
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::dequantize_per_tensor.out: need quant_min <= zero_point <= "
-                    "quant_max within the dtype");
-  if (!read_scale(args, 1, &job->scale))
-    return ctx.fail(Error::InvalidArgument,
-                    "cortex_m::dequantize_per_tensor.out: scale must be a positive finite float32");
-  job->q8 = i8 ? in.const_data_ptr<int8_t>() : nullptr;
-  job->q16 = i8 ? nullptr : in.const_data_ptr<int16_t>();
-  job->y = out.mutable_data_ptr<float>();
-  job->n = in.numel();
-  job->zp = static_cast<int32_t>(zp);
+inline Error parse_dequantize_per_tensor(KernelContext& ctx, Span<EValue*> args,
+                                         DequantizeJob* job) {
+  static constexpr const char* kWhy[] = {
+      "cortex_m::dequantize_per_tensor.out: expected 6 arguments + out (+ return)",
+      "cortex_m::dequantize_per_tensor.out: expected (input, scale, zero_point, quant_min, "
+      "quant_max, dtype, out)",
+      "cortex_m::dequantize_per_tensor.out: out must be float32",
+      "cortex_m::dequantize_per_tensor.out: dtype must be int8 or int16 and match input",
+      "cortex_m::dequantize_per_tensor.out: out must have input's shape and layout",
+      "cortex_m::dequantize_per_tensor.out: need quant_min <= zero_point <= quant_max within the "
+      "dtype",
+      "cortex_m::dequantize_per_tensor.out: scale must be a positive finite float32",
+  };
+  QuantArgs q;
+  int why = 0;
+  const Error e = check_quant_args(args, false, &q, &why);
+  if (e != Error::Ok) return ctx.fail(e, kWhy[why]);
+  const bool i8 = q.in->dtype == ScalarType::Char;
+  job->q8 = i8 ? q.in->const_data_ptr<int8_t>() : nullptr;
+  job->q16 = i8 ? nullptr : q.in->const_data_ptr<int16_t>();
+  job->y = q.out->mutable_data_ptr<float>();
+  job->n = q.in->numel();
+  job->scale = q.scale;
+  job->zp = q.zp;
   return Error::Ok;
 }
 
@@ -156,21 +181,22 @@ inline Q quantize_float(float x, float inv_scale, int32_t zp, int32_t qmin, int3
   return static_cast<Q>(v < qmin ? qmin : (v > qmax ? qmax : v));
 }
 
+// One loop for both widths (the width a branch per element): these run once per inference, on
+// the model's input and output, so the second loop's code is not worth its few cycles.
 inline void quantize_floats(const QuantizeJob& j) {
-  if (j.q8)
-    for (size_t i = 0; i < j.n; ++i)
-      j.q8[i] = quantize_float<int8_t>(j.x[i], j.inv_scale, j.zp, j.qmin, j.qmax);
-  else
-    for (size_t i = 0; i < j.n; ++i)
-      j.q16[i] = quantize_float<int16_t>(j.x[i], j.inv_scale, j.zp, j.qmin, j.qmax);
+  for (size_t i = 0; i < j.n; ++i) {
+    const int32_t v = quantize_float<int32_t>(j.x[i], j.inv_scale, j.zp, j.qmin, j.qmax);
+    if (j.q8)
+      j.q8[i] = static_cast<int8_t>(v);
+    else
+      j.q16[i] = static_cast<int16_t>(v);
+  }
 }
 
 // out = float(q - zero_point) * scale, one float32 multiply.
 inline void dequantize_floats(const DequantizeJob& j) {
-  if (j.q8)
-    for (size_t i = 0; i < j.n; ++i) j.y[i] = static_cast<float>(j.q8[i] - j.zp) * j.scale;
-  else
-    for (size_t i = 0; i < j.n; ++i) j.y[i] = static_cast<float>(j.q16[i] - j.zp) * j.scale;
+  for (size_t i = 0; i < j.n; ++i)
+    j.y[i] = static_cast<float>((j.q8 ? j.q8[i] : j.q16[i]) - j.zp) * j.scale;
 }
 
 }  // namespace int8

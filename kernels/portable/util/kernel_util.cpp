@@ -5,38 +5,29 @@
 #include <string.h>
 
 #include "kernels/api/kernel_paths.h"
+#include "kernels/api/tensor_check.h"
 #include "kernels/portable/util/reduce.h"
 
 namespace etmcu {
 namespace kernels {
 namespace util {
 
+// The int8 kernels' well-formedness check (kernels/api/tensor_check.h: rank, sizes, dim_order a
+// permutation, element size, data and nbytes) plus the portable kernels' own two rules; one copy
+// of the common part in a firmware that links both kernel sets (upstream's KWS does).
 bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
-  const EValue* v = args[i];
-  if (v == nullptr || !v->is_tensor() || v->payload.as_tensor == nullptr) return false;
-  const Tensor& t = v->to_tensor();
-  if (t.dim > kTensorMaxDim) return false;
-  if (t.dim > 0 && (t.sizes == nullptr || t.dim_order == nullptr)) return false;
-  uint32_t seen = 0;
-  uint64_t numel = 1, span = 1;
+  if (!is_well_formed_tensor_arg(args, i)) return false;
+  const Tensor& t = args[i]->to_tensor();
+  // Product of the non-zero sizes bounds every stride: keeps offsets and strides in int32 range
+  // even for empty tensors (and numel, which the common part only bounds by 2^40).
+  uint64_t span = 1;
   for (int d = 0; d < t.dim; ++d) {
-    if (t.sizes[d] < 0 || t.dim_order[d] >= t.dim) return false;
-    uint32_t bit = 1u << t.dim_order[d];
-    if (seen & bit) return false;
-    seen |= bit;
-    numel *= static_cast<uint64_t>(t.sizes[d]);
-    // Product of the non-zero sizes bounds every stride: keeps offsets and strides in int32
-    // range even for empty tensors.
     span *= static_cast<uint64_t>(t.sizes[d] > 0 ? t.sizes[d] : 1);
     if (span > 0x7fffffffu) return false;
   }
-  size_t es = element_size(t.dtype);
-  if (es == 0) return false;
   // A dtype this build left out (ETMCU_KERNEL_DTYPES) is rejected here, before any kernel could
   // read or write it through a compiled-out path.
-  if (static_cast<int>(t.dtype) < 32 && !dtype_in_mask(t.dtype)) return false;
-  if (numel > 0 && (t.data == nullptr || t.nbytes < numel * es)) return false;
-  return true;
+  return static_cast<int>(t.dtype) >= 32 || dtype_in_mask(t.dtype);
 }
 
 BinaryLayout binary_layout(const Tensor& a, const Tensor& b, const Tensor& out, ScalarType t) {

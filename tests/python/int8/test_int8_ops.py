@@ -378,6 +378,43 @@ def test_quantized_avg_pool2d_global_word_lanes(call, hw, fill):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("h,w,k,stride,pad,ceil_mode", [
+    (2, 2, (1, 1), (1, 1), (1, 1), False),  # the first and the last row and column: padding only
+    (5, 2, (1, 1), (1, 1), (0, 1), False),  # only along W
+    (2, 5, (1, 2), (2, 2), (1, 1), False),  # only along H (its first row)
+    (4, 5, (2, 2), (2, 2), (0, 2), False),  # only the first column (the last one is not)
+    (5, 4, (2, 2), (2, 2), (2, 0), False),  # only the first row
+    (3, 3, (2, 2), (3, 3), (0, 1), False),  # the last column's window: one input column
+    (6, 6, (3, 3), (2, 2), (1, 1), False),  # every window touches the input
+    (5, 5, (2, 2), (2, 2), (1, 1), True),   # ceil mode: the extra window still does
+    (4, 7, (3, 2), (1, 3), (1, 1), True),
+])
+def test_avg_pool_window_in_padding(call, h, w, k, stride, pad, ceil_mode):
+    """A pooling window entirely in the padding is an error (CMSIS-NN's ARG_ERROR); the rule
+    against a walk over every window (the checks look at each axis's first and last only)."""
+    def out_size(n, kk, s, p):
+        num = n + 2 * p - kk
+        o = num // s + 1
+        if ceil_mode and num % s:
+            o += 1
+        if ceil_mode and (o - 1) * s >= n + p:
+            o -= 1
+        return o
+    oh, ow = out_size(h, k[0], stride[0], pad[0]), out_size(w, k[1], stride[1], pad[1])
+    empty = any(oy * stride[0] - pad[0] + k[0] <= 0 or oy * stride[0] - pad[0] >= h
+                for oy in range(oh)) or \
+        any(ox * stride[1] - pad[1] + k[1] <= 0 or ox * stride[1] - pad[1] >= w for ox in range(ow))
+    x = i8(np.random.default_rng(h * 100 + w), (1, h, w, 4))
+    args = [nhwc(x), list(k), list(stride), list(pad), ceil_mode, -128, 2077939072, -4,
+            scratch(16), out_nhwc((1, oh, ow, 4)), Ref(9)]
+    if empty:
+        err = call("cortex_m::quantized_avg_pool2d.out", args, expect_error=True)
+        assert "entirely in the padding" in err
+    else:
+        (got,) = call("cortex_m::quantized_avg_pool2d.out", args)
+        np.testing.assert_array_equal(got, ref.avg_pool2d_nhwc(x, k, stride, pad, ceil_mode))
+
+
 def test_avg_pool_rejects_old_schemas(call):
     x = nhwc(np.zeros((1, 2, 2, 3), np.int8))
     old = [x, [2, 2], [2, 2], [0, 0], 0, 1 << 30, 0, scratch(), out_nhwc((1, 1, 1, 3)), Ref(8)]

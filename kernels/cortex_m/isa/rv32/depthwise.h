@@ -44,7 +44,7 @@ struct Rv32Planes {
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
-inline bool depthwise_fast(const DwJob& j) {
+ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
   // The plane path where its rows are in assembly (three rows of up to three taps, one channel
   // per input channel): in C its rows were slower than depthwise_blocks (KWS's 10x4 first layer

@@ -7,14 +7,23 @@
    runs, as the Xpulp kernel's): for each byte of a run, three input loads and four weight loads
    feed twelve mul + add (31 instructions for 12 multiply-accumulates, sixteen bytes per loop
    iteration with immediate offsets, so the seven pointer steps and the branch cost 10 cycles
-   per 192 multiply-accumulates; a four-byte loop takes a run's tail; every load at least one
-   instruction ahead of its use; the twelve sums in s0..s11). The last one or two pixels go as a
-   pair: two input loads and four weight loads for eight mul + add (22 for 8). Each sum is then
-   requantized in the 4v form of cmsis_math.h (requantize_offset_4v, |v| < 2^29):
+   per 192 multiply-accumulates; other run lengths enter the step part-way, below; every load
+   at least one instruction ahead of its use; the twelve sums in s0..s11). The last one or two
+   pixels go as a pair: two input loads and four weight loads for eight mul + add (22 for 8).
+   Each sum is then requantized in the 4v form of cmsis_math.h (requantize_offset_4v,
+   |v| < 2^29):
      H = hi(4v * m);  y = (H + (v < 0 ? -1 : 1) + (offset << (r+1)) + 2^r) >> (r+1)
    and clamped to [amin, amax], the out-of-range results through fixups placed after the return
    (two branches not taken in the common case). An odd last pixel is computed as a pair with
-   itself. */
+   itself, and the pair's outputs go through the triple's requantization as three pixels (the
+   second one twice): four more requantizations once per call instead of 500 B of code.
+
+   The triple loop has one copy of its 16-byte step for every run length (a multiple of 4): a run
+   whose length is not a multiple of 16 enters the step D = (-length) mod 16 bytes in (at BYTE3
+   D, by branches: a register jump would read as an indirect call to the firmware's stack bound),
+   with its pointers D bytes before the run, so that the step's immediate offsets land on the
+   run's bytes (the pointers stay D bytes back for the whole pass: the row skips are less D). A
+   separate 4-byte loop for the tail was 380 B more. */
 #define A_X 0
 #define A_XSTEP 4
 #define A_PIXELS 8
@@ -36,14 +45,19 @@
 #define A_FLOOR 128
 #define A_WROWSKIP 132
 
-/* frame: row bytes, pixels left, the pass's first outputs, the pass's first row; saved registers */
+/* frame: row bytes, pixels left, the pass's first outputs, the pass's first row (less D, below);
+   saved registers; the triple loop's run entry and skips (D = the bytes of the run's first
+   16-byte step that lie before it) */
 #define F_ROW 0
 #define F_LEFT 4
 #define F_Y 8
 #define F_X 12
-#define F_ROW16 68
-#define F_TAIL 72
-#define F_SIZE 80
+#define F_ROWD 68
+#define F_D 72
+#define F_RSKIP 76
+#define F_WRSKIP 80
+#define F_W 84
+#define F_SIZE 96
 
 /* byte i of the rows: a3/a4 the two input bytes, a5/a6 weight bytes, a7 the product */
 .macro BYTE i
@@ -71,30 +85,7 @@
     add  s7, s7, a7
 .endm
 
-/* requantize acc into byte k at ybase in the 4v form (t0, t1, a3..a5 temporaries; s8/s9
-   amin/amax); a sum below t2 (neg_floor) is amin without the arithmetic. A result outside the
-   range branches to its fixup after the function's return (CLAMP_FIXUPS id), so the common case
-   costs two branches not taken. */
-.macro REQ k, acc, ybase, id
-    mv   t0, s8
-    blt  \acc, t2, .Lst\id
-    lw   a3, (A_MULT + 4 * \k)(a0)
-    lw   a4, (A_ROUND4 + 4 * \k)(a0)
-    lw   a5, (A_RIGHT4 + 4 * \k)(a0)
-    slli t0, \acc, 2
-    mulh t0, t0, a3
-    srai t1, \acc, 31
-    ori  t1, t1, 1
-    add  t0, t0, t1
-    add  t0, t0, a4
-    sra  t0, t0, a5
-    blt  t0, s8, .Llo\id
-    blt  s9, t0, .Lhi\id
-.Lst\id:
-    sb   t0, \k(\ybase)
-.endm
-
-/* the out-of-range results of REQ / REQ3 instance id: the bound (lo / hi), then back */
+/* the out-of-range results of REQ3 instance id: the bound (lo / hi), then back */
 .macro CLAMP_FIXUP id, lo, hi
 .Llo\id:
     mv   t0, \lo
@@ -193,25 +184,36 @@ etmcu_rv32_pointwise_4ch:
     lw   t0, A_WORDS(a0)
     slli t0, t0, 2
     sw   t0, F_ROW(sp)
-    andi t1, t0, -16
-    sw   t1, F_ROW16(sp)
-    sub  t1, t0, t1
-    sw   t1, F_TAIL(sp)
+    neg  t1, t0
+    andi t1, t1, 12               /* D = (-row) mod 16 (row is a multiple of 4) */
+    sw   t1, F_D(sp)
+    add  t2, t0, t1
+    sw   t2, F_ROWD(sp)           /* a run's bytes from the entry: D + row */
+    lw   t2, A_ROWSKIP(a0)
+    sub  t2, t2, t1
+    sw   t2, F_RSKIP(sp)
+    lw   t2, A_WROWSKIP(a0)
+    sub  t2, t2, t1
+    sw   t2, F_WRSKIP(sp)
+    lw   t2, A_W(a0)
+    sub  t2, t2, t1
+    sw   t2, F_W(sp)
     lw   t0, A_PIXELS(a0)
     sw   t0, F_LEFT(sp)
     lw   t0, A_Y(a0)
     sw   t0, F_Y(sp)
     lw   t0, A_X(a0)
+    sub  t0, t0, t1
     sw   t0, F_X(sp)
 .Ltriple:                         /* three pixels by four channels while three are left */
     lw   t0, F_LEFT(sp)
     li   t1, 3
     blt  t0, t1, .Lpairs
-    lw   a1, F_X(sp)              /* the three receptive fields */
+    lw   a1, F_X(sp)              /* the three receptive fields (less D) */
     lw   t1, A_XSTEP(a0)
     add  a2, a1, t1
     add  a3, a2, t1
-    lw   t2, A_W(a0)              /* the four weight rows */
+    lw   t2, F_W(sp)              /* the four weight rows (less D) */
     lw   t1, A_WSTRIDE(a0)
     add  t3, t2, t1
     add  t4, t3, t1
@@ -229,21 +231,30 @@ etmcu_rv32_pointwise_4ch:
     mv   s10, s2
     mv   s11, s3
     lw   ra, A_ROWS(a0)           /* kernel rows left */
-7:  lw   t1, F_ROW16(sp)
-    add  t6, a1, t1               /* the end of the run's 16-byte part */
-    beq  a1, t6, 6f
-8:  BYTE3 0
+7:  lw   t1, F_D(sp)
+    lw   t6, F_ROWD(sp)
+    add  t6, a1, t6               /* the end of the run (less D) */
+    beqz t1, 8f                   /* the entry BYTE3 D */
+    addi t1, t1, -8
+    bltz t1, .Lenter4
+    beqz t1, .Lenter8
+    j    .Lenter12
+8:
+    BYTE3 0
     BYTE3 1
     BYTE3 2
     BYTE3 3
+.Lenter4:
     BYTE3 4
     BYTE3 5
     BYTE3 6
     BYTE3 7
+.Lenter8:
     BYTE3 8
     BYTE3 9
     BYTE3 10
     BYTE3 11
+.Lenter12:
     BYTE3 12
     BYTE3 13
     BYTE3 14
@@ -256,28 +267,13 @@ etmcu_rv32_pointwise_4ch:
     addi t4, t4, 16
     addi t5, t5, 16
     bne  a1, t6, 8b
-6:  lw   t1, F_TAIL(sp)
-    add  t6, a1, t1               /* the end of this run */
-    beq  a1, t6, 10f
-5:  BYTE3 0
-    BYTE3 1
-    BYTE3 2
-    BYTE3 3
-    addi a1, a1, 4
-    addi a2, a2, 4
-    addi a3, a3, 4
-    addi t2, t2, 4
-    addi t3, t3, 4
-    addi t4, t4, 4
-    addi t5, t5, 4
-    bne  a1, t6, 5b
-10: addi ra, ra, -1
+    addi ra, ra, -1
     beqz ra, 9f                   /* (1x1 layers: one row, no skips) */
-    lw   t1, A_ROWSKIP(a0)        /* the next kernel row of the three receptive fields */
+    lw   t1, F_RSKIP(sp)          /* the next kernel row of the three receptive fields */
     add  a1, a1, t1
     add  a2, a2, t1
     add  a3, a3, t1
-    lw   t1, A_WROWSKIP(a0)       /* and of the weights */
+    lw   t1, F_WRSKIP(sp)         /* and of the weights */
     add  t2, t2, t1
     add  t3, t3, t1
     add  t4, t4, t1
@@ -288,6 +284,7 @@ etmcu_rv32_pointwise_4ch:
     lw   t1, A_YSTEP(a0)
     add  a2, a1, t1
     add  a3, a2, t1
+.Lrequant3:                       /* (also the last pair's) */
     lw   t5, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   t2, A_FLOOR(a0)
@@ -309,15 +306,12 @@ etmcu_rv32_pointwise_4ch:
     sw   t0, F_LEFT(sp)
     j    .Ltriple
 .Lpairs:                          /* the last one or two pixels (t0 of them) */
-    beqz t0, .Ldone
-    lw   s8, A_AMIN(a0)
-    lw   s9, A_AMAX(a0)
-    lw   s10, A_XSTEP(a0)
-    lw   s11, A_YSTEP(a0)
-.Lpair:
-    lw   a1, F_X(sp)              /* the pair's two input rows */
-    add  a2, a1, s10
-    lw   t0, F_LEFT(sp)
+    blez t0, .Ldone               /* (after a pair's pass through the triple's outputs: < 0) */
+    lw   a1, F_X(sp)              /* the pair's two input rows (F_X without the loop's D) */
+    lw   t1, F_D(sp)
+    add  a1, a1, t1
+    lw   t1, A_XSTEP(a0)
+    add  a2, a1, t1
     li   t1, 1
     bne  t0, t1, 3f
     mv   a2, a1                   /* the last, odd pixel: a pair with itself */
@@ -360,32 +354,22 @@ etmcu_rv32_pointwise_4ch:
     add  t5, t5, t1
     j    7b
 9:
-    /* outputs: the first pixel's at F_Y, the second's y_step further (the same when odd) */
+    /* the outputs through the triple's requantization, as three pixels: the first at F_Y, the
+       second y_step further and again as the third (all three at F_Y when odd); its pass then
+       leaves F_LEFT below zero */
     lw   a1, F_Y(sp)
+    lw   t1, A_YSTEP(a0)
+    add  a2, a1, t1
     lw   t0, F_LEFT(sp)
-    add  a2, a1, s11
     li   t1, 1
     bne  t0, t1, 5f
     mv   a2, a1
-5:  lw   t2, A_FLOOR(a0)
-    REQ  0, s0, a1, p0a
-    REQ  1, s1, a1, p1a
-    REQ  2, s2, a1, p2a
-    REQ  3, s3, a1, p3a
-    REQ  0, s4, a2, p0b
-    REQ  1, s5, a2, p1b
-    REQ  2, s6, a2, p2b
-    REQ  3, s7, a2, p3b
-    add  a1, a2, s11              /* the next pair */
-    sw   a1, F_Y(sp)
-    lw   a1, F_X(sp)
-    add  a1, a1, s10
-    add  a1, a1, s10
-    sw   a1, F_X(sp)
-    lw   t0, F_LEFT(sp)
-    addi t0, t0, -2
-    sw   t0, F_LEFT(sp)
-    bgtz t0, .Lpair
+5:  mv   a3, a2
+    mv   s8, s4
+    mv   s9, s5
+    mv   s10, s6
+    mv   s11, s7
+    j    .Lrequant3
 .Ldone:
     lw   ra, 64(sp)
     lw   s0, 60(sp)
@@ -404,8 +388,5 @@ etmcu_rv32_pointwise_4ch:
     ret
     .irp id, t0a, t0b, t0c, t1a, t1b, t1c, t2a, t2b, t2c, t3a, t3b, t3c
     CLAMP_FIXUP \id, t5, t6
-    .endr
-    .irp id, p0a, p0b, p1a, p1b, p2a, p2b, p3a, p3b
-    CLAMP_FIXUP \id, s8, s9
     .endr
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch

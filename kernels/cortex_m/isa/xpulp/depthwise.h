@@ -57,7 +57,7 @@ struct DepthwiseMac {
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
-inline bool depthwise_fast(const DwJob& j) {
+ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j) {
   int32_t ls = 0, strip = 0;
   if (dw_plane_applies(j, &ls, &strip) && kernel_path(kPathDwPlanes)) {
     depthwise_planes<XpulpPlanes>(j, ls, strip);
