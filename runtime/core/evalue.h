@@ -102,9 +102,21 @@ struct EValue {
   // (Out of line: one copy however many kernels read a scale.)
   __attribute__((noinline)) float scalar_as_float() const {
     if (is_bool()) return payload.as_bool ? 1.0f : 0.0f;
+#if defined(__ARM_FP) && (__ARM_FP & 8)
+    // A double-precision FPU (Cortex-M55, M7): the narrowing is one instruction, rounded to
+    // nearest even as the integer form (the FPU's default mode: no flush-to-zero). int64 -> double
+    // stays integer work (no __aeabi_l2d).
+    if (is_double()) return static_cast<float>(payload.as_double);
+    uint32_t w[2];
+    float_convert::int64_to_double_bits(payload.as_int, &w[1], &w[0]);
+    double d;
+    memcpy(&d, w, sizeof(d));
+    return static_cast<float>(d);
+#else
     return float_convert::float_from_bits(
         is_double() ? float_convert::double_to_float_bits(payload.as_double)
                     : float_convert::int64_to_float_bits_via_double(payload.as_int));
+#endif
   }
   Span<const char> to_string() const {
     return Span<const char>(static_cast<const char*>(payload.as_span.data), payload.as_span.size);

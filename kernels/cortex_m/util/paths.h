@@ -43,8 +43,9 @@ enum Path : uint32_t {
   kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4
   kPathDwLanesMult4,       // depthwise, MVE lanes: multipliers of 4
-  kPathMicroMultiRun,      // Arm DSP 4-channel micro-kernel: windows of several runs, widened
-  kPathMicroUnpacked,      // Arm DSP 4-channel micro-kernel: outputs clamped one by one
+  kPathMicroMultiRun,  // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
+                       // several runs
+  kPathMicroUnpacked,  // Arm DSP 4-channel micro-kernel: outputs clamped one by one
   kPathCount
 };
 static_assert(kPathCount <= 24,

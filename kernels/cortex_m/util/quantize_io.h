@@ -118,8 +118,14 @@ inline Error parse_quantize_per_tensor(KernelContext& ctx, Span<EValue*> args, Q
   job->q8 = i8 ? q.out->mutable_data_ptr<int8_t>() : nullptr;
   job->q16 = i8 ? nullptr : q.out->mutable_data_ptr<int16_t>();
   job->n = q.in->numel();
+#if defined(__ARM_FP) && (__ARM_FP & 4)
+  // A single-precision FPU (Cortex-M4F, M33, M55): the correctly rounded division is one VDIV,
+  // the result reciprocal_bits computes without one.
+  job->inv_scale = 1.0f / q.scale;
+#else
   const uint32_t inv = reciprocal_bits(float_bits(q.scale));  // 1.0f / scale
   memcpy(&job->inv_scale, &inv, 4);
+#endif
   job->zp = q.zp;
   job->qmin = q.qmin;
   job->qmax = q.qmax;

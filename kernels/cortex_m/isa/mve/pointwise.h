@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernels/api/kernel_paths.h"
+#include "kernels/cortex_m/util/paths.h"
 #include "kernels/cortex_m/util/pointwise.h"
 
 namespace etmcu {
@@ -89,7 +91,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     pointwise_run16<true>(b, 1, b.rows * b.words / 4, 0, 0);
     return;
   }
-  if (b.words % 4 == 0) {
+  // Windows of several runs in 16-byte steps are a kernel path (a program without them, such as
+  // KWS, ships without this form); without it, the general loop below gives the same bits.
+  if (b.words % 4 == 0 && kernel_path(kPathMicroMultiRun)) {
     pointwise_run16<false>(b, b.rows, b.words / 4, b.row_skip, b.w_row_skip);
     return;
   }
