@@ -15,9 +15,7 @@
    the last add, rounding constant and shift being one cv.addRNr.
 
    Pixels go three at a time while three are left (a hardware loop of 19 cycles per 48
-   multiply-accumulates), then two (14 cycles per 32; a last odd pixel as a pair with itself),
-   whose sums go through the triple's requantization as three pixels (the second twice): a pair
-   and a single pixel of their own were 760 B more code, for a few cycles once per call.
+   multiply-accumulates), then two (14 cycles per 32); a last odd pixel alone (9 cycles per 16).
    Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
    cv.setup 0, rs1, n (opcode 0x2b, funct3 4, rd field 14), cv.lw post-increment (0x0b, funct3 2),
    cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.max / cv.min (0x2b, funct3 3, funct7 0x2d / 0x2b),
@@ -59,7 +57,15 @@
 1:  sb   t2, \off(\ybase)
 .endm
 
-/* channel k of three pixels: its parameters, then the three outputs */
+/* channel k of both pixels: its parameters, then the two outputs */
+.macro REQ_CHANNEL k, acc0, acc1
+    lw   a2, (A_MULT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   a4, (A_RIGHT4 + 4 * \k)(a0)
+    REQ  \acc0, \k, a6, t4
+    REQ  \acc1, \k, t5, t4
+.endm
+
 .macro REQ_CHANNEL3 k, acc0, acc1, acc2
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
@@ -67,6 +73,13 @@
     REQ  \acc0, \k, a6, a5
     REQ  \acc1, \k, t3, a5
     REQ  \acc2, \k, t4, a5
+.endm
+
+.macro REQ_CHANNEL1 k, acc
+    lw   a2, (A_MULT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   a4, (A_RIGHT4 + 4 * \k)(a0)
+    REQ  \acc, \k, a6, t4
 .endm
 
     .text
@@ -167,7 +180,6 @@ etmcu_xpulp_pointwise_4ch:
     lw   t5, A_YSTEP(a0)
     add  t3, a6, t5
     add  t4, t3, t5
-.Lrequant3:                   /* (also the last pair's, as three pixels) */
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   a5, A_FLOOR(a0)
@@ -189,14 +201,12 @@ etmcu_xpulp_pointwise_4ch:
     addi s11, s11, -3
     bgtz s11, .Ltriple
     j    .Ldone
-.Lpair:                       /* the last one or two pixels (s11 of them) */
+.Lpair:
+    li   t0, 1
+    beq  s11, t0, .Lsingle    /* the last pixel alone */
     add  t1, a1, s9           /* the pair's second pixel */
     add  t5, a6, s10
-    li   t0, 1
-    bne  s11, t0, 1f
-    mv   t1, a1               /* the last, odd pixel: a pair with itself */
-    mv   t5, a6
-1:  mv   t0, a1
+    mv   t0, a1
     lw   a5, 52(sp)
     mv   t2, s8
     add  t3, s8, a5
@@ -240,17 +250,64 @@ etmcu_xpulp_pointwise_4ch:
     add  a5, a5, a4
     j    6b
 9:
-    /* the outputs through the triple's requantization, as three pixels: the first at a6, the
-       second at t5 and again as the third (all at a6 when odd); the triple's pixel count then
-       goes below zero, so it ends */
-    mv   t3, t5
-    mv   t4, t5
-    mv   s8, s4
-    mv   s9, s5
-    mv   s10, s6
-    mv   s11, s7
-    sw   zero, 60(sp)
-    j    .Lrequant3
+    /* requantize the eight sums and store them */
+    lw   ra, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    lw   t4, A_FLOOR(a0)
+    REQ_CHANNEL 0, s0, s4
+    REQ_CHANNEL 1, s1, s5
+    REQ_CHANNEL 2, s2, s6
+    REQ_CHANNEL 3, s3, s7
+    /* next pair */
+    add  a1, a1, s9
+    add  a1, a1, s9
+    add  a6, a6, s10
+    add  a6, a6, s10
+    addi s11, s11, -2
+    bgtz s11, .Lpair
+    j    .Ldone
+    /* One pixel (a linear layer's row, an odd last pixel): each input word feeds four
+       cv.sdotsp.b, 9 cycles per 16 multiply-accumulates. */
+.Lsingle:
+    mv   t0, a1
+    lw   a5, 52(sp)
+    mv   t2, s8
+    add  t3, s8, a5
+    add  t4, t3, a5
+    add  a5, t4, a5
+    lw   s0, (A_FULL + 0)(a0)
+    lw   s1, (A_FULL + 4)(a0)
+    lw   s2, (A_FULL + 8)(a0)
+    lw   s3, (A_FULL + 12)(a0)
+    lw   ra, A_ROWS(a0)
+7:  .insn i 0x2b, 4, x14, a7, 10
+    .insn i 0x0b, 2, a2, t0, 4
+    .insn i 0x0b, 2, a4, t2, 4
+    .insn i 0x0b, 2, t6, t3, 4
+    .insn r 0x7b, 1, 0x54, s0, a2, a4
+    .insn i 0x0b, 2, a4, t4, 4
+    .insn r 0x7b, 1, 0x54, s1, a2, t6
+    .insn i 0x0b, 2, t6, a5, 4
+    .insn r 0x7b, 1, 0x54, s2, a2, a4
+    .insn r 0x7b, 1, 0x54, s3, a2, t6
+    addi ra, ra, -1
+    beqz ra, 9f
+    lw   a4, A_ROWSKIP(a0)
+    add  t0, t0, a4
+    lw   a4, A_WROWSKIP(a0)
+    add  t2, t2, a4
+    add  t3, t3, a4
+    add  t4, t4, a4
+    add  a5, a5, a4
+    j    7b
+9:
+    lw   ra, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    lw   t4, A_FLOOR(a0)
+    REQ_CHANNEL1 0, s0
+    REQ_CHANNEL1 1, s1
+    REQ_CHANNEL1 2, s2
+    REQ_CHANNEL1 3, s3
 .Ldone:
     lw   ra, 48(sp)
     lw   s0, 44(sp)
