@@ -202,9 +202,11 @@ FW_REPORT void report_ticks(const uint64_t* stamps) {
   board_putc('T');
   for (int k = 0; k < 6; ++k) put_field(stamps[k]);
   end_line();
-  // the kernel paths the run took (tools/firmware/ builds the final firmware with them)
+  // the kernel paths the run took (tools/firmware/ builds the final firmware with them), and the
+  // ones kernels asked for that this build left out (a stale mask: recorded again)
   board_putc('K');
   put_field(etmcu_kernel_paths_taken);
+  put_field(etmcu_kernel_paths_wanted);
   end_line();
   report_stack_overflow();
 }

@@ -6,6 +6,7 @@
 #include "kernels/api/kernel_paths.h"
 
 uint32_t etmcu_kernel_paths_taken = 0;
+uint32_t etmcu_kernel_paths_wanted = 0;
 
 namespace etmcu {
 

@@ -7,6 +7,10 @@
 //    optimisation the compiler folds it, so every branch outside the mask is dead code.
 //  - etmcu_kernel_paths_taken collects the bit of every path a kernel takes. tools/firmware/ builds
 //    a firmware with every path, reads the mask it reports after one run, and rebuilds with it.
+//  - etmcu_kernel_paths_wanted collects the bits a kernel asked for and this build left out: where
+//    a kernel then falls back to a slower form with the same bits (the micro-kernels' general
+//    loops) instead of failing, a stale mask would otherwise go unnoticed; tools/firmware/ records
+//    the paths again when a run reports any.
 // A path is chosen from shapes, strides, offsets and the plan's alignment, never from data, so the
 // same program takes the same paths. A kernel that needs a path this build left out returns
 // NotSupported naming it (kernel_path_missing), instead of running something else.
@@ -18,6 +22,7 @@
 extern "C" {
 extern const uint32_t etmcu_kernel_paths;
 extern uint32_t etmcu_kernel_paths_taken;
+extern uint32_t etmcu_kernel_paths_wanted;
 }
 
 namespace etmcu {
@@ -35,7 +40,10 @@ __attribute__((always_inline)) inline void kernel_path_mark(uint32_t bit) {
 // Whether path `bit` is in this build, recording it as taken when it is. Call it where the branch
 // is chosen, after the shape tests: `if (shape_fits && kernel_path(kPathX)) run_x();`.
 __attribute__((always_inline)) inline bool kernel_path(uint32_t bit) {
-  if (!kernel_path_on(bit)) return false;
+  if (!kernel_path_on(bit)) {
+    etmcu_kernel_paths_wanted |= 1u << bit;
+    return false;
+  }
   kernel_path_mark(bit);
   return true;
 }

@@ -5,4 +5,5 @@
 extern "C" {
 const uint32_t etmcu_kernel_paths = 0xffffffffu;
 uint32_t etmcu_kernel_paths_taken = 0;
+uint32_t etmcu_kernel_paths_wanted = 0;
 }

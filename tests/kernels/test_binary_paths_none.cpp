@@ -11,6 +11,7 @@
 extern "C" {
 const uint32_t etmcu_kernel_paths = 0;  // what a generated kernel table defines for mask 0
 uint32_t etmcu_kernel_paths_taken = 0;
+uint32_t etmcu_kernel_paths_wanted = 0;
 }
 
 namespace etmcu {
@@ -64,6 +65,9 @@ TEST(BinaryPathsNone, LeftOutPathsAreRefused) {
   order.repeat(2);
   EXPECT_EQ(order.call(kernels::aten_mul_out), Error::NotSupported);
   EXPECT_EQ(order.values<float>(2), (std::vector<float>{-7, -7, -7, -7}));
+  // the paths they asked for, as the firmware reports them (a stale mask is recorded again)
+  EXPECT_EQ(etmcu_kernel_paths_wanted,
+            (1u << kernels::kPathBinaryStrided) | (1u << kernels::kPathBinaryScaled));
 }
 
 }  // namespace

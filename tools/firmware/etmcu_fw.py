@@ -898,6 +898,13 @@ def run(args):
             raise small_stack(args, b, f"exit code {rc}, no timing report") or \
                 FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
 
+        if trims and paths is not None and attempt == 0 and res["K"] and len(res["K"]) > 1 and res["K"][1]:
+            # A kernel asked for paths this build left out and fell back to a slower form with the
+            # same results (K's second field): the mask is stale too. Record the paths again.
+            log("the kernel paths recorded for this program are stale (the run wanted "
+                f"{res['K'][1]:#x}): recording them again", args.quiet)
+            paths = None
+            continue
         if trims and paths is None and res["K"]:
             paths = res["K"][0]
             full_outputs = res["outputs"]

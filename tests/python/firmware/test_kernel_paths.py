@@ -48,3 +48,50 @@ def test_stale_mask_is_recorded_again():
     assert again["outputs"] == first["outputs"]
     assert again["kernel_paths"] == first["kernel_paths"]
     assert json.loads(sizes.read_text())["kernel_paths"] == int(first["kernel_paths"], 16)
+
+
+CONV = """import torch
+
+INPUT_SHAPES = [(1, 16, 8, 8)]
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(16, 16, 3, padding=1)
+
+    def forward(self, x):
+        return torch.relu(self.conv(x))
+"""
+
+
+def test_stale_mask_of_a_fallback_path_is_recorded_again(tmp_path):
+    """MVE's several-run micro-kernel form (kPathMicroMultiRun: a 3x3 convolution's interior
+    windows) falls back to the general loop, same bits, when a build leaves it out: a mask
+    without it (recorded before the path existed) would only be slower. The run reports the path
+    it wanted (K's second field) and the tool records the paths again."""
+    import os
+    src, pte = tmp_path / "conv.py", tmp_path / "conv.pte"
+    src.write_text(CONV)
+    subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
+                    "--quantize", "int8"], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT / "python")),
+                   check=True, capture_output=True, timeout=600)
+
+    def run_conv():
+        p = subprocess.run(["/usr/bin/python3", str(FW), str(pte), "--target", "cortex-m55", "--json",
+                            "--kernel-paths", "program"], capture_output=True, text=True, timeout=900)
+        assert p.returncode == 0, p.stderr
+        return json.loads(p.stdout.strip().splitlines()[-1]), p.stderr
+
+    first, _ = run_conv()
+    mask = int(first["kernel_paths"], 16)
+    multi_run = 1 << 20  # kPathMicroMultiRun (kernels/cortex_m/util/paths.h)
+    assert mask & multi_run, first["kernel_paths"]
+    sizes = pathlib.Path(first["firmware"]).parent / "sizes.json"
+    record = json.loads(sizes.read_text())
+    record["kernel_paths"] = mask & ~multi_run
+    sizes.write_text(json.dumps(record))
+    again, log = run_conv()
+    assert "stale (the run wanted 0x100000)" in log, log
+    assert again["outputs"] == first["outputs"]
+    assert int(again["kernel_paths"], 16) == mask
