@@ -210,8 +210,8 @@ __attribute__((noinline)) inline void pointwise_wide(const PointwiseBlock& b) {
   const bool one_run = b.rows == 1 || b.row_skip == 0;
   // Windows of several runs (the convolutions' block paths) and an activation range past int8 (no
   // caller makes one today) are kernel paths of their own; without them, the narrow loop.
-  if ((!one_run && !kernel_path(kPathMicroMultiRun)) ||
-      (!packed_ok(b) && !kernel_path(kPathMicroUnpacked))) {
+  if ((!one_run && !kernel_path_or_fallback(kPathMicroMultiRun)) ||
+      (!packed_ok(b) && !kernel_path_or_fallback(kPathMicroUnpacked))) {
     pointwise_narrow(b);
     return;
   }

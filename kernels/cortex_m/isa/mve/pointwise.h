@@ -93,7 +93,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
   }
   // Windows of several runs in 16-byte steps are a kernel path (a program without them, such as
   // KWS, ships without this form); without it, the general loop below gives the same bits.
-  if (b.words % 4 == 0 && kernel_path(kPathMicroMultiRun)) {
+  if (b.words % 4 == 0 && kernel_path_or_fallback(kPathMicroMultiRun)) {
     pointwise_run16<false>(b, b.rows, b.words / 4, b.row_skip, b.w_row_skip);
     return;
   }
