@@ -4,7 +4,8 @@
 // tools/firmware/ decodes on the host (no float formatting, no printf on the device):
 //   O<i> <tag> <dtype> <dim> <sizes...> <dim_order...>:<element bits, fixed width, memory order>
 //   T <ticks at main> <after program load> <after method load> <after inputs> <after execute>
-//   <after print> K <kernel paths taken> M <method allocator used> <temp peak> <peak stack bytes> E
+//   <after print> K <kernel paths taken> M <method allocator used> <temp peak> <peak stack bytes>
+//   [<temp the kernels declared>] E
 //   <phase> <error> <index> <got> <expected> <name>     (then exit code 10 + phase)
 // With FW_SIZING the firmware only reports what the method needs on this target:
 //   Z <method_allocator_bytes> <planned buffers> <size...>
@@ -15,6 +16,7 @@
 #include "boards/common/board.h"
 #include "fw_config.h"
 #include "kernels/api/kernel_paths.h"
+#include "runtime/core/features.h"
 #include "runtime/executor/profiler.h"
 #include "runtime/executor/program.h"
 
@@ -211,12 +213,16 @@ FW_REPORT void report_ticks(const uint64_t* stamps) {
   report_stack_overflow();
 }
 
-// M <method allocator used> <temp peak> <peak stack bytes>, and the exit.
-[[noreturn]] FW_REPORT void report_memory_and_exit(size_t method_used, size_t temp_peak) {
+// M <method allocator used> <temp peak> <peak stack bytes> [<temp declared>], and the exit.
+[[noreturn]] FW_REPORT void report_memory_and_exit(size_t method_used, size_t temp_peak,
+                                                   size_t temp_declared) {
   board_putc('M');
   put_field(method_used);
   put_field(temp_peak);
   put_field(peak_stack_bytes());
+  // The linked kernels' temp declaration for this method, when load asked for it (KERNEL_TEMP):
+  // tools/firmware/ sizes the temp pool of the firmware that ships from it.
+  if (kFeatureKernelTemp) put_field(temp_declared);
   end_line();
   board_exit(0);
 }
@@ -363,6 +369,6 @@ int main() {
     end_line();
   }
 #endif
-  report_memory_and_exit(method_alloc.used(), temp_alloc.peak());
+  report_memory_and_exit(method_alloc.used(), temp_alloc.peak(), method->temp_bytes_needed());
 #endif
 }

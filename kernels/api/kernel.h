@@ -34,10 +34,20 @@ struct KernelContext {
 
 using OpFunction = Error (*)(KernelContext& ctx, Span<EValue*> args);
 
-// One row of the generated kernel table: the operator's full name ("aten::add.out") and its kernel.
+// A kernel's buffer declaration: the bytes of the temp pool one call takes, from the call's
+// arguments as method load binds them (shapes and constants; inputs have no data yet). A kernel
+// that needs a buffer states it here and takes it from its planned `scratch` tensor when that is
+// large enough, else from ctx.temp (kernels/api/kernel_scratch.h); the declaration then counts
+// only what the planned scratch does not cover. Method load takes the largest over the method's
+// calls and refuses a temp pool smaller than that (docs/kernels.md, "Scratch").
+using TempBytesFunction = uint32_t (*)(Span<EValue*> args);
+
+// One row of the generated kernel table: the operator's full name ("aten::add.out"), its kernel,
+// and the kernel's temp declaration (nullptr: the kernel takes no temp).
 struct KernelEntry {
   const char* name;
   OpFunction fn;
+  TempBytesFunction temp_bytes;
 };
 
 // The kernel table linked into this binary, sorted by name (generated at build time from an op
@@ -46,6 +56,10 @@ struct KernelEntry {
 Span<const KernelEntry> kernel_table();
 // Finds the kernel for `name` ("ns::op.overload", or "ns::op" for the default overload); nullptr if
 // absent.
-OpFunction find_kernel(const char* name, size_t name_len);
+const KernelEntry* find_kernel_entry(const char* name, size_t name_len);
+inline OpFunction find_kernel(const char* name, size_t name_len) {
+  const KernelEntry* e = find_kernel_entry(name, name_len);
+  return e != nullptr ? e->fn : nullptr;
+}
 
 }  // namespace etmcu

@@ -10,7 +10,7 @@ uint32_t etmcu_kernel_paths_wanted = 0;
 
 namespace etmcu {
 
-OpFunction find_kernel(const char* name, size_t name_len) {
+const KernelEntry* find_kernel_entry(const char* name, size_t name_len) {
   Span<const KernelEntry> table = kernel_table();
   size_t lo = 0, hi = table.size();
   while (lo < hi) {
@@ -21,7 +21,7 @@ OpFunction find_kernel(const char* name, size_t name_len) {
     int c = strncmp(entry, name, name_len);
     if (c == 0) {
       size_t entry_len = strlen(entry);
-      if (entry_len == name_len) return table[mid].fn;
+      if (entry_len == name_len) return &table[mid];
       if (entry_len < name_len) return nullptr;  // `name` (from the file) has a NUL inside
       c = 1;                                     // longer than name: sorts after it
     }

@@ -46,6 +46,12 @@
 #define ETMCU_FEATURE_KERNEL_NAMES 1
 #endif
 
+#ifndef ETMCU_FEATURE_KERNEL_TEMP
+// Method load asks the kernels that declare a temp buffer (KernelEntry::temp_bytes) how much each
+// call takes, and refuses a temp pool smaller than the largest (docs/kernels.md, "Scratch").
+#define ETMCU_FEATURE_KERNEL_TEMP 1
+#endif
+
 #ifndef ETMCU_INSTRUCTION_HOOKS
 #define ETMCU_INSTRUCTION_HOOKS 0  // per-instruction observer and profiler (host builds turn it on)
 #endif
@@ -61,5 +67,6 @@ constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
 constexpr bool kFeatureAliasCheck = ETMCU_FEATURE_ALIAS_CHECK != 0;
 constexpr bool kFeatureLoadValueChecks = ETMCU_FEATURE_LOAD_VALUE_CHECKS != 0;
 constexpr bool kFeatureKernelNames = ETMCU_FEATURE_KERNEL_NAMES != 0;
+constexpr bool kFeatureKernelTemp = ETMCU_FEATURE_KERNEL_TEMP != 0;
 constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;
 }  // namespace etmcu

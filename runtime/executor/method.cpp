@@ -120,7 +120,8 @@ class MethodLoader {
     // (Counts near 2^32 need far more bytes than any pool, so none wraps here.)
     slot_map_ = static_cast<SlotWord*>(blk.take((layout.values + 31) / 32, sizeof(SlotWord)));
     m_.slots_ = static_cast<ValueSlot*>(blk.take(layout.slots, sizeof(ValueSlot)));
-    m_.kernels_ = static_cast<OpFunction*>(blk.take(layout.operators, sizeof(OpFunction)));
+    m_.kernels_ = static_cast<const KernelEntry**>(
+        blk.take(layout.operators, sizeof(const KernelEntry*)));
     m_.chain_starts_ = static_cast<uint32_t*>(blk.take(layout.chains + 1, sizeof(uint32_t)));
     m_.delegates_ =
         static_cast<LoadedDelegate*>(blk.take(layout.delegates, sizeof(LoadedDelegate)));
@@ -611,7 +612,7 @@ class MethodLoader {
             if (a < 0 || static_cast<uint32_t>(a) >= ops.size)
               return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"), a,
                                          ops.size, ET_TEXT("instruction"), n);
-            OpFunction& kernel = m_.kernels_[a];
+            const KernelEntry*& kernel = m_.kernels_[a];
             bool need_name = (kFeatureKernelNames && kernel == nullptr) || kFeatureAliasCheck;
             char name[kMaxOperatorName];
             size_t len = 0;
@@ -623,16 +624,27 @@ class MethodLoader {
                                    ET_TEXT("operator name empty or too long"),
                                    ET_TEXT("instruction"), n);
             }
-            if constexpr (kFeatureKernelNames) {
-              if (kernel == nullptr) kernel = find_kernel(name, len);  // once per operator
-            } else if (kernel == nullptr) {  // the table is the operator list (features.h)
-              const Span<const KernelEntry> table = kernel_table();
-              if (static_cast<uint32_t>(a) < table.size()) kernel = table[a].fn;
+            if (kernel == nullptr) {  // once per operator
+              if constexpr (kFeatureKernelNames) {
+                kernel = find_kernel_entry(name, len);
+              } else {  // the table is the operator list (features.h)
+                const Span<const KernelEntry> table = kernel_table();
+                if (static_cast<uint32_t>(a) < table.size()) kernel = &table[a];
+              }
+              if (kernel != nullptr && kernel->fn == nullptr) kernel = nullptr;  // an empty row
             }
-            if (kFeatureAliasCheck) {
+            const bool temp = kFeatureKernelTemp && kernel != nullptr && kernel->temp_bytes != nullptr;
+            if (kFeatureAliasCheck || temp)
               ET_CHECK_OR_RETURN(m_.bind_args(av, diag_) == Error::Ok, diag_->error);
+            if (kFeatureAliasCheck)
               ET_CHECK_OR_RETURN(check_overlaps(m_.current_args(), name, len, n) == Error::Ok,
                                  diag_->error);
+            if (temp) {
+              const uint32_t t = kernel->temp_bytes(m_.current_args());
+              if (t > m_.temp_needed_) {
+                m_.temp_needed_ = t;
+                temp_at_ = n;
+              }
             }
             if (kernel == nullptr && missing_ == 0) {
               // Reported after every instruction was checked: structural errors come first.
@@ -672,11 +684,21 @@ class MethodLoader {
       if (kFeatureKernelNames) diag_->set_name(missing_name_, strlen(missing_name_));
       return Error::OperatorMissing;
     }
+    if (kFeatureKernelTemp) {
+      const MemoryAllocator* temp = memory_->temp_allocator();
+      const size_t have = temp != nullptr ? temp->size() : 0;
+      if (m_.temp_needed_ > have)
+        return diag_->fail_numbers(
+            Error::MemoryAllocationFailed,
+            ET_TEXT("temp pool too small for a kernel's buffer (bytes; the instruction needing most)"),
+            static_cast<int64_t>(have), m_.temp_needed_, ET_TEXT("instruction"), temp_at_);
+    }
     return Error::Ok;
   }
   MethodLayout layout_;
   uint32_t missing_ = 0;
   uint32_t first_missing_ = 0;
+  uint32_t temp_at_ = 0;  // the call with the largest temp declaration
   char missing_name_[kMaxOperatorName];  // written before it is read (missing_ > 0)
 
   const Program& program_;
@@ -1038,7 +1060,9 @@ Span<const int32_t> Method::call_arg_indices(size_t i) const {
 OpFunction Method::kernel(size_t i) const {
   fb::Table in = instruction_table(i);
   if (in.scalar<uint8_t>(schema::instr::kArgsType) != schema::kInstrKernelCall) return nullptr;
-  return kernels_[in.table(schema::instr::kArgs).scalar<int32_t>(schema::call::kIndex)];
+  const KernelEntry* e =
+      kernels_[in.table(schema::instr::kArgs).scalar<int32_t>(schema::call::kIndex)];
+  return e != nullptr ? e->fn : nullptr;
 }
 
 Result<Span<EValue*>> Method::bind_call(size_t i) {
@@ -1254,7 +1278,7 @@ Error Method::execute() {
       switch (kind) {
         case schema::kInstrKernelCall:
           kctx.failure = nullptr;
-          e = kernels_[a](kctx, current_args());
+          e = kernels_[a]->fn(kctx, current_args());
           if (e != Error::Ok) {
             diag_.clear();
             diag_.fail(e, kctx.failure != nullptr ? kctx.failure : ET_TEXT("kernel failed"),

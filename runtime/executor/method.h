@@ -67,7 +67,8 @@ struct MethodState {
   uint32_t num_inputs_ = 0;
   uint32_t num_outputs_ = 0;
   uint8_t* input_set_ = nullptr;
-  OpFunction* kernels_ = nullptr;  // one per operator, looked up at load
+  const KernelEntry** kernels_ = nullptr;  // one per operator, looked up at load
+  uint32_t temp_needed_ = 0;       // the largest temp declaration of the method's calls
   uint32_t num_instructions_ = 0;
   uint32_t* chain_starts_ = nullptr;  // num_chains_ + 1 entries
   uint32_t num_chains_ = 0;
@@ -136,6 +137,9 @@ class Method : private MethodState {
   // Operator name of instruction i ("aten::add.out") for KernelCalls, else nullptr. Writes into
   // buf.
   const char* instruction_name(size_t i, char* buf, size_t size) const;
+  // Bytes of the temp pool the largest of this method's kernel calls declared it takes (their
+  // KernelEntry::temp_bytes, at load); the memory manager's temp allocator holds at least this.
+  size_t temp_bytes_needed() const { return temp_needed_; }
   // Why the last load/execute step failed (kernel text, instruction index, ...).
   const Diagnostic& diagnostic() const { return diag_; }
   // Both return NotSupported in builds without instruction hooks.

@@ -35,7 +35,7 @@ __attribute__((noinline)) uint32_t block(uint32_t count, uint32_t size, uint32_t
 uint32_t MethodLayout::bytes() const {
   uint32_t n = block(values / 32 + (values % 32 != 0), sizeof(SlotWord), 0);
   n = block(slots, sizeof(ValueSlot), n);
-  n = block(operators, sizeof(OpFunction), n);
+  n = block(operators, sizeof(const KernelEntry*), n);
   n = block(add_sat(chains, 1), sizeof(uint32_t), n);
   n = block(delegates, sizeof(LoadedDelegate), n);
   n = block(inputs, 1, n);

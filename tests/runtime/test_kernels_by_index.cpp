@@ -4,6 +4,7 @@
 // every instruction was checked, with the first such instruction.
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "kernels/api/kernel.h"
@@ -11,6 +12,7 @@
 #include "tests/runtime/mini_program.h"
 
 static_assert(!etmcu::kFeatureKernelNames, "this test is compiled with kernels by operator index");
+static_assert(etmcu::kFeatureKernelTemp, "the temp declarations are asked by default");
 
 namespace etmcu {
 namespace {
@@ -55,12 +57,19 @@ host::AlignedBytes program(size_t calls) {
                        {0, 32});
 }
 
-Error load_and_run(const host::AlignedBytes& bytes, Diagnostic* diag, std::vector<float>* out) {
+// Runs the program with a temp pool of `temp_bytes` (-1: none); *temp_needed gets the method's
+// temp declaration.
+Error load_and_run(const host::AlignedBytes& bytes, Diagnostic* diag, std::vector<float>* out,
+                   long temp_bytes = -1, size_t* temp_needed = nullptr) {
   auto prog = Program::load(Span<const uint8_t>(bytes.data(), bytes.size()), diag);
   if (!prog.ok()) return prog.error();
   TestPools pools(16 << 10, 64);
-  auto m = prog->load_method("forward", &pools.mm, diag);
+  std::vector<uint8_t> temp(temp_bytes > 0 ? temp_bytes : 0);
+  MemoryAllocator temp_alloc(temp.data(), temp.size());
+  MemoryManager mm(&pools.method_alloc, &pools.planned, temp_bytes >= 0 ? &temp_alloc : nullptr);
+  auto m = prog->load_method("forward", &mm, diag);
   if (!m.ok()) return m.error();
+  if (temp_needed != nullptr) *temp_needed = m->temp_bytes_needed();
   Error e = m->execute();
   const float* y = static_cast<const float*>(m->get_output(0).to_tensor().data);
   out->assign(y, y + 4);
@@ -110,6 +119,46 @@ TEST(KernelsByIndex, RowWithoutKernelIsMissing) {
   Diagnostic empty;
   EXPECT_EQ(load_and_run(program(2), &empty, &y), Error::OperatorMissing);
   EXPECT_EQ(empty.got, 2);
+}
+
+// Temp declarations (KernelEntry::temp_bytes, ETMCU_FEATURE_KERNEL_TEMP): load asks each call's
+// kernel with the call's arguments, keeps the largest, and refuses a smaller temp pool with the
+// numbers and the call that declared most.
+uint32_t declare_per_argument(Span<EValue*> args) { return 40u * static_cast<uint32_t>(args.size()); }
+
+TEST(KernelTemp, LoadTakesTheLargestDeclaration) {
+  // call 0 (fill_ones, 1 argument) declares 40 B, call 1 (add_ten, 2 arguments) 80 B
+  const KernelEntry rows[] = {{nullptr, fill_ones, declare_per_argument},
+                              {nullptr, add_ten, declare_per_argument}};
+  g_table = Span<const KernelEntry>(rows, 2);
+  Diagnostic diag;
+  std::vector<float> y;
+  size_t needed = 0;
+  ASSERT_EQ(load_and_run(program(2), &diag, &y, 80, &needed), Error::Ok) << diag.what;
+  EXPECT_EQ(needed, 80u);
+  EXPECT_EQ(y, (std::vector<float>{11, 11, 11, 11}));
+  // a row without a declaration takes no temp: the method runs without a temp allocator
+  const KernelEntry undeclared[] = {{nullptr, fill_ones}, {nullptr, add_ten}};
+  g_table = Span<const KernelEntry>(undeclared, 2);
+  ASSERT_EQ(load_and_run(program(2), &diag, &y, -1, &needed), Error::Ok) << diag.what;
+  EXPECT_EQ(needed, 0u);
+}
+
+TEST(KernelTemp, LoadRefusesAPoolBelowTheDeclaration) {
+  const KernelEntry rows[] = {{nullptr, fill_ones, declare_per_argument},
+                              {nullptr, add_ten, declare_per_argument}};
+  g_table = Span<const KernelEntry>(rows, 2);
+  g_calls.clear();
+  for (long pool : {-1L, 0L, 79L}) {
+    Diagnostic diag;
+    std::vector<float> y;
+    EXPECT_EQ(load_and_run(program(2), &diag, &y, pool), Error::MemoryAllocationFailed) << pool;
+    EXPECT_EQ(diag.got, pool < 0 ? 0 : pool);  // the pool
+    EXPECT_EQ(diag.expected, 80);              // the declaration
+    EXPECT_EQ(diag.index, 1);                  // the call that declared it
+    EXPECT_NE(std::string(diag.what).find("temp pool too small"), std::string::npos) << diag.what;
+  }
+  EXPECT_TRUE(g_calls.empty());  // nothing ran
 }
 
 }  // namespace

@@ -220,6 +220,13 @@ class Build:
         with open(f) as fh:
             return json.load(fh).get(key)
 
+    def kernel_temp(self, key):
+        """The temp bytes this build's kernels declared for a program (key), or None if not asked yet."""
+        return self.kernel_paths(key + ":temp")
+
+    def store_kernel_temp(self, key, nbytes):
+        self.store_kernel_paths(key + ":temp", nbytes)
+
     def store_kernel_paths(self, key, mask):
         f = os.path.join(self.dir, "kernel-paths.json")
         known = {}
@@ -327,16 +334,23 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
                      f"#define FW_EXTERNAL_DATA {int(ptd_bytes is not None)}\n")
 
 
-def runtime_features(info, args):
+def runtime_features(info, args, check_temp=False):
     """The runtime's optional features for this program (from `inspect --features`), and whether
     method load checks every value: not for an embedded program loaded with Verification::Minimal
     (the host CLI checked its values when it was built); always when the device verifies it in full
-    (--device-verification, --program-in-ram)."""
+    (--device-verification, --program-in-ram). check_temp: this build is the one that asks the
+    linked kernels for their temp declarations (KERNEL_TEMP, below)."""
     features = info.get("features")
     if features is None:
         return None
     features = dict(features)
     device_checks = bool(args.device_verification or args.program_in_ram)
+    # Method load asks the kernels how much temp their calls take (runtime/core/features.h
+    # KERNEL_TEMP): about 10,000 cycles per declaring call on the CV32E40P (each call's arguments
+    # are bound and checked). The tool asks once per program on this build, on the device, with
+    # the kernels it links (the firmware reports the answer); the firmware that ships sizes its
+    # temp pool from that answer and repeats the question only when it verifies the program itself.
+    features["KERNEL_TEMP"] = bool(check_temp or device_checks)
     features["LOAD_VALUE_CHECKS"] = device_checks
     # The load-time alias check (a plan whose outs overlap inputs, against the kernels' alias
     # contracts) follows the same rule: the host runtime ran it on the embedded program when the
@@ -746,7 +760,8 @@ def run(args):
     paths_key = hashlib.sha256(model_bytes + b"\0" + args.method.encode()).hexdigest()[:16]
     paths = None
     full_outputs = None
-    for attempt in range(3):
+    kernel_temp = None  # the temp the linked kernels declare for this program (asked on the device)
+    for attempt in range(4):
         with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
                    args.int8_kernels, args.libs_march, args.profile) as b:
             d = os.path.join(b.models, name)
@@ -764,11 +779,17 @@ def run(args):
                     paths = prev.get("kernel_paths")
             if trims and attempt == 0 and paths is None:
                 paths = b.kernel_paths(paths_key)  # recorded for this program with other inputs
+            if kernel_temp is None:
+                kernel_temp = b.kernel_temp(paths_key)
+            # Only the optimised int8 kernels declare temp: other programs and builds need not ask.
+            ask_temp = kernel_temp is None and b.int8_variant != "ref" and \
+                any(op.startswith("cortex_m::") for op in ops)
+            features = runtime_features(info, args, ask_temp)
             if fresh:
                 b.prune(name)
             prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
                               [x.get("planned", True) for x in meth["inputs"]],
-                              info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes, paths)
+                              info.get("kernel_dtypes_mask"), features, ptd_bytes, paths)
             os.utime(d)
             b.ensure_configured(name)
             size_elf = os.path.join(d, "size", "firmware.elf")
@@ -795,6 +816,8 @@ def run(args):
             else:
                 with open(fw_json) as f:
                     sizes = json.load(f)
+            if kernel_temp is not None and kernel_temp > sizes["temp_bytes"]:
+                sizes["temp_bytes"] = kernel_temp
             if paths is None:
                 sizes.pop("kernel_paths", None)
             else:
@@ -819,7 +842,7 @@ def run(args):
                 if want != section_sizes(b, elf).get(".stack"):
                     prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
                                       [x.get("planned", True) for x in meth["inputs"]],
-                                      info.get("kernel_dtypes_mask"), runtime_features(info, args), ptd_bytes, paths)
+                                      info.get("kernel_dtypes_mask"), features, ptd_bytes, paths)
                     b.ensure_configured(name)
                     try:
                         b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
@@ -874,6 +897,19 @@ def run(args):
             log("the kernel paths recorded for this program are stale: recording them again", args.quiet)
             paths = None
             continue
+        e = res["E"]
+        if e and ask_temp and e["phase"] == "c" and ERRORS.get(e["error"]) == "MemoryAllocationFailed" and \
+                e["index"] < (1 << 63) and e["expected"] > e["got"] == sizes["temp_bytes"]:
+            # The kernels this firmware links declared more temp than the host's run took (its
+            # reference kernels; kernels/api/kernel.h temp_bytes): method load refused the pool and
+            # said how much the call at `index` needs. Rebuild with that pool (only the runner's
+            # config changes) and keep it for this program's later runs.
+            log(f"the linked kernels declare a {e['expected']} B temp pool (instruction {e['index']}): rebuilding",
+                args.quiet)
+            kernel_temp = e["expected"]
+            with b:
+                b.store_kernel_temp(paths_key, kernel_temp)
+            continue
         if res["E"]:
             raise small_stack(args, b, device_error(res["E"])) or FwError(device_error(res["E"]))
         if res["X"]:
@@ -894,6 +930,16 @@ def run(args):
             raise small_stack(args, b, f"exit code {rc}, no timing report") or \
                 FwError(f"firmware on {board} exited with {rc}:\n{out}{err}")
 
+        if ask_temp:
+            # The answer to the temp question (M's fourth field); the firmware that ships does not ask.
+            kernel_temp = res["M"][3] if res["M"] and len(res["M"]) > 3 else 0
+            with b:
+                b.store_kernel_temp(paths_key, kernel_temp)
+            if kernel_temp > sizes["temp_bytes"]:
+                raise FwError(f"the device's method load declared {kernel_temp} B of temp for a "
+                              f"{sizes['temp_bytes']} B pool and did not refuse it; please report it")
+        # (the firmware that ships is built again without the question, after any path recording)
+        ask_again = ask_temp and not (args.device_verification or args.program_in_ram)
         if trims and paths is not None and attempt == 0 and res["K"] and len(res["K"]) > 1 and res["K"][1]:
             # A kernel asked for paths this build left out and fell back to a slower form with the
             # same results (K's second field): the mask is stale too. Record the paths again.
@@ -910,6 +956,8 @@ def run(args):
             with b:
                 b.store_kernel_paths(paths_key, paths)
             continue
+        if ask_again:
+            continue
         break
     if full_outputs is not None and full_outputs != res["outputs"]:
         raise FwError(f"the firmware built with this program's kernel paths ({paths:#x}) printed other outputs "
@@ -919,7 +967,7 @@ def run(args):
     t = res["T"]
     ticks = {"startup": t[0], "program_load": t[1] - t[0], "method_load": t[2] - t[1], "set_inputs": t[3] - t[2],
              "execute": t[4] - t[3], "print_outputs": t[5] - t[4]}
-    method_used, temp_peak, stack_peak = res["M"]
+    method_used, temp_peak, stack_peak = res["M"][:3]
     if bound is not None and stack_peak > bound["bound"]:
         raise FwError(f"the painted stack peak ({stack_peak} B) exceeds the static bound ({bound['bound']} B): "
                       "tools/firmware/stack_bound.py missed a frame or a call; please report it")

@@ -4,18 +4,49 @@
 // (isa/<isa>/depthwise.h, picked by the variant's include path); other layers the reference loop.
 // An out placed over its input goes in slabs of rows (util/conv_util.h by_row_slabs), except a
 // stride-1 layer's out at least (pad_h + 1) rows before its input (dw_rows_distance).
+// The plane path's buffer is the call's planned scratch when that holds it, else temp: its size is
+// declared below (cortex_m_quantized_depthwise_conv2d_out_temp_bytes) for method load to check.
 #include "depthwise.h"  // isa/<isa>/depthwise.h
+#include "kernels/api/kernel_scratch.h"
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
 #include "kernels/cortex_m/util/paths.h"
 
 namespace etmcu {
 namespace kernels {
+namespace {
+
+constexpr size_t kScratchArg = 13;  // after activation_max (parse_depthwise_conv2d checked it)
+
+// The buffer this ISA's kernel takes for the layer: the plane when its planes take it (by
+// geometry; a slab of rows needs no more than the whole layer), else none.
+uint32_t buffer_bytes(const int8::DwJob& j) {
+  int32_t ls = 0, strip = 0;
+  if (j.dil.h != 1 || j.dil.w != 1 || !int8::dw_takes_planes(j, &ls, &strip)) return 0;
+  return int8::dw_plane_bytes(j, ls, strip);
+}
+
+}  // namespace
+
+uint32_t cortex_m_quantized_depthwise_conv2d_out_temp_bytes(Span<EValue*> args) {
+  KernelContext ctx;
+  int8::DwJob job;
+  if (int8::parse_depthwise_conv2d(ctx, args, &job) != Error::Ok) return 0;  // the call says why
+  return temp_beyond_scratch(args[kScratchArg], buffer_bytes(job));
+}
 
 Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
   int8::DwJob job;
   const Error e = int8::parse_depthwise_conv2d(ctx, args, &job);
   if (e != Error::Ok) return e;
+  job.buffer = nullptr;
+  if (const uint32_t bytes = buffer_bytes(job)) {
+    job.buffer = static_cast<int8_t*>(kernel_buffer(ctx, args[kScratchArg], bytes));
+    if (job.buffer == nullptr)
+      return ctx.fail(Error::MemoryAllocationFailed,
+                      "cortex_m::quantized_depthwise_conv2d.out: no planned scratch or temp for "
+                      "its plane buffer (method load checks the temp pool against its declaration)");
+  }
   bool ok = true;  // false: a kernel path this firmware left out (util/paths.h)
   auto run = [&ok](const int8::DwJob& j) {
     const bool undilated = j.dil.h == 1 && j.dil.w == 1;

@@ -59,6 +59,7 @@ struct ConvJob {
   int32_t kh, kw, kc;
   int8::Pair stride, pad, dil;
   int32_t ioff, ooff, amin, amax;
+  int8_t* buffer;  // the kernel's buffer (kernels/api/kernel_scratch.h), when it declared one
 };
 
 // Which check of check_conv_args failed: the index of the op's message (parse_conv2d,

@@ -24,6 +24,7 @@ struct DwJob {
   int32_t kh, kw, cm;
   int8::Pair stride, pad, dil;
   int32_t ioff, ooff, amin, amax;
+  int8_t* buffer;  // the kernel's buffer (kernels/api/kernel_scratch.h), when it declared one
 };
 
 // The arithmetic, kept out of the argument checking so that its loops get the registers.

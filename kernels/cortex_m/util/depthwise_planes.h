@@ -1,6 +1,6 @@
 // The depthwise plane path for windows up to four taps wide (3x3, KWS's 10x4 first layer, ...), on
 // cores without vector lanes: per input channel, a plane of the rows a strip of output rows needs
-// is gathered into a stack buffer, padded with the input's zero point (-input_offset, whose taps
+// is gathered into the kernel's buffer (its planned scratch or temp), padded with the input's zero point (-input_offset, whose taps
 // then add nothing: (zp + input_offset) * w = 0), so every window is inside the plane and needs no
 // border case. A window row is then four bytes of the plane, and an output is
 // v = full + sum over rows of dot4(plane word, weight word), full = bias + input_offset * sum(w),
@@ -54,9 +54,9 @@ struct DwRow4Args {
   int32_t neg_floor;                   // as DwRowArgs
   int32_t offset_high4[4], right4[4];  // as DwRowArgs
 };
-// Stack bytes for the plane (the firmware's stack reserve is 3 KiB; with the argument blocks this
-// kernel takes about 1 KiB, the rest of a KWS run peaks under 2 KiB). Layers whose strip of one
-// output row does not fit take depthwise_blocks.
+// The largest plane buffer (the kernel's planned scratch or temp; kernels/api/kernel_scratch.h):
+// strips of rows keep within it. Layers whose strip of one output row does not fit take
+// depthwise_blocks.
 constexpr int32_t kDwPlaneBytes = 640;
 
 static_assert(sizeof(void*) != 4 ||
@@ -116,11 +116,13 @@ inline int32_t dot4_bytes(int32_t acc, const int8_t* x, uint32_t w) {
          x[2] * static_cast<int8_t>(w >> 16) + x[3] * static_cast<int8_t>(w >> 24);
 }
 
-// Whether the plane path computes this layer: windows up to four taps wide and up to kDwMaxRows
-// tall, a zero point that fits int8, every channel's requantization in the 2v and 4v forms and its
-// sums below 2^29, and a strip of at least one output row fitting kDwPlaneBytes. *line_stride and
-// *strip_rows get the plane's geometry.
-inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* strip_rows) {
+// The plane's geometry for this layer, when the plane path can take it: windows up to four taps
+// wide and up to kDwMaxRows tall, a zero point that fits int8, and a strip of at least one output
+// row fitting kDwPlaneBytes. *line_stride and *strip_rows get the plane's geometry. O(1): it is
+// also the kernel's buffer declaration (dw_plane_buffer_bytes), asked at method load.
+// (Out of line: the kernel and its buffer declaration share one copy of its divisions.)
+__attribute__((noinline)) inline bool dw_plane_geometry(const DwJob& j, int32_t* line_stride,
+                                                        int32_t* strip_rows) {
   if (j.kw > 4 || j.kh > kDwMaxRows || j.ioff < -127 || j.ioff > 128) return false;
   const int32_t ls = ((j.out.w - 1) * j.stride.w + 4 + 3) / 4 * 4;
   // rows for R output rows: (R - 1) * stride + kh, plus one spare line (dw_row reads one row past
@@ -129,6 +131,20 @@ inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* stri
   if (lines < 0) return false;
   int32_t r = lines / j.stride.h + 1;
   if (r > j.out.h) r = j.out.h;
+  *line_stride = ls;
+  *strip_rows = r;
+  return true;
+}
+
+// The bytes of the plane buffer for this geometry: one strip's lines and the spare line
+// (at most kDwPlaneBytes).
+inline uint32_t dw_plane_bytes(const DwJob& j, int32_t ls, int32_t strip) {
+  return static_cast<uint32_t>(((strip - 1) * j.stride.h + j.kh + 1) * ls);
+}
+
+// The values' part of the plane path's condition: every channel's requantization in the 2v and
+// 4v forms and its sums below 2^29.
+inline bool dw_plane_values_ok(const DwJob& j) {
   for (int32_t c = 0; c < j.out.c; ++c) {
     if (!cmsis::requant_2v_ok(j.mult[c], j.shift[c])) return false;
     int32_t sw = 0;
@@ -136,8 +152,6 @@ inline bool dw_plane_applies(const DwJob& j, int32_t* line_stride, int32_t* stri
     const int64_t full = static_cast<int64_t>(j.bias ? j.bias[c] : 0) + int64_t(j.ioff) * sw;
     if (full <= -(int64_t(1) << 28) || full >= (int64_t(1) << 28)) return false;
   }
-  *line_stride = ls;
-  *strip_rows = r;
   return true;
 }
 
@@ -152,7 +166,8 @@ inline uint32_t pack_row(const DwJob& j, int32_t r, int32_t oc, int32_t* sum) {
   return word;
 }
 
-// The plane path (dw_plane_applies is true). Isa provides gather_rows (a 2-D strided byte copy:
+// The plane path (dw_plane_geometry and dw_plane_values_ok are true; j.buffer holds
+// dw_plane_bytes). Isa provides gather_rows (a 2-D strided byte copy:
 // dst[l * dst_row + i] = src[l * src_row + i * stride]) and the row kernels row and row4.
 // The fields DwRowArgs and DwRow4Args share: the plane, its geometry, the outputs' stride and
 // range.
@@ -226,7 +241,7 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, cons
 template <class Isa>
 ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls,
                                                                 int32_t strip) {
-  alignas(4) int8_t plane[kDwPlaneBytes];
+  int8_t* const plane = j.buffer;  // 4-byte aligned (kernel_scratch.h)
   const int8_t zp = static_cast<int8_t>(-j.ioff);
   const int32_t cin = j.in.c, sy = j.stride.h;
   const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;  // plane columns a window can touch

@@ -47,7 +47,8 @@ int main(int argc, char** argv) {
   if (!f) return fail("cannot read " + std::string(argv[1]));
   const nlohmann::json call = nlohmann::json::parse(f);
   const std::string op = call["op"].get<std::string>();
-  etmcu::OpFunction fn = etmcu::find_kernel(op.c_str(), op.size());
+  const etmcu::KernelEntry* entry = etmcu::find_kernel_entry(op.c_str(), op.size());
+  etmcu::OpFunction fn = entry != nullptr ? entry->fn : nullptr;
   if (fn == nullptr) return fail("no kernel for " + op);
 
   const auto& jargs = call["args"];
@@ -128,8 +129,16 @@ int main(int argc, char** argv) {
       ptrs[i] = &values[i];
     }
   }
+  // The temp pool is exactly what the kernel declares for this call (KernelEntry::temp_bytes, as
+  // method load sizes it): a kernel that takes more fails its allocation, under every test of the
+  // suite (the kernels then return MemoryAllocationFailed).
+  const etmcu::Span<EValue*> args(ptrs.data(), ptrs.size());
+  const uint32_t declared = entry->temp_bytes != nullptr ? entry->temp_bytes(args) : 0;
+  std::vector<uint32_t> temp((declared + 3) / 4);  // word-aligned, as the firmware's pool
+  etmcu::MemoryAllocator temp_alloc(temp.data(), declared);
   etmcu::KernelContext ctx;
-  const etmcu::Error e = fn(ctx, etmcu::Span<EValue*>(ptrs.data(), ptrs.size()));
+  ctx.temp = &temp_alloc;
+  const etmcu::Error e = fn(ctx, args);
   if (e != etmcu::Error::Ok) {
     std::printf("error: %s %s\n", etmcu::error_name(e), ctx.failure ? ctx.failure : "");
     return 1;

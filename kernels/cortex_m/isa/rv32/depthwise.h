@@ -42,6 +42,12 @@ struct Rv32Planes {
   }
 };
 
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the kernel asks it
+// before the values' checks, and its buffer declaration (dw_plane_buffer_bytes) asks it alone.
+inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
+  return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) && dw_plane_geometry(j, ls, strip);
+}
+
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
 ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j) {
@@ -52,8 +58,8 @@ ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j) {
   // Multipliers of 4 (KWS's 1 -> 64 first layer) take it with the four-channel row kernel
   // (depthwise_rows.S: 2.75 instructions per multiply-accumulate in its loop; depthwise_blocks
   // took 1.90 M cycles for that layer).
-  if (((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
-      dw_plane_applies(j, &ls, &strip) && kernel_path(kPathDwPlanes)) {
+  if (dw_takes_planes(j, &ls, &strip) && dw_plane_values_ok(j) &&
+      kernel_path(kPathDwPlanes)) {
     depthwise_planes<Rv32Planes>(j, ls, strip);
     return true;
   }
