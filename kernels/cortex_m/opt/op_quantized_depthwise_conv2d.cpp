@@ -19,11 +19,13 @@ namespace {
 constexpr size_t kScratchArg = 13;  // after activation_max (parse_depthwise_conv2d checked it)
 
 // The buffer this ISA's kernel takes for the layer: the plane when its planes take it (by
-// geometry; a slab of rows needs no more than the whole layer), else none.
-uint32_t buffer_bytes(const int8::DwJob& j) {
-  int32_t ls = 0, strip = 0;
-  if (j.dil.h != 1 || j.dil.w != 1 || !int8::dw_takes_planes(j, &ls, &strip)) return 0;
-  return int8::dw_plane_bytes(j, ls, strip);
+// geometry, left in *planes; a slab of rows needs no more than the whole layer), else none.
+uint32_t buffer_bytes(const int8::DwJob& j, int8::DwPlanes* planes) {
+  if (j.dil.h != 1 || j.dil.w != 1 || !int8::dw_takes_planes(j, &planes->ls, &planes->strip)) {
+    planes->strip = 0;
+    return 0;
+  }
+  return int8::dw_plane_bytes(j, planes->ls, planes->strip);
 }
 
 }  // namespace
@@ -32,7 +34,8 @@ uint32_t cortex_m_quantized_depthwise_conv2d_out_temp_bytes(Span<EValue*> args) 
   KernelContext ctx;
   int8::DwJob job;
   if (int8::parse_depthwise_conv2d(ctx, args, &job) != Error::Ok) return 0;  // the call says why
-  return temp_beyond_scratch(args[kScratchArg], buffer_bytes(job));
+  int8::DwPlanes planes;
+  return temp_beyond_scratch(args[kScratchArg], buffer_bytes(job, &planes));
 }
 
 Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
@@ -40,7 +43,8 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   const Error e = int8::parse_depthwise_conv2d(ctx, args, &job);
   if (e != Error::Ok) return e;
   job.buffer = nullptr;
-  if (const uint32_t bytes = buffer_bytes(job)) {
+  int8::DwPlanes planes;
+  if (const uint32_t bytes = buffer_bytes(job, &planes)) {
     job.buffer = static_cast<int8_t*>(kernel_buffer(ctx, args[kScratchArg], bytes));
     if (job.buffer == nullptr)
       return ctx.fail(Error::MemoryAllocationFailed,
@@ -48,9 +52,9 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
                       "its plane buffer (method load checks the temp pool against its declaration)");
   }
   bool ok = true;  // false: a kernel path this firmware left out (util/paths.h)
-  auto run = [&ok](const int8::DwJob& j) {
+  auto run = [&ok, &planes](const int8::DwJob& j) {
     const bool undilated = j.dil.h == 1 && j.dil.w == 1;
-    if (undilated && int8::depthwise_fast(j)) return;
+    if (undilated && int8::depthwise_fast(j, planes)) return;
     if (kernel_path(int8::kPathDwRef))
       int8::depthwise_nhwc_ref(j);
     else

@@ -120,9 +120,7 @@ inline int32_t dot4_bytes(int32_t acc, const int8_t* x, uint32_t w) {
 // wide and up to kDwMaxRows tall, a zero point that fits int8, and a strip of at least one output
 // row fitting kDwPlaneBytes. *line_stride and *strip_rows get the plane's geometry. O(1): it is
 // also the kernel's buffer declaration (dw_plane_buffer_bytes), asked at method load.
-// (Out of line: the kernel and its buffer declaration share one copy of its divisions.)
-__attribute__((noinline)) inline bool dw_plane_geometry(const DwJob& j, int32_t* line_stride,
-                                                        int32_t* strip_rows) {
+inline bool dw_plane_geometry(const DwJob& j, int32_t* line_stride, int32_t* strip_rows) {
   if (j.kw > 4 || j.kh > kDwMaxRows || j.ioff < -127 || j.ioff > 128) return false;
   const int32_t ls = ((j.out.w - 1) * j.stride.w + 4 + 3) / 4 * 4;
   // rows for R output rows: (R - 1) * stride + kh, plus one spare line (dw_row reads one row past
@@ -135,6 +133,13 @@ __attribute__((noinline)) inline bool dw_plane_geometry(const DwJob& j, int32_t*
   *strip_rows = r;
   return true;
 }
+
+// The plane geometry the op found for a layer (strip 0: this ISA's planes do not take it). A slab
+// of the layer's rows (by_row_slabs) keeps it: the line stride is the same, and its strips stop at
+// its last row.
+struct DwPlanes {
+  int32_t ls = 0, strip = 0;
+};
 
 // The bytes of the plane buffer for this geometry: one strip's lines and the spare line
 // (at most kDwPlaneBytes).

@@ -283,20 +283,19 @@ struct MvePlanes {
   }
 };
 
-// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the kernel asks it
-// before the values' checks, and its buffer declaration (dw_plane_buffer_bytes) asks it alone.
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the op asks it once
+// (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
+// adds the values' checks.
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return j.cm % 4 == 0 && dw_plane_geometry(j, ls, strip) && *ls <= MvePlanes::kMaxLine;
 }
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
-inline bool depthwise_fast(const DwJob& j) {
-  int32_t ls = 0, strip = 0;
+inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
   // (multiplier 1 through the planes measured slower on KWS: 2.50 M against 2.22 M)
-  if (dw_takes_planes(j, &ls, &strip) && dw_plane_values_ok(j) &&
-      kernel_path(kPathDwPlanes)) {
-    depthwise_planes<MvePlanes>(j, ls, strip);
+  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
+    depthwise_planes<MvePlanes>(j, planes.ls, planes.strip);
     return true;
   }
   // The vector lanes (this ISA's block path), one kernel path per instantiation (each is about

@@ -42,25 +42,24 @@ struct Rv32Planes {
   }
 };
 
-// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the kernel asks it
-// before the values' checks, and its buffer declaration (dw_plane_buffer_bytes) asks it alone.
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the op asks it once
+// (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
+// adds the values' checks.
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) && dw_plane_geometry(j, ls, strip);
 }
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
-ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j) {
-  int32_t ls = 0, strip = 0;
+ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
   // The plane path where its rows are in assembly (three rows of up to three taps, one channel
   // per input channel): in C its rows were slower than depthwise_blocks (KWS's 10x4 first layer
   // 2.62 M cycles against 1.91 M).
   // Multipliers of 4 (KWS's 1 -> 64 first layer) take it with the four-channel row kernel
   // (depthwise_rows.S: 2.75 instructions per multiply-accumulate in its loop; depthwise_blocks
   // took 1.90 M cycles for that layer).
-  if (dw_takes_planes(j, &ls, &strip) && dw_plane_values_ok(j) &&
-      kernel_path(kPathDwPlanes)) {
-    depthwise_planes<Rv32Planes>(j, ls, strip);
+  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
+    depthwise_planes<Rv32Planes>(j, planes.ls, planes.strip);
     return true;
   }
   return depthwise_blocks_path<WrapMac>(j);

@@ -74,8 +74,9 @@ struct M0Planes {
 };
 #endif
 
-// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the kernel asks it
-// before the values' checks, and its buffer declaration (dw_plane_buffer_bytes) asks it alone.
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the op asks it once
+// (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
+// adds the values' checks.
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
 #if defined(__ARM_ARCH_6M__)
   return j.cm == 1 && dw_plane_geometry(j, ls, strip);
@@ -89,14 +90,13 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
-inline bool depthwise_fast(const DwJob& j) {
+inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
+  (void)planes;  // (the planes are Armv6-M's only)
 #if defined(__ARM_ARCH_6M__)
-  int32_t ls = 0, strip = 0;
   // (multiplier 1 only: four-channel rows with their 768 bytes of weights beside the plane took
   // the stack peak to 3,600 B, past the micro:bit's 3 KiB, for 0.3 M fewer instructions on KWS)
-  if (dw_takes_planes(j, &ls, &strip) && dw_plane_values_ok(j) &&
-      kernel_path(kPathDwPlanes)) {
-    depthwise_planes<M0Planes>(j, ls, strip);
+  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
+    depthwise_planes<M0Planes>(j, planes.ls, planes.strip);
     return true;
   }
 #endif

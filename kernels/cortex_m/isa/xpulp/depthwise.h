@@ -55,19 +55,18 @@ struct DepthwiseMac {
   static int32_t mac(int32_t acc, int32_t a, int32_t b) { return xpulp::mac(acc, a, b); }
 };
 
-// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the kernel asks it
-// before the values' checks, and its buffer declaration (dw_plane_buffer_bytes) asks it alone.
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the op asks it once
+// (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
+// adds the values' checks.
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return dw_plane_geometry(j, ls, strip);
 }
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
-ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j) {
-  int32_t ls = 0, strip = 0;
-  if (dw_takes_planes(j, &ls, &strip) && dw_plane_values_ok(j) &&
-      kernel_path(kPathDwPlanes)) {
-    depthwise_planes<XpulpPlanes>(j, ls, strip);
+ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
+  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
+    depthwise_planes<XpulpPlanes>(j, planes.ls, planes.strip);
     return true;
   }
   return depthwise_blocks_path<DepthwiseMac>(j);
