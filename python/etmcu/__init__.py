@@ -47,7 +47,7 @@ def default_frontend():
 
 def export(module, example_inputs, *, method_name="forward", memory_regions=None,
            inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
-           calibration=None, scratch_target="portable", linear="per_tensor", softmax="int8",
+           calibration=None, scratch_target="etmcu", linear="per_tensor", softmax="int8",
            seed=0, external_constants=False, int8_io=False, overlap=True, debug_info=True,
            upstream_ops=False):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
@@ -66,8 +66,10 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     quantize="int8": post-training static quantization to upstream's cortex_m::* int8 ops
     (docs/quantization.md). calibration: an int N (N seeded standard-normal samples, default
     32), a directory of .npy/.npz samples, or a list of samples (tensors / tuples of tensors).
-    scratch_target: which CMSIS-NN build the scratch buffers are sized for ("portable", the
-    etmcu kernels; "dsp", Cortex-M DSP-extension builds such as upstream's Arduino example).
+    scratch_target: what the planned scratch buffers are sized for: "etmcu" (default) CMSIS-NN's
+    portable C path and etmcu's optimised kernels (their depthwise plane, so that it lives in the
+    arena; docs/kernels.md "Buffers"), "portable" CMSIS-NN's portable C path alone, "dsp"
+    CMSIS-NN's DSP-extension builds (upstream's Arduino example's sizes).
     linear: "per_tensor" (default: cortex_m::quantized_linear with per-tensor weights, as
     upstream) or "per_channel" (per-channel weights through a 1x1 cortex_m::quantized_conv2d
     on the [B, in, 1, 1] view; more accurate, same ops library).

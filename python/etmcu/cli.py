@@ -206,9 +206,10 @@ def main(argv=None):
                     help="no per-instruction frames (layer names, source lines) in the program")
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
                     help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
-    ex.add_argument("--scratch-target", choices=["portable", "dsp"], default="portable",
-                    help="CMSIS-NN build the scratch buffers are sized for (default: portable, "
-                         "the etmcu kernels)")
+    ex.add_argument("--scratch-target", choices=["etmcu", "portable", "dsp"], default="etmcu",
+                    help="what the planned scratch is sized for: etmcu (default: CMSIS-NN's portable "
+                         "C and etmcu's optimised kernels), portable (CMSIS-NN's portable C), dsp "
+                         "(CMSIS-NN's DSP builds)")
     args = ap.parse_args(argv)
 
     model, mod = _load(args.model)

@@ -183,7 +183,28 @@ def avgpool_scratch(target, channels):
     return channels * 4 if target == "dsp" else 0
 
 
-SCRATCH_TARGETS = ("portable", "dsp")
+# etmcu's optimised kernels declare the buffers they take (kernels/api/kernel.h temp_bytes) and
+# take them from the call's planned scratch when it is large enough (kernels/api/kernel_scratch.h).
+# This is the depthwise plane's declaration for the ISA that takes the most layers (Xpulp and the
+# Arm DSP: kernels/cortex_m/util/depthwise_planes.h dw_plane_geometry and dw_plane_bytes; the other
+# ISAs take a subset of these layers, with the same bytes); tests/python/int8 checks it against
+# the C++ declaration of every host variant.
+DW_PLANE_BYTES = 640  # kDwPlaneBytes
+
+
+def depthwise_plane_bytes(out_h, out_w, kh, kw, stride, dil, input_offset):
+    """Bytes of the plane buffer the depthwise kernels take for this layer, 0 for none."""
+    if list(dil) != [1, 1] or kw > 4 or kh > 12 or not -127 <= input_offset <= 128:
+        return 0
+    ls = ((out_w - 1) * stride[1] + 4 + 3) // 4 * 4
+    lines = DW_PLANE_BYTES // ls - kh - 1
+    if lines < 0:
+        return 0
+    strip = min(lines // stride[0] + 1, out_h)
+    return ((strip - 1) * stride[0] + kh + 1) * ls
+
+
+SCRATCH_TARGETS = ("etmcu", "portable", "dsp")
 
 
 # ----------------------------------------------------------------------------- calibration
@@ -248,7 +269,7 @@ def layer_name(w):
     return name or "layer"
 
 class Int8Rewriter:
-    def __init__(self, graph: Graph, ranges, scratch_target="portable",
+    def __init__(self, graph: Graph, ranges, scratch_target="etmcu",
                  linear_per_channel=False, int8_softmax=False, int8_io=False,
                  upstream_ops=False):
         if scratch_target not in SCRATCH_TARGETS:
@@ -484,6 +505,9 @@ class Int8Rewriter:
             wt = self.g.constant(np.ascontiguousarray(wq.transpose(1, 2, 3, 0)), f"{layer}.weight_ihwo")
             size = depthwise_scratch(self.target, cin, cout, x.shape[0], kh, kw, list(padding),
                                      list(dilation))
+            if self.target == "etmcu":  # also the plane our kernels take (in the arena, not temp)
+                size = max(size, depthwise_plane_bytes(out_f.shape[2], out_f.shape[3], kh, kw,
+                                                       list(stride), list(dilation), -z_in))
             scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
             scratch.scratch = True
             self.emit("cortex_m::quantized_depthwise_conv2d.out",
@@ -914,7 +938,7 @@ def fp32_reason(n, rw):
     return ("no int8 kernel for this op", "none yet (runs in fp32)")
 
 
-def quantize_graph(graph, samples, scratch_target="portable", linear_per_channel=False,
+def quantize_graph(graph, samples, scratch_target="etmcu", linear_per_channel=False,
                    int8_softmax=False, int8_io=False, upstream_ops=False):
     """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
     if not samples:

@@ -10,7 +10,8 @@
 // With a top-level "arena_bytes": N, a tensor with "arena_offset": k has its bytes at offset k of
 // one shared arena (so an out can overlap an input as a memory plan places them); inputs are
 // copied in first, in argument order, and tensors to be written ("write") are not initialised.
-// A kernel error prints "error: <code> <message>" on stdout.
+// A kernel error prints "error: <code> <message>" on stdout; success prints "temp_declared <bytes>"
+// (the kernel's temp declaration for the call, kernels/api/kernel.h) and "ok".
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -155,6 +156,6 @@ int main(int argc, char** argv) {
     std::ofstream out(w.second, std::ios::binary);
     out.write(reinterpret_cast<const char*>(p), static_cast<std::streamsize>(w.first->nbytes));
   }
-  std::printf("ok\n");
+  std::printf("temp_declared %u\nok\n", static_cast<unsigned>(declared));
   return 0;
 }

@@ -108,6 +108,8 @@ class Call:
             assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
             return p.stdout.strip()
         assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
+        # the kernel's temp declaration for this call (run_op.cpp), for the scratch-contract tests
+        self.temp_declared = int(p.stdout.split("temp_declared ")[1].split()[0])
         return [np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape) for a, path in outs]
 
 

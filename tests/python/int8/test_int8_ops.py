@@ -290,6 +290,50 @@ def test_quantized_depthwise_conv2d_layers(call, layer, extreme):
     np.testing.assert_array_equal(got, want)
 
 
+def _dw_out(size, k, stride, pad):
+    return (size + 2 * pad - k) // stride + 1
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_depthwise_buffer_declaration_is_the_exporters_plan(call, seed):
+    """The scratch contract (docs/kernels.md "Buffers"): the exporter plans the depthwise plane our
+    kernels declare (etmcu.quantize.depthwise_plane_bytes, scratch_target "etmcu"). With an empty
+    scratch a variant declares at most that (Xpulp, whose planes take every such layer, exactly
+    that; the host's scalar variant and ref/ none) and with the exporter's scratch nothing; both
+    give the reference's bits."""
+    from etmcu.quantize import depthwise_plane_bytes
+    rng = np.random.default_rng(900 + seed)
+    if seed < len(DW_LAYERS):
+        h, w, c, dm, kh, kw, stride, pad = DW_LAYERS[seed]
+    else:
+        h, w = (int(v) for v in rng.integers(1, 40, size=2))
+        c, dm = int(rng.integers(1, 9)), 1
+        kh, kw = int(rng.integers(1, 6)), int(rng.integers(1, 6))
+        stride = tuple(int(v) for v in rng.integers(1, 3, size=2))
+        pad = (int(rng.integers(0, kh)), int(rng.integers(0, kw)))
+        h, w = max(h, kh), max(w, kw)
+    x, wt = i8(rng, (1, h, w, c)), i8(rng, (1, kh, kw, c * dm))
+    in_off, out_off = int(rng.integers(-127, 129)), int(rng.integers(-128, 128))
+    bias = rng.integers(-5000, 5000, size=c * dm).astype(np.int32)
+    mult, shift = rq_params(rng, c * dm, -12, 0)
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), dm, in_off, out_off, mult,
+                                     shift, -128, 127)
+    planned = depthwise_plane_bytes(_dw_out(h, kh, stride[0], pad[0]), _dw_out(w, kw, stride[1], pad[1]),
+                                    kh, kw, list(stride), [1, 1], in_off)
+    assert planned <= 640
+    declared = {}
+    for n in (0, planned):
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], dm, in_off, out_off,
+                       T(mult), T(shift), -128, 127, scratch(n), out_nhwc(want.shape), Ref(14)])
+        np.testing.assert_array_equal(got, want)
+        declared[n] = call.temp_declared
+    assert declared[planned] == 0
+    assert declared[0] <= planned
+    if call.runner.endswith("_xpulp"):
+        assert declared[0] == planned
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_quantized_transpose_conv2d(call, seed):
     rng = np.random.default_rng(300 + seed)

@@ -301,11 +301,25 @@ def _conv_scratch_formula(in_c, k_c, kh, kw, pad, dil):
 
 
 def test_scratch_sizes_follow_kernel_formula():
+    # The default scratch target ("etmcu"): depthwise calls get the plane our kernels declare
+    # (CMSIS-NN's portable path needs none), average pools CMSIS-NN's portable 0.
+    planes = 0
     for name in ("resnet8", "mobilenet_v1", "ds_cnn"):
-        for key, args in _calls(decode_json(int8(name).buffer)):
-            if key in ("cortex_m::quantized_depthwise_conv2d.out",
-                       "cortex_m::quantized_avg_pool2d.out"):
+        doc = decode_json(int8(name).buffer)
+        vals = doc["execution_plan"][0]["values"]
+
+        def ints(v):
+            return [vals[i]["val"]["int_val"] for i in v["val"]["items"]]
+        for key, args in _calls(doc):
+            if key == "cortex_m::quantized_avg_pool2d.out":
                 assert args[-3]["val"]["sizes"] == [0], key
+            if key == "cortex_m::quantized_depthwise_conv2d.out":
+                out, w = args[-2]["val"]["sizes"], args[1]["val"]["sizes"]
+                want = Q.depthwise_plane_bytes(out[2], out[3], w[1], w[2], ints(args[3]), ints(args[5]),
+                                               args[7]["val"]["int_val"])
+                assert args[-3]["val"]["sizes"] == [want], key
+                planes += want > 0
+    assert planes > 0
     # Exact sizes through the IR-level formula on a conv with known shapes.
     assert Q.conv_scratch("portable", 16, 16, 3, 3, [1, 1], [1, 1]) == \
         _conv_scratch_formula(16, 16, 3, 3, [1, 1], [1, 1]) == 576
