@@ -270,10 +270,16 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
             plane + static_cast<size_t>(l0) * ls + c0, ls,
             j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
             j.in.w * cin, cin, c1 - c0, l1 - l0);
-      if (j.cm % 4 == 0)
+      if constexpr (Isa::kRow1 && Isa::kRow4) {
+        if (j.cm % 4 == 0)
+          planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
+        else
+          planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out);
+      } else if constexpr (Isa::kRow4) {  // (dw_takes_planes: multipliers of 4 only)
         planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
-      else
+      } else {  // (dw_takes_planes: multiplier 1 only)
         planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out);
+      }
     }
   }
 }

@@ -184,6 +184,9 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
 // the window is read) against the rows' weight words, one VMLADAVA.S8. The byte offsets limit it
 // to line strides up to kMaxLine.
 struct MvePlanes {
+  // The row kernels dw_takes_planes can send layers to: one channel (row), four (row4); a form
+  // no layer takes is not compiled (depthwise_planes).
+  static constexpr bool kRow1 = false, kRow4 = true;
   // Eight plane bytes per gather (VLDRB.U16 at offsets i * stride, predicated at the line's end)
   // and one narrowing store.
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,

@@ -18,6 +18,9 @@ namespace kernels {
 namespace int8 {
 
 struct Rv32Planes {
+  // The row kernels dw_takes_planes can send layers to: one channel (row), four (row4); a form
+  // no layer takes is not compiled (depthwise_planes).
+  static constexpr bool kRow1 = true, kRow4 = true;
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                           int32_t stride, int32_t n, int32_t lines) {
     for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row) {
