@@ -14,7 +14,7 @@ SOURCES=(runtime/core/error.cpp runtime/core/scalar_type.cpp runtime/core/diagno
          runtime/pte/verifier.cpp runtime/pte/pte_file.cpp runtime/pte/ptd_file.cpp
          runtime/backend/backend.cpp runtime/executor/program.cpp runtime/executor/method.cpp
          runtime/executor/method_meta.cpp kernels/api/kernel_lookup.cpp)
-NO_FEATURES="-DETMCU_FEATURE_DELEGATES=0 -DETMCU_FEATURE_EXTERNAL_DATA=0 -DETMCU_FEATURE_MUTABLE_DATA=0 -DETMCU_FEATURE_CONTROL_FLOW=0 -DETMCU_FEATURE_CONSTANT_BUFFER=0 -DETMCU_FEATURE_LISTS=0 -DETMCU_FEATURE_STRINGS=0 -DETMCU_FEATURE_ALIAS_CHECK=0"
+NO_FEATURES="-DETMCU_FEATURE_DELEGATES=0 -DETMCU_FEATURE_EXTERNAL_DATA=0 -DETMCU_FEATURE_MUTABLE_DATA=0 -DETMCU_FEATURE_CONTROL_FLOW=0 -DETMCU_FEATURE_CONSTANT_BUFFER=0 -DETMCU_FEATURE_LISTS=0 -DETMCU_FEATURE_STRINGS=0 -DETMCU_FEATURE_ALIAS_CHECK=0 -DETMCU_FEATURE_KERNEL_TEMP=0"
 # name | extra compile flags
 CONFIGS=(
   "all features, diagnostic text|"
