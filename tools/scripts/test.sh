@@ -9,7 +9,8 @@ export PYTHONPATH="$ROOT/python${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONDONTWRITEBYTECODE=1
 JOBS=$(nproc)
 FUZZ_SECONDS=${ETMCU_FUZZ_SECONDS:-60}
-step() { printf '\n==== %s\n' "$*"; }
+# Each step's header says how long the suite has run (CI's budget is 30 minutes on 2 cores).
+step() { printf '\n==== %s  [%d s]\n' "$*" "$SECONDS"; }
 
 # The shared .pte corpus beside the checkout: tests that read it skip without it (one line naming
 # it), unless ETMCU_REQUIRE_CORPUS is set (CI: .ci/run), which makes its absence an error.
@@ -37,7 +38,8 @@ ctest --test-dir build/host-asan --output-on-failure -j "$JOBS" -LE slow
 
 if [[ -d tests/python ]]; then
   step "pytest"
-  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider tests/python  # -rs: one line per skip, with its reason
+  # -rs: one line per skip, with its reason; the 25 slowest tests are listed at the end
+  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider --durations=25 tests/python
 
   step "int8 op tests on the ASan + UBSan builds of the ref, scalar, rv32 and xpulp kernels"
   asan_int8=build/host-asan/tests/kernels/int8
