@@ -67,7 +67,6 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args);
 Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> args);
 // The optimised variants' buffer declarations (KernelEntry::temp_bytes; ref/ declares none).
 uint32_t cortex_m_quantized_depthwise_conv2d_out_temp_bytes(Span<EValue*> args);
-uint32_t cortex_m_quantized_add_out_temp_bytes(Span<EValue*> args);
 // cortex_m::quantized_transpose_conv2d.out(Tensor input, Tensor weight, Tensor? bias, int[] stride,
 // int[] padding, int[] output_padding, int[] dilation, int input_offset, int output_offset, Tensor
 // requantize_multipliers, Tensor requantize_shifts, int activation_min, int activation_max, Tensor
