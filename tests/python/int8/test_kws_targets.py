@@ -44,6 +44,32 @@ def test_kws_bit_exact_on_target(target, extra):
         assert bits == case["outputs_f32_hex"], (target, word)
 
 
+def run_json(target, extra):
+    p = subprocess.run(["/usr/bin/python3", str(FW), str(KWS), "--target", target, *extra,
+                        "--input", str(UPSTREAM / "kws_test_inputs" / "mfcc_yes.f32.bin"),
+                        "--json", "--quiet"], capture_output=True, text=True, timeout=900)
+    assert p.returncode == 0, p.stdout + p.stderr
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("board", ["cv32e40p", "cv32e40p-pulp"])
+def test_plane_from_the_temp_pool_the_device_declared(board):
+    """Upstream's KWS plans CMSIS-NN's scratch sizes (none for its depthwise layers), so our
+    depthwise plane comes from the temp pool (docs/kernels.md "Buffers"). Its size is what the
+    device's own method load declared (the tool asked it once), the kernels take exactly that,
+    and a firmware that checks the program itself (--device-verification: the declarations are
+    asked again at load) accepts that pool."""
+    r = run_json("cv32e40p", ["--board", board])
+    mem = r["memory"]
+    assert 0 < mem["temp_bytes"] <= 640, mem  # one plane (util/depthwise_planes.h kDwPlaneBytes)
+    assert mem["temp_used"] == mem["temp_bytes"], mem
+    assert r["ram"]["temp"] == mem["temp_bytes"]
+    checked = run_json("cv32e40p", ["--board", board, "--device-verification"])
+    assert checked["memory"]["temp_bytes"] == mem["temp_bytes"]
+    assert checked["outputs"] == r["outputs"]
+    assert checked["cycles"]["method_load"] > r["cycles"]["method_load"]
+
+
 def test_kws_ten_labels_on_cv32e40p():
     """All ten real inputs on the soft-float target (quantize/dequantize through picolibc)."""
     labels = json.loads((UPSTREAM / "kws_test_inputs" / "labels.json").read_text())
