@@ -1,4 +1,4 @@
-// The CV32E40P firmware's memcpy, memmove, memset and memcmp (boards/cv32e40p/mem_functions.cpp),
+// The firmware's memcpy, memmove, memset and memcmp (boards/common/mem_functions.cpp),
 // renamed so that the host's own stay in place, against the host's: every length to 70 at every
 // source and destination alignment, overlaps in both directions, and the bytes around the
 // destination left alone.
@@ -12,7 +12,7 @@
 #define memmove board_memmove
 #define memset board_memset
 #define memcmp board_memcmp
-#include "boards/cv32e40p/mem_functions.cpp"
+#include "boards/common/mem_functions.cpp"
 #undef memcpy
 #undef memmove
 #undef memset

@@ -1,12 +1,14 @@
-// memcpy, memmove, memset and memcmp for the CV32E40P firmware, in place of picolibc's. Debian's picolibc
-// comes in two builds: "release" (what the firmware linked: word-wise copies unrolled eight times,
-// memcpy 518 B, memmove 336 B, memset 168 B; a third of the add baseline's runtime-side code) and
-// the size build (byte loops: a byte per iteration, several times slower on the copies the
-// runtime and kernels make). These keep the word loop, one word per iteration, and the bytes
-// only for the unaligned rest: about 0.2 KB together (docs/bare-metal.md, "C library").
+// memcpy, memmove, memset and memcmp for every firmware (CV32E40P and Cortex-M), in place of the C
+// library's. Debian's picolibc for RISC-V comes in two builds: "release" (word-wise copies unrolled
+// eight times: memcpy 518 B, memmove 336 B, memset 168 B, memcmp 82 B, a third of the add
+// baseline's runtime-side code) and the size build (byte loops: a byte per iteration, several
+// times slower on the copies the runtime and kernels make); the Cortex-M C libraries' four take
+// 650 to 750 B. These copy and fill two words per iteration, then one, with bytes only for an
+// unaligned rest, and compare bytes (docs/bare-metal.md, "C library"). Word accesses only where
+// both pointers are aligned: Armv6-M has no unaligned ones.
 //
-// Compiled without LTO and without GCC's loop-to-call rewriting (boards/CMakeLists.txt): either
-// could turn a loop here back into a call to the function it is in.
+// Compiled at -O2 without LTO and without GCC's loop-to-call rewriting (boards/CMakeLists.txt):
+// either could turn a loop here back into a call to the function it is in.
 #include <stddef.h>
 #include <stdint.h>
 
