@@ -221,11 +221,12 @@ class Build:
             return json.load(fh).get(key)
 
     def kernel_temp(self, key):
-        """The temp bytes this build's kernels declared for a program (key), or None if not asked yet."""
-        return self.kernel_paths(key + ":temp")
+        """The temp bytes this build's kernels declared for a program (key), or None if not asked yet
+        with these kernel sources (an answer recorded with other kernels is not reused)."""
+        return self.kernel_paths(f"{key}:temp:{kernel_sources_digest()}")
 
     def store_kernel_temp(self, key, nbytes):
-        self.store_kernel_paths(key + ":temp", nbytes)
+        self.store_kernel_paths(f"{key}:temp:{kernel_sources_digest()}", nbytes)
 
     def store_kernel_paths(self, key, mask):
         f = os.path.join(self.dir, "kernel-paths.json")
@@ -332,6 +333,27 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
     write_if_changed(os.path.join(d, "size", "fw_config.h"),
                      f"// Generated: sizing firmware.\n#pragma once\n#define FW_METHOD_NAME {c_string(method)}\n"
                      f"#define FW_EXTERNAL_DATA {int(ptd_bytes is not None)}\n")
+
+
+_KERNEL_DIGEST = None
+
+
+def kernel_sources_digest():
+    """A digest of the kernel sources (kernels/): the key under which a program's temp declaration
+    is kept, so that kernels that declare otherwise are asked again."""
+    global _KERNEL_DIGEST
+    if _KERNEL_DIGEST is None:
+        h = hashlib.sha256()
+        base = os.path.join(ROOT, "kernels")
+        for d, dirs, files in sorted(os.walk(base)):
+            dirs.sort()
+            for f in sorted(files):
+                path = os.path.join(d, f)
+                h.update(os.path.relpath(path, base).encode() + b"\0")
+                with open(path, "rb") as fh:
+                    h.update(fh.read())
+        _KERNEL_DIGEST = h.hexdigest()[:16]
+    return _KERNEL_DIGEST
 
 
 def runtime_features(info, args, check_temp=False):
