@@ -336,6 +336,7 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
 
 
 _KERNEL_DIGEST = None
+ASK_TEMP_POOL = 1024  # the asking firmware's temp pool (at least the largest declaration a kernel makes)
 
 
 def kernel_sources_digest():
@@ -783,6 +784,7 @@ def run(args):
     paths = None
     full_outputs = None
     kernel_temp = None  # the temp the linked kernels declare for this program (asked on the device)
+    ask_without_room = False
     for attempt in range(4):
         with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
                    args.int8_kernels, args.libs_march, args.profile) as b:
@@ -844,16 +846,25 @@ def run(args):
                 sizes.pop("kernel_paths", None)
             else:
                 sizes["kernel_paths"] = paths
+            # The firmware that asks the kernels' temp declarations is not shipped: it gets room for the
+            # largest a kernel makes today (the depthwise plane, 640 B), so that it normally answers in
+            # the same run that records the kernel paths, without a rebuild after a refused load.
+            pool = sizes["temp_bytes"]
+            if ask_temp and not ask_without_room:
+                pool = max(pool, ASK_TEMP_POOL)
             # (re)written on every run: a newer runner always finds a matching header; unchanged -> no rebuild
-            write_run_config(d, args.method, sizes["method_allocator_bytes"], sizes["temp_bytes"], sizes["planned"],
+            write_run_config(d, args.method, sizes["method_allocator_bytes"], pool, sizes["planned"],
                              inputs, meth["outputs"], args.device_verification, ptd_bytes is not None,
                              len(model_bytes) if args.program_in_ram else None)
             if fresh:
                 log(f"building firmware (method pool {sizes['method_allocator_bytes']} B, planned {sizes['planned']}, "
-                    f"temp {sizes['temp_bytes']} B)", args.quiet)
+                    f"temp {pool} B)", args.quiet)
             try:
                 b.build(f"fw-{name}", "firmware build")  # a no-op when cached
             except MemoryOverflow as e:
+                if pool != sizes["temp_bytes"]:  # the asking firmware's extra room did not fit: ask without it
+                    ask_without_room = True
+                    continue
                 raise FwError(too_big_message(b, model_bytes, e, sizes, ptd_bytes, quantized))
             elf = os.path.join(d, "run", "firmware.elf")
             bound = stack_bound_of(b, target, elf) if args.lto else None
@@ -921,7 +932,7 @@ def run(args):
             continue
         e = res["E"]
         if e and ask_temp and e["phase"] == "c" and ERRORS.get(e["error"]) == "MemoryAllocationFailed" and \
-                e["index"] < (1 << 63) and e["expected"] > e["got"] == sizes["temp_bytes"]:
+                e["index"] < (1 << 63) and e["expected"] > e["got"] == pool:
             # The kernels this firmware links declared more temp than the host's run took (its
             # reference kernels; kernels/api/kernel.h temp_bytes): method load refused the pool and
             # said how much the call at `index` needs. Rebuild with that pool (only the runner's
@@ -957,9 +968,9 @@ def run(args):
             kernel_temp = res["M"][3] if res["M"] and len(res["M"]) > 3 else 0
             with b:
                 b.store_kernel_temp(paths_key, kernel_temp)
-            if kernel_temp > sizes["temp_bytes"]:
+            if kernel_temp > pool:
                 raise FwError(f"the device's method load declared {kernel_temp} B of temp for a "
-                              f"{sizes['temp_bytes']} B pool and did not refuse it; please report it")
+                              f"{pool} B pool and did not refuse it; please report it")
         # (the firmware that ships is built again without the question, after any path recording)
         ask_again = ask_temp and not (args.device_verification or args.program_in_ram)
         if trims and paths is not None and attempt == 0 and res["K"] and len(res["K"]) > 1 and res["K"][1]:
