@@ -25,7 +25,8 @@ inline bool words_aligned(const void* a, const void* b) {
 __attribute__((always_inline)) inline void copy_forward(uint8_t* d, const uint8_t* s, size_t n) {
   if (words_aligned(d, s)) {
     for (; n >= 8; n -= 8, d += 8, s += 8) {  // both loads before the stores: no load-use stall
-      const uint32_t a = *reinterpret_cast<const Word*>(s), b = *reinterpret_cast<const Word*>(s + 4);
+      const uint32_t a = *reinterpret_cast<const Word*>(s),
+                     b = *reinterpret_cast<const Word*>(s + 4);
       *reinterpret_cast<Word*>(d) = a;
       *reinterpret_cast<Word*>(d + 4) = b;
     }

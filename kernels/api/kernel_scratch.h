@@ -28,7 +28,8 @@ inline uint32_t temp_beyond_scratch(const EValue* scratch, uint32_t bytes) {
 // The buffer of `bytes` (> 0), 4-byte aligned: the planned scratch when it holds them, else from
 // ctx.temp (reset after every instruction); nullptr when neither can. (One out-of-line copy for
 // every kernel that takes a buffer.)
-__attribute__((noinline)) inline void* kernel_buffer(KernelContext& ctx, const EValue* scratch, uint32_t bytes) {
+__attribute__((noinline)) inline void* kernel_buffer(KernelContext& ctx, const EValue* scratch,
+                                                     uint32_t bytes) {
   if (bytes <= planned_scratch_bytes(scratch)) return scratch->to_tensor().data;
   return ctx.temp != nullptr ? ctx.temp->allocate(bytes, 4) : nullptr;
 }

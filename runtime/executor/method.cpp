@@ -120,8 +120,8 @@ class MethodLoader {
     // (Counts near 2^32 need far more bytes than any pool, so none wraps here.)
     slot_map_ = static_cast<SlotWord*>(blk.take((layout.values + 31) / 32, sizeof(SlotWord)));
     m_.slots_ = static_cast<ValueSlot*>(blk.take(layout.slots, sizeof(ValueSlot)));
-    m_.kernels_ = static_cast<const KernelEntry**>(
-        blk.take(layout.operators, sizeof(const KernelEntry*)));
+    m_.kernels_ =
+        static_cast<const KernelEntry**>(blk.take(layout.operators, sizeof(const KernelEntry*)));
     m_.chain_starts_ = static_cast<uint32_t*>(blk.take(layout.chains + 1, sizeof(uint32_t)));
     m_.delegates_ =
         static_cast<LoadedDelegate*>(blk.take(layout.delegates, sizeof(LoadedDelegate)));
@@ -633,7 +633,8 @@ class MethodLoader {
               }
               if (kernel != nullptr && kernel->fn == nullptr) kernel = nullptr;  // an empty row
             }
-            const bool temp = kFeatureKernelTemp && kernel != nullptr && kernel->temp_bytes != nullptr;
+            const bool temp =
+                kFeatureKernelTemp && kernel != nullptr && kernel->temp_bytes != nullptr;
             if (kFeatureAliasCheck || temp)
               ET_CHECK_OR_RETURN(m_.bind_args(av, diag_) == Error::Ok, diag_->error);
             if (kFeatureAliasCheck)
@@ -690,7 +691,8 @@ class MethodLoader {
       if (m_.temp_needed_ > have)
         return diag_->fail_numbers(
             Error::MemoryAllocationFailed,
-            ET_TEXT("temp pool too small for a kernel's buffer (bytes; the instruction needing most)"),
+            ET_TEXT(
+                "temp pool too small for a kernel's buffer (bytes; the instruction needing most)"),
             static_cast<int64_t>(have), m_.temp_needed_, ET_TEXT("instruction"), temp_at_);
     }
     return Error::Ok;
@@ -698,7 +700,7 @@ class MethodLoader {
   MethodLayout layout_;
   uint32_t missing_ = 0;
   uint32_t first_missing_ = 0;
-  uint32_t temp_at_ = 0;  // the call with the largest temp declaration
+  uint32_t temp_at_ = 0;                 // the call with the largest temp declaration
   char missing_name_[kMaxOperatorName];  // written before it is read (missing_ > 0)
 
   const Program& program_;

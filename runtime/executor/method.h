@@ -68,7 +68,7 @@ struct MethodState {
   uint32_t num_outputs_ = 0;
   uint8_t* input_set_ = nullptr;
   const KernelEntry** kernels_ = nullptr;  // one per operator, looked up at load
-  uint32_t temp_needed_ = 0;       // the largest temp declaration of the method's calls
+  uint32_t temp_needed_ = 0;               // the largest temp declaration of the method's calls
   uint32_t num_instructions_ = 0;
   uint32_t* chain_starts_ = nullptr;  // num_chains_ + 1 entries
   uint32_t num_chains_ = 0;

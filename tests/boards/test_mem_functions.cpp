@@ -31,7 +31,8 @@ TEST(BoardMemFunctions, CopyAndSetEveryLengthAndAlignment) {
   for (size_t n = 0; n <= 70; ++n)
     for (size_t da = 0; da < 4; ++da)
       for (size_t sa = 0; sa < 4; ++sa) {
-        const std::vector<uint8_t> src = pattern(n + 8, static_cast<uint32_t>(n * 16 + da * 4 + sa));
+        const std::vector<uint8_t> src =
+            pattern(n + 8, static_cast<uint32_t>(n * 16 + da * 4 + sa));
         std::vector<uint8_t> got(n + 16, 0xA5), want(n + 16, 0xA5);
         EXPECT_EQ(board_memcpy(got.data() + 4 + da, src.data() + sa, n), got.data() + 4 + da);
         std::memcpy(want.data() + 4 + da, src.data() + sa, n);

@@ -124,7 +124,9 @@ TEST(KernelsByIndex, RowWithoutKernelIsMissing) {
 // Temp declarations (KernelEntry::temp_bytes, ETMCU_FEATURE_KERNEL_TEMP): load asks each call's
 // kernel with the call's arguments, keeps the largest, and refuses a smaller temp pool with the
 // numbers and the call that declared most.
-uint32_t declare_per_argument(Span<EValue*> args) { return 40u * static_cast<uint32_t>(args.size()); }
+uint32_t declare_per_argument(Span<EValue*> args) {
+  return 40u * static_cast<uint32_t>(args.size());
+}
 
 TEST(KernelTemp, LoadTakesTheLargestDeclaration) {
   // call 0 (fill_ones, 1 argument) declares 40 B, call 1 (add_ten, 2 arguments) 80 B

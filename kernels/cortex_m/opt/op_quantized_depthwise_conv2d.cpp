@@ -47,9 +47,10 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   if (const uint32_t bytes = buffer_bytes(job, &planes)) {
     job.buffer = static_cast<int8_t*>(kernel_buffer(ctx, args[kScratchArg], bytes));
     if (job.buffer == nullptr)
-      return ctx.fail(Error::MemoryAllocationFailed,
-                      "cortex_m::quantized_depthwise_conv2d.out: no planned scratch or temp for "
-                      "its plane buffer (method load checks the temp pool against its declaration)");
+      return ctx.fail(
+          Error::MemoryAllocationFailed,
+          "cortex_m::quantized_depthwise_conv2d.out: no planned scratch or temp for "
+          "its plane buffer (method load checks the temp pool against its declaration)");
   }
   bool ok = true;  // false: a kernel path this firmware left out (util/paths.h)
   auto run = [&ok, &planes](const int8::DwJob& j) {

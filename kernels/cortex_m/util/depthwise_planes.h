@@ -1,12 +1,13 @@
 // The depthwise plane path for windows up to four taps wide (3x3, KWS's 10x4 first layer, ...), on
 // cores without vector lanes: per input channel, a plane of the rows a strip of output rows needs
-// is gathered into the kernel's buffer (its planned scratch or temp), padded with the input's zero point (-input_offset, whose taps
-// then add nothing: (zp + input_offset) * w = 0), so every window is inside the plane and needs no
-// border case. A window row is then four bytes of the plane, and an output is
-// v = full + sum over rows of dot4(plane word, weight word), full = bias + input_offset * sum(w),
-// requantized in the 2v form (cmsis_math.h) by the ISA's row kernels (one output channel along an
-// output row; four channels that share the plane when the channel multiplier is a multiple of 4).
-// isa/xpulp has them in assembly (cv.sdotsp.b); the C forms here serve the others.
+// is gathered into the kernel's buffer (its planned scratch or temp), padded with the input's zero
+// point (-input_offset, whose taps then add nothing: (zp + input_offset) * w = 0), so every window
+// is inside the plane and needs no border case. A window row is then four bytes of the plane, and
+// an output is v = full + sum over rows of dot4(plane word, weight word), full = bias +
+// input_offset * sum(w), requantized in the 2v form (cmsis_math.h) by the ISA's row kernels (one
+// output channel along an output row; four channels that share the plane when the channel
+// multiplier is a multiple of 4). isa/xpulp has them in assembly (cv.sdotsp.b); the C forms here
+// serve the others.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

@@ -49,7 +49,8 @@ struct Rv32Planes {
 // (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
 // adds the values' checks.
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
-  return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) && dw_plane_geometry(j, ls, strip);
+  return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
+         dw_plane_geometry(j, ls, strip);
 }
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
