@@ -39,7 +39,7 @@ using OpFunction = Error (*)(KernelContext& ctx, Span<EValue*> args);
 // that needs a buffer states it here and takes it from its planned `scratch` tensor when that is
 // large enough, else from ctx.temp (kernels/api/kernel_scratch.h); the declaration then counts
 // only what the planned scratch does not cover. Method load takes the largest over the method's
-// calls and refuses a temp pool smaller than that (docs/kernels.md, "Scratch").
+// calls and refuses a temp pool smaller than that (docs/kernels.md, "Buffers").
 using TempBytesFunction = uint32_t (*)(Span<EValue*> args);
 
 // One row of the generated kernel table: the operator's full name ("aten::add.out"), its kernel,

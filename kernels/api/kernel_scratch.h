@@ -2,7 +2,7 @@
 // it at run time. The exporter plans a `scratch` tensor per call for the ops that have one; when
 // that holds the kernel's bytes, the buffer is the planned scratch (in the activation arena, shared
 // with tensors that are dead during the call); otherwise it comes from the temp pool, which method
-// load checked against the kernel's declaration (docs/kernels.md, "Scratch").
+// load checked against the kernel's declaration (docs/kernels.md, "Buffers").
 #pragma once
 #include <stddef.h>
 #include <stdint.h>

@@ -48,7 +48,7 @@
 
 #ifndef ETMCU_FEATURE_KERNEL_TEMP
 // Method load asks the kernels that declare a temp buffer (KernelEntry::temp_bytes) how much each
-// call takes, and refuses a temp pool smaller than the largest (docs/kernels.md, "Scratch").
+// call takes, and refuses a temp pool smaller than the largest (docs/kernels.md, "Buffers").
 #define ETMCU_FEATURE_KERNEL_TEMP 1
 #endif
 

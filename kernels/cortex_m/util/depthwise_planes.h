@@ -119,8 +119,8 @@ inline int32_t dot4_bytes(int32_t acc, const int8_t* x, uint32_t w) {
 
 // The plane's geometry for this layer, when the plane path can take it: windows up to four taps
 // wide and up to kDwMaxRows tall, a zero point that fits int8, and a strip of at least one output
-// row fitting kDwPlaneBytes. *line_stride and *strip_rows get the plane's geometry. O(1): it is
-// also the kernel's buffer declaration (dw_plane_buffer_bytes), asked at method load.
+// row fitting kDwPlaneBytes. *line_stride and *strip_rows get the plane's geometry. O(1): the
+// kernel's buffer declaration follows from it (dw_plane_bytes), asked at method load.
 inline bool dw_plane_geometry(const DwJob& j, int32_t* line_stride, int32_t* strip_rows) {
   if (j.kw > 4 || j.kh > kDwMaxRows || j.ioff < -127 || j.ioff > 128) return false;
   const int32_t ls = ((j.out.w - 1) * j.stride.w + 4 + 3) / 4 * 4;
@@ -174,7 +174,9 @@ inline uint32_t pack_row(const DwJob& j, int32_t r, int32_t oc, int32_t* sum) {
 
 // The plane path (dw_plane_geometry and dw_plane_values_ok are true; j.buffer holds
 // dw_plane_bytes). Isa provides gather_rows (a 2-D strided byte copy:
-// dst[l * dst_row + i] = src[l * src_row + i * stride]) and the row kernels row and row4.
+// dst[l * dst_row + i] = src[l * src_row + i * stride]), the row kernels row and row4, and kRow1 /
+// kRow4: which of the two its layers can reach (the ISA's dw_takes_planes decides which layers
+// take the planes; a form no layer reaches is not compiled).
 // The fields DwRowArgs and DwRow4Args share: the plane, its geometry, the outputs' stride and
 // range.
 template <class Args>

@@ -99,8 +99,7 @@ __attribute__((noinline)) inline void dw_row4(const DwRow4Args& a) {
 #endif
 
 struct DspPlanes {
-  // The row kernels dw_takes_planes can send layers to: one channel (row), four (row4); a form
-  // no layer takes is not compiled (depthwise_planes).
+  // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = true;
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                           int32_t stride, int32_t n, int32_t lines) {
@@ -128,9 +127,8 @@ struct DspPlanes {
   }
 };
 
-// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the op asks it once
-// (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
-// adds the values' checks.
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip; the op asks once and
+// hands it to depthwise_fast, which adds the values' checks).
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return dw_plane_geometry(j, ls, strip);
 }

@@ -184,8 +184,7 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
 // the window is read) against the rows' weight words, one VMLADAVA.S8. The byte offsets limit it
 // to line strides up to kMaxLine.
 struct MvePlanes {
-  // The row kernels dw_takes_planes can send layers to: one channel (row), four (row4); a form
-  // no layer takes is not compiled (depthwise_planes).
+  // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = false, kRow4 = true;
   // Eight plane bytes per gather (VLDRB.U16 at offsets i * stride, predicated at the line's end)
   // and one narrowing store.
@@ -286,9 +285,8 @@ struct MvePlanes {
   }
 };
 
-// Whether this ISA's planes take the layer, by its geometry (*ls, *strip): the op asks it once
-// (its buffer and its declaration follow from it) and hands the geometry to depthwise_fast, which
-// adds the values' checks.
+// Whether this ISA's planes take the layer, by its geometry (*ls, *strip; the op asks once and
+// hands it to depthwise_fast, which adds the values' checks).
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return j.cm % 4 == 0 && dw_plane_geometry(j, ls, strip) && *ls <= MvePlanes::kMaxLine;
 }
