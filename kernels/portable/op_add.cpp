@@ -10,9 +10,10 @@ using util::BinaryKind;
 
 // add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> out
 Error aten_add_out(KernelContext& ctx, Span<EValue*> args) {
-  if (args.size() != 5) return ctx.fail(Error::InvalidArgument, "add.out: expected 5 args");
+  if (ETMCU_BAD_ARG(args.size() != 5))
+    return ctx.fail(Error::InvalidArgument, "add.out: expected 5 args");
   if (!util::is_valid_tensor_arg(args, 0) || !util::is_valid_tensor_arg(args, 1) ||
-      !util::is_scalar_arg(args, 2) || !util::is_valid_tensor_arg(args, 3) ||
+      ETMCU_BAD_ARG(!util::is_scalar_arg(args, 2)) || !util::is_valid_tensor_arg(args, 3) ||
       !util::is_return_of(args, 4, 3))
     return ctx.fail(Error::InvalidArgument, "add.out: bad argument tags");
   return util::binary_op<BinaryKind::kAdd, false>(ctx, util::tensor_arg(args, 0),
@@ -22,7 +23,8 @@ Error aten_add_out(KernelContext& ctx, Span<EValue*> args) {
 
 // add.Scalar_out(Tensor self, Scalar other, Scalar alpha=1, *, Tensor(a!) out) -> out
 Error aten_add_Scalar_out(KernelContext& ctx, Span<EValue*> args) {
-  if (args.size() != 5) return ctx.fail(Error::InvalidArgument, "add.Scalar_out: expected 5 args");
+  if (ETMCU_BAD_ARG(args.size() != 5))
+    return ctx.fail(Error::InvalidArgument, "add.Scalar_out: expected 5 args");
   if (!util::is_valid_tensor_arg(args, 0) || !util::is_scalar_arg(args, 1) ||
       !util::is_scalar_arg(args, 2) || !util::is_valid_tensor_arg(args, 3) ||
       !util::is_return_of(args, 4, 3))

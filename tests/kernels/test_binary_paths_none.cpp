@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/api/kernel_paths.h"  // declares the mask extern "C" before the definition below
+#include "kernels/api/tensor_check.h"
 #include "kernels/portable/portable_ops.h"
 #include "tests/kernels/kernel_test_util.h"
 
@@ -12,6 +13,7 @@ extern "C" {
 const uint32_t etmcu_kernel_paths = 0;  // what a generated kernel table defines for mask 0
 uint32_t etmcu_kernel_paths_taken = 0;
 uint32_t etmcu_kernel_paths_wanted = 0;
+const uint8_t etmcu_kernel_arg_checks = 1;
 }
 
 namespace etmcu {

@@ -57,6 +57,8 @@ if [[ -d tests/python ]]; then
   ETMCU_INT8_RUN_OP=$asan_int8/int8_run_op ETMCU_INT8_RUN_OP_SCALAR=$asan_int8/int8_run_op_scalar \
     ETMCU_INT8_RUN_OP_RV32=$asan_int8/int8_run_op_rv32 \
     ETMCU_INT8_RUN_OP_XPULP=$asan_int8/int8_run_op_xpulp \
+    ETMCU_INT8_RUN_OP_RV32_TRUSTED=$asan_int8/int8_run_op_rv32_trusted \
+    ETMCU_INT8_RUN_OP_XPULP_TRUSTED=$asan_int8/int8_run_op_xpulp_trusted \
     /usr/bin/python3 -m pytest -q -p no:cacheprovider "${XDIST[@]/loadfile/load}" tests/python/int8/test_int8_ops.py
 fi
 

@@ -16,25 +16,26 @@ ETMCU_ARG_CHECKS Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args);
 
 Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
   using namespace int8;
-  if (args.size() != 6)
+  if (ETMCU_BAD_ARG(args.size() != 6))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::pad.out: expected 4 arguments + out (+ return)");
-  if (!args_are(args, "TLLITR") || args[1]->payload.as_span.size != 4 ||
-      args[2]->payload.as_span.size != 4)
+  if (ETMCU_BAD_ARG(!args_are(args, "TLLITR") || args[1]->payload.as_span.size != 4 ||
+                    args[2]->payload.as_span.size != 4))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::pad.out: expected (input, pre_pad[4], post_pad[4], pad_value, out)");
   const Tensor& in = tensor(args, 0);
   const Tensor& out = tensor(args, 4);
-  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
+  if (ETMCU_BAD_ARG(in.dtype != ScalarType::Char || out.dtype != ScalarType::Char))
     return ctx.fail(Error::InvalidType, "cortex_m::pad.out: only int8 tensors are supported");
-  if (in.dim < 1 || in.dim > 4 || out.dim != in.dim)
+  if (ETMCU_BAD_ARG(in.dim < 1 || in.dim > 4 || out.dim != in.dim))
     return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: rank must be 1..4 and match out");
   const int64_t value = int_arg(args, 3);
-  if (value < -128 || value > 127)
+  if (ETMCU_BAD_ARG(value < -128 || value > 127))
     return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: pad_value outside int8");
   // Logical dim of each physical position (right-aligned to 4).
   const bool nhwc = in.dim == 4 && is_nhwc_compatible(in);
-  if (nhwc ? !is_nhwc_compatible(out) : (!is_contiguous_like(in) || !is_contiguous_like(out)))
+  if (ETMCU_BAD_ARG(nhwc ? !is_nhwc_compatible(out)
+                         : (!is_contiguous_like(in) || !is_contiguous_like(out))))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::pad.out: tensors must be channels-last (4-D) or contiguous");
   static constexpr int kNhwc[4] = {0, 2, 3, 1};
@@ -42,7 +43,8 @@ Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
   int32_t dims[4] = {1, 1, 1, 1}, odims[4] = {1, 1, 1, 1}, pre[4], post[4];
   Span<const int64_t> pre_l = args[1]->to_int_list(), post_l = args[2]->to_int_list();
   for (int i = 0; i < 4; ++i) {
-    if (static_cast<uint64_t>(pre_l[i]) > 65535 || static_cast<uint64_t>(post_l[i]) > 65535)
+    if (ETMCU_BAD_ARG(static_cast<uint64_t>(pre_l[i]) > 65535 ||
+                      static_cast<uint64_t>(post_l[i]) > 65535))
       return ctx.fail(Error::InvalidArgument, "cortex_m::pad.out: pads must be in [0, 65535]");
     pre[i] = static_cast<int32_t>(pre_l[i]);
     post[i] = static_cast<int32_t>(post_l[i]);
@@ -53,7 +55,7 @@ Error cortex_m_pad_out(KernelContext& ctx, Span<EValue*> args) {
     odims[off + i] = out.sizes[src];
   }
   for (int i = 0; i < 4; ++i)
-    if (odims[i] != dims[i] + pre[i] + post[i])
+    if (ETMCU_BAD_ARG(odims[i] != dims[i] + pre[i] + post[i]))
       return ctx.fail(Error::InvalidArgument,
                       "cortex_m::pad.out: out size != input + pre_pad + post_pad (physical order)");
   // An inner dim without padding joins the next one out (as many times as that holds): NHWC pads

@@ -165,6 +165,13 @@ ETMCU_ARG_CHECKS inline bool args_are(Span<EValue*> args, const char* kinds) {
   return i == args.size();
 }
 
+// The failure of the argument check numbered `check` (an op's index into its messages): sets *why
+// and returns e. (Set only on failure: a build without argument checks stores nothing.)
+inline Error failed(int* why, int check, Error e) {
+  *why = check;
+  return e;
+}
+
 // An int8 activation range [min, max] within int8.
 inline bool valid_activation(int64_t lo, int64_t hi) { return lo >= -128 && hi <= 127 && lo <= hi; }
 // A per-tensor (multiplier, shift) pair.

@@ -38,16 +38,16 @@ ETMCU_ARG_CHECKS inline int32_t pool_out_size(int32_t in, int32_t k, int32_t str
 // CMSIS-NN (input and output share their quantization); scratch uint8 (unused here).
 ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> args,
                                              AvgPoolJob* job) {
-  if (args.size() == 9 || args.size() == 10)
+  if (ETMCU_BAD_ARG(args.size() == 9 || args.size() == 10))
     return ctx.fail(Error::NotSupported,
                     "cortex_m::quantized_avg_pool2d.out: older schema (without scratch, before "
                     "2026-06, or without ceil_mode, before 2026-07-23) is not supported; "
                     "re-export");
-  if (args.size() != 11)
+  if (ETMCU_BAD_ARG(args.size() != 11))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: expected 9 arguments + out (+ return)");
   Pair k, stride, pad;
-  if (!args_are(args, "TPPPBIIISTR") || !read_pair(args, 1, 1, 65535, &k) ||
+  if (ETMCU_BAD_ARG(!args_are(args, "TPPPBIIISTR")) || !read_pair(args, 1, 1, 65535, &k) ||
       !read_pair(args, 2, 1, 65535, &stride) || !read_pair(args, 3, 0, 65535, &pad))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: expected (input, kernel_size[2]>0, "
@@ -55,27 +55,28 @@ ETMCU_ARG_CHECKS inline Error parse_avg_pool(KernelContext& ctx, Span<EValue*> a
                     "u8, out)");
   const Tensor& in = tensor(args, 0);
   const Tensor& out = tensor(args, 9);
-  if (in.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
+  if (ETMCU_BAD_ARG(in.dtype != ScalarType::Char || out.dtype != ScalarType::Char))
     return ctx.fail(Error::InvalidType, "cortex_m::quantized_avg_pool2d.out: tensors must be int8");
-  if (in.dim != 4 || out.dim != 4 || !is_nhwc_compatible(in) || !is_nhwc_compatible(out))
+  if (ETMCU_BAD_ARG(in.dim != 4 || out.dim != 4 || !is_nhwc_compatible(in) ||
+                    !is_nhwc_compatible(out)))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: tensors must be 4-D channels-last (NHWC)");
   const Nhwc x = nhwc_of(in), y = nhwc_of(out);
-  if (x.n != y.n || x.c != y.c)
+  if (ETMCU_BAD_ARG(x.n != y.n || x.c != y.c))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: batch and channels must match");
   const bool ceil_mode = args[4]->to_bool();
-  if (pool_out_size(x.h, k.h, stride.h, pad.h, ceil_mode) != y.h ||
-      pool_out_size(x.w, k.w, stride.w, pad.w, ceil_mode) != y.w)
+  if (ETMCU_BAD_ARG(pool_out_size(x.h, k.h, stride.h, pad.h, ceil_mode) != y.h ||
+                    pool_out_size(x.w, k.w, stride.w, pad.w, ceil_mode) != y.w))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: out H/W do not match kernel, stride, "
                     "padding and ceil_mode");
   // Every window must hold at least one input tap (CMSIS-NN fails with ARG_ERROR otherwise). A
   // window's start grows with its output index, so the first window of each axis is the one that
   // can end before the input and the last the one that can start after it.
-  if (y.h > 0 && y.w > 0 &&
-      (k.h - pad.h <= 0 || (y.h - 1) * stride.h - pad.h >= x.h || k.w - pad.w <= 0 ||
-       (y.w - 1) * stride.w - pad.w >= x.w))
+  if (ETMCU_BAD_ARG(y.h > 0 && y.w > 0 &&
+                    (k.h - pad.h <= 0 || (y.h - 1) * stride.h - pad.h >= x.h || k.w - pad.w <= 0 ||
+                     (y.w - 1) * stride.w - pad.w >= x.w)))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_avg_pool2d.out: a pooling window lies entirely in the "
                     "padding");

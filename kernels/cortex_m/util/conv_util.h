@@ -19,9 +19,9 @@ struct Pair {
 // pooling op).
 ETMCU_ARG_CHECKS inline bool read_pair(Span<EValue*> args, size_t i, int64_t lo, int64_t hi,
                                        Pair* out) {
-  if (!is_int_list(args, i, 2)) return false;
+  if (ETMCU_BAD_ARG(!is_int_list(args, i, 2))) return false;
   Span<const int64_t> v = args[i]->to_int_list();
-  if (v[0] < lo || v[0] > hi || v[1] < lo || v[1] > hi) return false;
+  if (ETMCU_BAD_ARG(v[0] < lo || v[0] > hi || v[1] < lo || v[1] > hi)) return false;
   out->h = static_cast<int32_t>(v[0]);
   out->w = static_cast<int32_t>(v[1]);
   return true;
@@ -87,62 +87,54 @@ enum ConvCheck : int {
 ETMCU_ARG_CHECKS inline Error check_conv_args(Span<EValue*> args, bool depthwise, ConvJob* job,
                                               int* why) {
   const size_t d = depthwise ? 1 : 0;  // the later arguments' shift
-  *why = kOldSchema;
-  if (args.size() == 14 + d) return Error::NotSupported;
-  *why = kArgCount;
-  if (args.size() != 15 + d) return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(args.size() == 14 + d)) return failed(why, kOldSchema, Error::NotSupported);
+  if (ETMCU_BAD_ARG(args.size() != 15 + d)) return failed(why, kArgCount, Error::InvalidArgument);
   Pair stride, pad, dil;
-  *why = kArgKinds;
-  if (!args_are(args, depthwise ? "TTtPPPIIITTIISTR" : "TTtPPPIITTIISTR") ||
+  // (read_pair reads the pair in every build, and checks it where the build checks arguments)
+  if (ETMCU_BAD_ARG(!args_are(args, depthwise ? "TTtPPPIIITTIISTR" : "TTtPPPIITTIISTR")) ||
       !read_pair(args, 3, 1, 65535, &stride) || !read_pair(args, 4, 0, 65535, &pad) ||
       !read_pair(args, 5, 1, 65535, &dil))
-    return Error::InvalidArgument;
+    return failed(why, kArgKinds, Error::InvalidArgument);
   const Tensor& in = tensor(args, 0);
   const Tensor& w = tensor(args, 1);
   const Tensor& out = tensor(args, 13 + d);
-  *why = kInt8;
-  if (in.dtype != ScalarType::Char || w.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
-    return Error::InvalidType;
-  *why = kRank;
-  if (in.dim != 4 || w.dim != 4 || out.dim != 4) return Error::InvalidArgument;
-  *why = kChannelsLast;
-  if (!is_nhwc_compatible(in) || !is_nhwc_compatible(out)) return Error::InvalidArgument;
-  *why = kWeightContiguous;
-  if (!is_contiguous_like(w)) return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(in.dtype != ScalarType::Char || w.dtype != ScalarType::Char ||
+                    out.dtype != ScalarType::Char))
+    return failed(why, kInt8, Error::InvalidType);
+  if (ETMCU_BAD_ARG(in.dim != 4 || w.dim != 4 || out.dim != 4))
+    return failed(why, kRank, Error::InvalidArgument);
+  if (ETMCU_BAD_ARG(!is_nhwc_compatible(in) || !is_nhwc_compatible(out)))
+    return failed(why, kChannelsLast, Error::InvalidArgument);
+  if (ETMCU_BAD_ARG(!is_contiguous_like(w)))
+    return failed(why, kWeightContiguous, Error::InvalidArgument);
   const Nhwc x = nhwc_of(in), y = nhwc_of(out);
   int64_t k3;  // conv: Cin / groups; depthwise: the depth multiplier
   if (depthwise) {
-    *why = kBatch;
-    if (x.n != 1 || y.n != 1) return Error::InvalidArgument;
+    if (ETMCU_BAD_ARG(x.n != 1 || y.n != 1)) return failed(why, kBatch, Error::InvalidArgument);
     k3 = int_arg(args, 6);
-    *why = kWeightShape;
-    if (w.sizes[0] != 1 || w.sizes[3] != y.c || k3 < 1 || k3 > y.c ||
-        static_cast<int64_t>(x.c) * k3 != y.c)
-      return Error::InvalidArgument;
+    if (ETMCU_BAD_ARG(w.sizes[0] != 1 || w.sizes[3] != y.c || k3 < 1 || k3 > y.c ||
+                      static_cast<int64_t>(x.c) * k3 != y.c))
+      return failed(why, kWeightShape, Error::InvalidArgument);
   } else {
     const int32_t kc = w.sizes[3];
     k3 = kc;
-    *why = kWeightShape;
-    if (w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 || y.c % (x.c / kc) != 0 ||
-        x.n != y.n)
-      return Error::InvalidArgument;
+    if (ETMCU_BAD_ARG(w.sizes[0] != y.c || kc <= 0 || x.c < kc || x.c % kc != 0 ||
+                      y.c % (x.c / kc) != 0 || x.n != y.n))
+      return failed(why, kWeightShape, Error::InvalidArgument);
   }
   const int32_t kh = w.sizes[1], kw = w.sizes[2];
-  *why = kOutSize;
-  if (conv_out_size(x.h, kh, stride.h, pad.h, dil.h) != y.h ||
-      conv_out_size(x.w, kw, stride.w, pad.w, dil.w) != y.w)
-    return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(conv_out_size(x.h, kh, stride.h, pad.h, dil.h) != y.h ||
+                    conv_out_size(x.w, kw, stride.w, pad.w, dil.w) != y.w))
+    return failed(why, kOutSize, Error::InvalidArgument);
   const bool has_bias = has_tensor(args, 2);
-  *why = kBias;
-  if (has_bias && !is_int32_vector(tensor(args, 2), y.c)) return Error::InvalidArgument;
-  *why = kPerChannel;
-  if (!valid_per_channel(tensor(args, 8 + d), tensor(args, 9 + d), y.c))
-    return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(has_bias && !is_int32_vector(tensor(args, 2), y.c)))
+    return failed(why, kBias, Error::InvalidArgument);
+  if (ETMCU_BAD_ARG(!valid_per_channel(tensor(args, 8 + d), tensor(args, 9 + d), y.c)))
+    return failed(why, kPerChannel, Error::InvalidArgument);
   const int64_t in_off = int_arg(args, 6 + d), out_off = int_arg(args, 7 + d);
   const int64_t act_min = int_arg(args, 10 + d), act_max = int_arg(args, 11 + d);
-  *why = kRanges;
-  if (!offsets_in_range(args, 6 + d, 2) || !valid_activation(act_min, act_max))
-    return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(!offsets_in_range(args, 6 + d, 2) || !valid_activation(act_min, act_max)))
+    return failed(why, kRanges, Error::InvalidArgument);
 
   ConvJob& j = *job;
   j.x = in.const_data_ptr<int8_t>();

@@ -51,10 +51,10 @@ inline __attribute__((noinline)) void linear_ref(const LinearJob& j) {
 // (= input_offset * sum_k(w + filter_offset) + bias, used instead of bias when present);
 // out [..., N] int8. Requantization uses element 0 of the two lists.
 ETMCU_ARG_CHECKS inline Error parse_linear(KernelContext& ctx, Span<EValue*> args, LinearJob* job) {
-  if (args.size() != 13)
+  if (ETMCU_BAD_ARG(args.size() != 13))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: expected 11 arguments + out (+ return)");
-  if (!args_are(args, "TTttIIILLIITR"))
+  if (ETMCU_BAD_ARG(!args_are(args, "TTttIIILLIITR")))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: expected (input, weights, bias?, kernel_sum?, "
                     "input_offset, filter_offset, output_offset, multipliers[], shifts[], "
@@ -62,35 +62,37 @@ ETMCU_ARG_CHECKS inline Error parse_linear(KernelContext& ctx, Span<EValue*> arg
   const Tensor& in = tensor(args, 0);
   const Tensor& w = tensor(args, 1);
   const Tensor& out = tensor(args, 11);
-  if (in.dtype != ScalarType::Char || w.dtype != ScalarType::Char || out.dtype != ScalarType::Char)
+  if (ETMCU_BAD_ARG(in.dtype != ScalarType::Char || w.dtype != ScalarType::Char ||
+                    out.dtype != ScalarType::Char))
     return ctx.fail(Error::InvalidType,
                     "cortex_m::quantized_linear.out: input, weights and out must be int8");
-  if (in.dim < 1 || out.dim < 1 || w.dim != 2 || !is_contiguous_like(w) ||
-      !is_contiguous_like(in) || !is_contiguous_like(out))
+  if (ETMCU_BAD_ARG(in.dim < 1 || out.dim < 1 || w.dim != 2 || !is_contiguous_like(w) ||
+                    !is_contiguous_like(in) || !is_contiguous_like(out)))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: need contiguous input [..., K], weights "
                     "[N, K], out [..., N]");
   const int32_t k = in.sizes[in.dim - 1], nout = out.sizes[out.dim - 1];
   const size_t batches = k > 0 ? in.numel() / static_cast<size_t>(k) : 0;
-  if (w.sizes[0] != nout || w.sizes[1] != k || k <= 0 ||
-      out.numel() != batches * static_cast<size_t>(nout))
+  if (ETMCU_BAD_ARG(w.sizes[0] != nout || w.sizes[1] != k || k <= 0 ||
+                    out.numel() != batches * static_cast<size_t>(nout)))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: weights must be [out_features, in_features] "
                     "and out [..., out_features] with input's batch");
   const bool has_bias = has_tensor(args, 2), has_ksum = has_tensor(args, 3);
-  if ((has_bias && !is_int32_vector(tensor(args, 2), nout)) ||
-      (has_ksum && !is_int32_vector(tensor(args, 3), nout)))
+  if (ETMCU_BAD_ARG((has_bias && !is_int32_vector(tensor(args, 2), nout)) ||
+                    (has_ksum && !is_int32_vector(tensor(args, 3), nout))))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: bias and kernel_sum must be int32 "
                     "[out_features]");
   Span<const int64_t> mults = args[7]->to_int_list(), shifts = args[8]->to_int_list();
-  if (mults.size() < 1 || shifts.size() < 1 || !valid_requant(mults[0], shifts[0]))
+  if (ETMCU_BAD_ARG(mults.size() < 1 || shifts.size() < 1 || !valid_requant(mults[0], shifts[0])))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: need a multiplier in (INT32_MIN, INT32_MAX] "
                     "and a shift in [-31, 30]");
   const int64_t in_off = int_arg(args, 4), f_off = int_arg(args, 5), out_off = int_arg(args, 6);
   const int64_t act_max = int_arg(args, 9), act_min = int_arg(args, 10);
-  if (!offsets_in_range(args, 4, 3) || act_min < -128 || act_max > 127 || act_min > act_max)
+  if (ETMCU_BAD_ARG(!offsets_in_range(args, 4, 3) || act_min < -128 || act_max > 127 ||
+                    act_min > act_max))
     return ctx.fail(Error::InvalidArgument,
                     "cortex_m::quantized_linear.out: offsets or activation range out of range "
                     "(note the order: activation_max, then activation_min)");

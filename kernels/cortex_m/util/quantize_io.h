@@ -38,7 +38,7 @@ struct DequantizeJob {
 inline bool read_scale(Span<EValue*> args, size_t i, float* scale) {
   *scale = args[i]->scalar_as_float();
   const uint32_t b = float_bits(*scale);
-  return b != 0 && b < 0x7f800000u;
+  return !ETMCU_BAD_ARG(b == 0 || b >= 0x7f800000u);
 }
 
 // Which check of check_quant_args failed: the index of the op's message.
@@ -58,10 +58,9 @@ struct QuantArgs {
 // parse_quantize_per_tensor and parse_dequantize_per_tensor).
 ETMCU_ARG_CHECKS inline Error check_quant_args(Span<EValue*> args, bool quantize, QuantArgs* q,
                                                int* why) {
-  *why = kQArgCount;
-  if (args.size() != 8) return Error::InvalidArgument;
-  *why = kQArgKinds;
-  if (!args_are(args, "TFIIIITR")) return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(args.size() != 8)) return failed(why, kQArgCount, Error::InvalidArgument);
+  if (ETMCU_BAD_ARG(!args_are(args, "TFIIIITR")))
+    return failed(why, kQArgKinds, Error::InvalidArgument);
   const Tensor& in = tensor(args, 0);
   const Tensor& out = tensor(args, 6);
   const Tensor& fl = quantize ? in : out;  // the float32 side
@@ -71,23 +70,21 @@ ETMCU_ARG_CHECKS inline Error check_quant_args(Span<EValue*> args, bool quantize
   const bool dtype_ok = (dtype == static_cast<int64_t>(ScalarType::Char) ||
                          dtype == static_cast<int64_t>(ScalarType::Short)) &&
                         static_cast<int64_t>(qt.dtype) == dtype;
-  if (!float_ok || !dtype_ok) {  // quantize checks the float side first, dequantize the dtype
+  // quantize checks the float side first, dequantize the dtype
+  if (ETMCU_BAD_ARG(!float_ok || !dtype_ok)) {
     *why = (quantize ? float_ok : !dtype_ok) ? kQDtype : kQFloat;
     return Error::InvalidType;
   }
-  *why = kQLayout;
-  if (!same_layout(in, out)) return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(!same_layout(in, out))) return failed(why, kQLayout, Error::InvalidArgument);
   const bool i8 = qt.dtype == ScalarType::Char;
   const int64_t lo = i8 ? -128 : -32768, hi = i8 ? 127 : 32767;
   const int64_t qmin = int_arg(args, 3), qmax = int_arg(args, 4), zp = int_arg(args, 2);
   // quantize: any int32 zero point (the result is clamped); dequantize: within [qmin, qmax]
   // (which also rules out qmin > qmax)
-  *why = kQRange;
-  if (qmin < lo || qmax > hi || qmin > qmax ||
-      (quantize ? !fits_i32(zp) : (zp < qmin || zp > qmax)))
-    return Error::InvalidArgument;
-  *why = kQScale;
-  if (!read_scale(args, 1, &q->scale)) return Error::InvalidArgument;
+  if (ETMCU_BAD_ARG(qmin < lo || qmax > hi || qmin > qmax ||
+                    (quantize ? !fits_i32(zp) : (zp < qmin || zp > qmax))))
+    return failed(why, kQRange, Error::InvalidArgument);
+  if (!read_scale(args, 1, &q->scale)) return failed(why, kQScale, Error::InvalidArgument);
   q->in = &in;
   q->out = &out;
   q->zp = static_cast<int32_t>(zp);

@@ -170,23 +170,24 @@ Error binary_op(KernelContext& ctx, const Tensor& a, const Tensor& b, const EVal
                 const Tensor& out) {
   // Three tensors in a single-dtype build: all of that dtype, promotion known at compile time.
   constexpr bool kOneDtype = !kScalarOther && kSingleDtype != kUndefined;
-  if (!(kOneDtype && is_supported_dtype(kSingleDtype)) &&
-      (!is_supported_dtype(a.dtype) || !(kScalarOther || is_supported_dtype(b.dtype)) ||
-       !is_supported_dtype(out.dtype)))
+  if (ETMCU_BAD_ARG(!(kOneDtype && is_supported_dtype(kSingleDtype)) &&
+                    (!is_supported_dtype(a.dtype) ||
+                     !(kScalarOther || is_supported_dtype(b.dtype)) ||
+                     !is_supported_dtype(out.dtype))))
     return ctx.fail(Error::InvalidType, "binary op: unsupported dtype");
   const Tensor* ins[2] = {&a, &b};
-  if (!is_broadcast_shape(out, ins, 2))
+  if (ETMCU_BAD_ARG(!is_broadcast_shape(out, ins, 2)))
     return ctx.fail(Error::InvalidArgument, "binary op: out shape is not the broadcast shape");
   const ScalarType common =
       kOneDtype ? kSingleDtype : result_type(a, b.dtype, b.dim == 0, kScalarOther);
   ScalarType res = common;
   if (K == BinaryKind::kDiv && !is_floating(common)) res = ScalarType::Float;  // true division
-  if (!(kOneDtype && res == kSingleDtype) && !can_cast(res, out.dtype))
+  if (ETMCU_BAD_ARG(!(kOneDtype && res == kSingleDtype) && !can_cast(res, out.dtype)))
     return ctx.fail(Error::InvalidType, "binary op: result dtype cannot be cast to out dtype");
-  if (K == BinaryKind::kSub && common == ScalarType::Bool)
+  if (ETMCU_BAD_ARG(K == BinaryKind::kSub && common == ScalarType::Bool))
     return ctx.fail(Error::InvalidArgument, "sub: bool operands are not supported");
-  if ((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) &&
-      alpha != nullptr && alpha->is_double())
+  if (ETMCU_BAD_ARG((K == BinaryKind::kAdd || K == BinaryKind::kSub) && !is_floating(common) &&
+                    alpha != nullptr && alpha->is_double()))
     return ctx.fail(Error::InvalidArgument, "add/sub: float alpha with integral operands");
   bool div_by_zero = false, ok = true;
   if (res == ScalarType::Double) {

@@ -15,7 +15,7 @@ namespace util {
 // The int8 kernels' well-formedness check (kernels/api/tensor_check.h: rank, sizes, dim_order a
 // permutation, element size, data and nbytes) plus the portable kernels' own two rules; one copy
 // of the common part in a firmware that links both kernel sets (upstream's KWS does).
-bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
+bool valid_tensor_arg(Span<EValue*> args, size_t i) {
   if (!is_well_formed_tensor_arg(args, i)) return false;
   const Tensor& t = args[i]->to_tensor();
   // Product of the non-zero sizes bounds every stride: keeps offsets and strides in int32 range
@@ -39,14 +39,14 @@ BinaryLayout binary_layout(const Tensor& a, const Tensor& b, const Tensor& out, 
   return BinaryLayout::kGeneral;
 }
 
-bool is_return_of(Span<EValue*> args, size_t ret, size_t out) {
+bool return_is(Span<EValue*> args, size_t ret, size_t out) {
   const EValue* r = args[ret];
   if (r == nullptr || !r->is_tensor() || r->payload.as_tensor == nullptr) return false;
   return r == args[out] || r->payload.as_tensor == args[out]->payload.as_tensor ||
          r->to_tensor().data == args[out]->to_tensor().data;
 }
 
-bool is_out_list(Span<EValue*> args, size_t list, size_t first, size_t n) {
+bool out_list_is(Span<EValue*> args, size_t list, size_t first, size_t n) {
   const EValue* l = args[list];
   if (l == nullptr || !l->is_tensor_list() || l->payload.as_span.size != n) return false;
   if (n > 0 && l->payload.as_span.data == nullptr) return false;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "kernels/api/kernel.h"
+#include "kernels/api/tensor_check.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/span.h"
@@ -68,8 +69,12 @@ constexpr ScalarType kSingleDtype = single_tensor_dtype();
 // ---- argument access ------------------------------------------------------------------------
 
 // True when args[i] is a well-formed tensor: sane rank, non-negative sizes, dim_order a
-// permutation, known element size, data present and large enough for every element.
-bool is_valid_tensor_arg(Span<EValue*> args, size_t i);
+// permutation, known element size, data present and large enough for every element. (True
+// without the call in a build whose kernels leave their argument checks out: tensor_check.h.)
+bool valid_tensor_arg(Span<EValue*> args, size_t i);
+__attribute__((always_inline)) inline bool is_valid_tensor_arg(Span<EValue*> args, size_t i) {
+  return !kernel_arg_checks() || valid_tensor_arg(args, i);
+}
 inline Tensor& tensor_arg(Span<EValue*> args, size_t i) { return args[i]->to_tensor(); }
 // Optional tensor: None or a valid tensor.
 inline bool is_optional_tensor_arg(Span<EValue*> args, size_t i) {
@@ -96,9 +101,17 @@ inline bool is_none_arg(Span<EValue*> args, size_t i) {
   return args[i] != nullptr && args[i]->is_none();
 }
 // The returned-value slot of a single-output op must be the same tensor as `out`.
-bool is_return_of(Span<EValue*> args, size_t ret, size_t out);
+bool return_is(Span<EValue*> args, size_t ret, size_t out);
+__attribute__((always_inline)) inline bool is_return_of(Span<EValue*> args, size_t ret,
+                                                        size_t out) {
+  return !kernel_arg_checks() || return_is(args, ret, out);
+}
 // The trailing TensorList of a multi-output op: `n` tensors equal to args[first..first+n).
-bool is_out_list(Span<EValue*> args, size_t list, size_t first, size_t n);
+bool out_list_is(Span<EValue*> args, size_t list, size_t first, size_t n);
+__attribute__((always_inline)) inline bool is_out_list(Span<EValue*> args, size_t list,
+                                                       size_t first, size_t n) {
+  return !kernel_arg_checks() || out_list_is(args, list, first, n);
+}
 
 // ---- dtypes ---------------------------------------------------------------------------------
 

@@ -62,10 +62,13 @@ class Ref:
 
 
 class Call:
-    def __init__(self, runner, tmp):
+    def __init__(self, runner, tmp, trusted=None):
         self.runner = runner
         self.tmp = tmp
         self.n = 0
+        # the same kernels without their argument checks (int8_run_op_<variant>_trusted): every
+        # call the checked runner accepts must give the same bits there too
+        self.trusted = trusted
 
     def __call__(self, op, args, expect_error=False, arena_bytes=None):
         """Runs `op` with args (T, int, float, bool, list, None, Ref). Returns the written tensors
@@ -110,7 +113,15 @@ class Call:
         assert p.returncode == 0, (p.returncode, p.stdout, p.stderr)
         # the kernel's temp declaration for this call (run_op.cpp), for the scratch-contract tests
         self.temp_declared = int(p.stdout.split("temp_declared ")[1].split()[0])
-        return [np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape) for a, path in outs]
+        result = [np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape) for a, path in outs]
+        if self.trusted is not None:
+            t = subprocess.run([self.trusted, str(spec)], capture_output=True, text=True)
+            assert t.returncode == 0, ("without argument checks", t.returncode, t.stdout, t.stderr)
+            assert f"temp_declared {self.temp_declared}" in t.stdout, t.stdout
+            for r, (a, path) in zip(result, outs):
+                got = np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape)
+                assert np.array_equal(got, r), f"{op}: the kernels without argument checks differ"
+        return result
 
 
 def make_call(tmp_path, variant="ref"):
@@ -121,4 +132,5 @@ def make_call(tmp_path, variant="ref"):
     if runner is None:
         name = "int8_run_op" if variant == "ref" else f"int8_run_op_{variant}"
         pytest.skip(f"{name} not built (cmake --build build/host --target {name})")
-    return Call(runner, tmp_path)
+    trusted = _runner(f"{variant}_trusted") if variant in ("rv32", "xpulp") else None
+    return Call(runner, tmp_path, trusted)

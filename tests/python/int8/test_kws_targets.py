@@ -70,6 +70,29 @@ def test_plane_from_the_temp_pool_the_device_declared(board):
     assert checked["cycles"]["method_load"] > r["cycles"]["method_load"]
 
 
+def firmware_symbols(elf):
+    p = subprocess.run(["riscv64-unknown-elf-nm", "-C", elf], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    return p.stdout
+
+
+def test_kernel_argument_checks_only_where_the_device_checks_the_program():
+    """The firmware of an embedded program (checked by the host runtime when it was built) links
+    kernels without their argument checks (kernels/api/tensor_check.h): the shared checkers are not
+    in it and its code is smaller (the portable kernels keep theirs); with --device-verification the device checks the program, and
+    the kernels their arguments, themselves. Both give the same bits."""
+    trusted = run_json("cv32e40p", [])
+    checked = run_json("cv32e40p", ["--device-verification"])
+    assert trusted["outputs"] == checked["outputs"]
+    checkers = ("int8::args_are(", "int8::valid_per_channel(", "int8::offsets_in_range(",
+                "int8::conv_out_size(")
+    syms = firmware_symbols(trusted["firmware"])
+    assert not any(c in syms for c in checkers), [c for c in checkers if c in syms]
+    syms = firmware_symbols(checked["firmware"])
+    assert all(c in syms for c in checkers), [c for c in checkers if c not in syms]
+    assert trusted["flash"]["shipped_text"] + 1500 < checked["flash"]["shipped_text"]
+
+
 def test_kws_ten_labels_on_cv32e40p():
     """All ten real inputs on the soft-float target (quantize/dequantize through picolibc)."""
     labels = json.loads((UPSTREAM / "kws_test_inputs" / "labels.json").read_text())
