@@ -22,6 +22,10 @@
 #ifndef ETMCU_FEATURE_LISTS
 #define ETMCU_FEATURE_LISTS 1  // IntList/DoubleList/BoolList/TensorList/OptionalTensorList values
 #endif
+#ifndef ETMCU_FEATURE_TENSOR_LISTS
+// TensorList/OptionalTensorList values (cat, stack, index: lists of tensors; needs LISTS)
+#define ETMCU_FEATURE_TENSOR_LISTS 1
+#endif
 #ifndef ETMCU_FEATURE_STRINGS
 #define ETMCU_FEATURE_STRINGS 1  // String values (e.g. div's rounding_mode)
 #endif
@@ -63,6 +67,7 @@ constexpr bool kFeatureMutableData = ETMCU_FEATURE_MUTABLE_DATA != 0;
 constexpr bool kFeatureControlFlow = ETMCU_FEATURE_CONTROL_FLOW != 0;
 constexpr bool kFeatureConstantBuffer = ETMCU_FEATURE_CONSTANT_BUFFER != 0;
 constexpr bool kFeatureLists = ETMCU_FEATURE_LISTS != 0;
+constexpr bool kFeatureTensorLists = kFeatureLists && ETMCU_FEATURE_TENSOR_LISTS != 0;
 constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
 constexpr bool kFeatureAliasCheck = ETMCU_FEATURE_ALIAS_CHECK != 0;
 constexpr bool kFeatureLoadValueChecks = ETMCU_FEATURE_LOAD_VALUE_CHECKS != 0;

@@ -337,6 +337,10 @@ class MethodLoader {
           if (!kFeatureLists)
             return fail_value(Error::NotSupported,
                               ET_TEXT("list value; runtime built with ETMCU_FEATURE_LISTS=0"), i);
+          if (!kFeatureTensorLists && type >= schema::kTagTensorList)
+            return fail_value(
+                Error::NotSupported,
+                ET_TEXT("tensor list value; runtime built with ETMCU_FEATURE_TENSOR_LISTS=0"), i);
           // A slot would keep pointers into the call buffer.
           if (s != nullptr)
             return fail_value(Error::NotSupported,
@@ -942,6 +946,8 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
   uint8_t type = e.scalar<uint8_t>(schema::evalue::kValType);
   // Runtimes built without lists or strings (for programs that have none) carry no code for them.
   if ((!kFeatureLists && type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList) ||
+      (!kFeatureTensorLists &&
+       (type == schema::kTagTensorList || type == schema::kTagOptionalTensorList)) ||
       (!kFeatureStrings && type == schema::kTagString))
     return fail_value(diag, Error::NotSupported,
                       ET_TEXT("list or string value; runtime built without"), v);

@@ -135,7 +135,8 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
             // such programs fail at method load; nothing to size
           } else if (t == schema::kTagIntList) {
             ints = add_sat(ints, list_size(e));
-          } else if (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList) {
+          } else if (kFeatureTensorLists &&
+                     (t == schema::kTagTensorList || t == schema::kTagOptionalTensorList)) {
             items = add_sat(items, list_size(e));
             tensors = add_sat(tensors, list_size(e));
           }

@@ -378,7 +378,7 @@ bool plan_overlaps(fb::Table plan) {
 // The runtime features (runtime/core/features.h) a program needs, for selective firmware builds.
 std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) {
   bool delegates = false, external = false, mutable_data = false, control_flow = false;
-  bool lists = false, strings = false, alias_check = false;
+  bool lists = false, tensor_lists = false, strings = false, alias_check = false;
   fb::Table root = file.program();
   fb::Vector plans = root.vector(schema::program::kExecutionPlan);
   for (uint32_t p = 0; p < plans.size; ++p) {
@@ -390,6 +390,8 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
       fb::Table ev(values.ref(v));
       const uint8_t type = ev.scalar<uint8_t>(schema::evalue::kValType);
       lists = lists || (type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList);
+      tensor_lists =
+          tensor_lists || type == schema::kTagTensorList || type == schema::kTagOptionalTensorList;
       strings = strings || type == schema::kTagString;
       if (type != schema::kTagTensor) continue;
       fb::Table t = ev.table(schema::evalue::kVal);
@@ -418,6 +420,7 @@ std::vector<std::pair<std::string, bool>> program_features(const PteFile& file) 
           {"CONTROL_FLOW", control_flow},
           {"CONSTANT_BUFFER", constant_buffer},
           {"LISTS", lists},
+          {"TENSOR_LISTS", tensor_lists},
           {"STRINGS", strings},
           {"ALIAS_CHECK", alias_check}};
 }
