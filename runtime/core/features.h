@@ -71,6 +71,13 @@ constexpr bool kFeatureTensorLists = kFeatureLists && ETMCU_FEATURE_TENSOR_LISTS
 constexpr bool kFeatureStrings = ETMCU_FEATURE_STRINGS != 0;
 constexpr bool kFeatureAliasCheck = ETMCU_FEATURE_ALIAS_CHECK != 0;
 constexpr bool kFeatureLoadValueChecks = ETMCU_FEATURE_LOAD_VALUE_CHECKS != 0;
+// A failed check of the program's own structure at load (identifier, header, offsets, indices,
+// counts against the method layout): `cond` in a runtime with load-time value checks. A runtime
+// without them loads only programs checked before (Verification::Minimal: the firmware's
+// embedded program, which the host runtime loaded with every check when the firmware was built),
+// so it leaves these out too. What the device itself provides (pools, inputs, the program's
+// alignment, kernels) is checked in every build.
+#define ETMCU_BAD_PROGRAM(cond) (::etmcu::kFeatureLoadValueChecks && (cond))
 constexpr bool kFeatureKernelNames = ETMCU_FEATURE_KERNEL_NAMES != 0;
 constexpr bool kFeatureKernelTemp = ETMCU_FEATURE_KERNEL_TEMP != 0;
 constexpr bool kInstructionHooks = ETMCU_INSTRUCTION_HOOKS != 0;

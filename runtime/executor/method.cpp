@@ -94,7 +94,7 @@ class MethodLoader {
     ET_CHECK_OR_RETURN(check_plan() == Error::Ok, diag_->error);
     layout_ = compute_method_layout(plan_, file_->flatbuffer_size());
     const MethodLayout& layout = layout_;
-    if (layout.refused != nullptr)
+    if (ETMCU_BAD_PROGRAM(layout.refused != nullptr))
       return diag_->fail_numbers(Error::InvalidProgram, layout.refused, 0, kMaxCallArgs,
                                  ET_TEXT("method"));
     MemoryAllocator* alloc = memory_->method_allocator();
@@ -171,7 +171,8 @@ class MethodLoader {
       missing = ET_TEXT("ExecutionPlan.non_const_buffer_sizes missing");
     else if (plan.vector(sp::kChains).size == 0)
       missing = ET_TEXT("ExecutionPlan has no chains");
-    if (missing != nullptr) return diag_->fail(Error::InvalidProgram, missing, ET_TEXT("method"));
+    if (ETMCU_BAD_PROGRAM(missing != nullptr))
+      return diag_->fail(Error::InvalidProgram, missing, ET_TEXT("method"));
     return Error::Ok;
   }
 
@@ -181,7 +182,7 @@ class MethodLoader {
     size_t provided = planned != nullptr ? planned->num_buffers() : 0;
     for (uint32_t id = 1; id < sizes.size; ++id) {
       int64_t need = sizes.scalar<int64_t>(id);
-      if (need < 0)
+      if (ETMCU_BAD_PROGRAM(need < 0))
         return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("negative planned buffer size"),
                                    need, 0, ET_TEXT("non_const_buffer_sizes"), id);
       if (need == 0) continue;
@@ -256,7 +257,7 @@ class MethodLoader {
       slot_map_[w].before = n;
       n += popcount32(slot_map_[w].bits);
     }
-    if (n > layout_.slots)
+    if (ETMCU_BAD_PROGRAM(n > layout_.slots))
       return diag_->fail_numbers(Error::InvalidProgram,
                                  ET_TEXT("slots differ from the method layout"), n, layout_.slots,
                                  ET_TEXT("method"));
@@ -299,7 +300,7 @@ class MethodLoader {
           break;
         case schema::kTagBool: {
           uint8_t b = val.scalar<uint8_t>(0);
-          if (b > 1)
+          if (ETMCU_BAD_PROGRAM(b > 1))
             return fail_value(Error::InvalidProgram, ET_TEXT("Bool value is neither 0 nor 1"), i);
           e = EValue::from_bool(b != 0);
           break;
@@ -317,7 +318,7 @@ class MethodLoader {
           break;
         }
         case schema::kTagTensor: {
-          if (!val.valid())
+          if (ETMCU_BAD_PROGRAM(!val.valid()))
             return fail_value(Error::InvalidProgram, ET_TEXT("Tensor value without its table"), i);
           Tensor scratch;  // a tensor without a slot is rebuilt before each call reading it
           Tensor* t = s != nullptr ? &s->tensor : &scratch;
@@ -406,13 +407,13 @@ class MethodLoader {
     fb::Vector in = plan_.vector(sp::kInputs);
     fb::Vector out = plan_.vector(sp::kOutputs);
     for (uint32_t k = 0; k < in.size; ++k)
-      if (in.scalar<int32_t>(k) < 0 ||
-          static_cast<uint32_t>(in.scalar<int32_t>(k)) >= layout_.values)
+      if (ETMCU_BAD_PROGRAM(in.scalar<int32_t>(k) < 0 ||
+                            static_cast<uint32_t>(in.scalar<int32_t>(k)) >= layout_.values))
         return diag_->fail(Error::InvalidProgram, ET_TEXT("input value index out of range"),
                            ET_TEXT("inputs"), k);
     for (uint32_t k = 0; k < out.size; ++k)
-      if (out.scalar<int32_t>(k) < 0 ||
-          static_cast<uint32_t>(out.scalar<int32_t>(k)) >= layout_.values)
+      if (ETMCU_BAD_PROGRAM(out.scalar<int32_t>(k) < 0 ||
+                            static_cast<uint32_t>(out.scalar<int32_t>(k)) >= layout_.values))
         return diag_->fail(Error::InvalidProgram, ET_TEXT("output value index out of range"),
                            ET_TEXT("outputs"), k);
     m_.inputs_ = in.data<int32_t>();
@@ -485,7 +486,7 @@ class MethodLoader {
   }
 
   Error check_index(int32_t v, uint32_t instr) {
-    if (v < 0 || static_cast<uint32_t>(v) >= m_.num_values_)
+    if (ETMCU_BAD_PROGRAM(v < 0 || static_cast<uint32_t>(v) >= m_.num_values_))
       return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("value index out of range"), v,
                                  static_cast<int64_t>(m_.num_values_) - 1, ET_TEXT("instruction"),
                                  instr);
@@ -579,13 +580,13 @@ class MethodLoader {
     fb::Vector chains = plan_.vector(sp::kChains);
     fb::Vector ops = plan_.vector(sp::kOperators);
     uint32_t n = 0;
-    if (chains.size != layout_.chains)
+    if (ETMCU_BAD_PROGRAM(chains.size != layout_.chains))
       return diag_->fail(Error::InvalidProgram, ET_TEXT("chains differ from the method layout"),
                          ET_TEXT("instruction"));
     for (uint32_t c = 0; c < chains.size; ++c) {
       m_.chain_starts_[c] = n;
       fb::Vector instrs = fb::Table(chains.ref(c)).vector(schema::chain::kInstructions);
-      if (instrs.size > layout_.instructions - n)
+      if (ETMCU_BAD_PROGRAM(instrs.size > layout_.instructions - n))
         return diag_->fail(Error::InvalidProgram,
                            ET_TEXT("instructions differ from the method layout"),
                            ET_TEXT("instruction"), n);
@@ -598,11 +599,11 @@ class MethodLoader {
           case schema::kInstrKernelCall:
           case schema::kInstrDelegateCall: {
             fb::Vector av = args.vector(schema::call::kArgs);
-            if (av.size > layout_.call_args)
+            if (ETMCU_BAD_PROGRAM(av.size > layout_.call_args))
               return diag_->fail(Error::InvalidProgram,
                                  ET_TEXT("call arguments differ from the method layout"),
                                  ET_TEXT("instruction"), n);
-            if (n == layout_.bad_argument)  // the layout found an index out of range here
+            if (ETMCU_BAD_PROGRAM(n == layout_.bad_argument))  // an index out of range here
               for (uint32_t j = 0; j < av.size; ++j)
                 ET_CHECK_OR_RETURN(check_index(av.scalar<int32_t>(j), n) == Error::Ok,
                                    diag_->error);
@@ -613,7 +614,7 @@ class MethodLoader {
                                            m_.num_delegates_, ET_TEXT("instruction"), n);
               break;
             }
-            if (a < 0 || static_cast<uint32_t>(a) >= ops.size)
+            if (ETMCU_BAD_PROGRAM(a < 0 || static_cast<uint32_t>(a) >= ops.size))
               return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("op_index out of range"), a,
                                          ops.size, ET_TEXT("instruction"), n);
             const KernelEntry*& kernel = m_.kernels_[a];
@@ -672,6 +673,7 @@ class MethodLoader {
                                diag_->error);
             break;
           default:
+            if (!kFeatureLoadValueChecks) break;  // (the kinds were checked before)
             return diag_->fail_numbers(Error::InvalidProgram, ET_TEXT("unknown instruction type"),
                                        kind, 5, ET_TEXT("instruction"), n);
         }

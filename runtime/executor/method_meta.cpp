@@ -16,8 +16,12 @@ namespace etmcu {
 namespace sp = schema::plan;
 
 namespace {
-// a + b, saturating at UINT32_MAX.
-uint32_t add_sat(uint32_t a, uint32_t b) { return b > 0xffffffffu - a ? 0xffffffffu : a + b; }
+// a + b, saturating at UINT32_MAX (a runtime without load-time checks loads only programs
+// checked before, whose counts are far from it: features.h ETMCU_BAD_PROGRAM).
+uint32_t add_sat(uint32_t a, uint32_t b) {
+  if (!kFeatureLoadValueChecks) return a + b;
+  return b > 0xffffffffu - a ? 0xffffffffu : a + b;
+}
 }  // namespace
 
 namespace {
@@ -26,6 +30,7 @@ namespace {
 // on the 32-bit targets 64-bit products and sums cost several times the code. Out of line.
 // (A 32 x 32 -> 64-bit product: mul + mulhu, where a division by the size would cost ~35 cycles.)
 __attribute__((noinline)) uint32_t block(uint32_t count, uint32_t size, uint32_t sum) {
+  if (!kFeatureLoadValueChecks) return sum + ((count * size + 15u) & ~15u);
   const uint64_t b = uint64_t{count} * size + 15u;
   if (b >> 32) return 0xffffffffu;
   return add_sat(sum, static_cast<uint32_t>(b) & ~15u);
@@ -107,7 +112,7 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
       } else if (type == schema::kInstrKernelCall || type == schema::kInstrDelegateCall) {
         fb::Vector a = fb::Fields(in.table(schema::instr::kArgs)).vector(schema::call::kArgs);
         args += a.size;
-        if (args > flatbuffer_bytes / 4) {
+        if (ETMCU_BAD_PROGRAM(args > flatbuffer_bytes / 4)) {
           l.refused =
               ET_TEXT("call arguments repeated through shared tables beyond the program's size");
           return l;
@@ -148,7 +153,7 @@ MethodLayout compute_method_layout(fb::Table plan, uint64_t flatbuffer_bytes) {
             l.instruction_slots = add_sat(l.instruction_slots, 1);
           }
         }
-        if (a.size > kMaxCallArgs || tensors > kMaxCallArgs)
+        if (ETMCU_BAD_PROGRAM(a.size > kMaxCallArgs || tensors > kMaxCallArgs))
           l.refused = ET_TEXT("a call passes more arguments or tensors than the runtime supports");
         if (a.size > l.call_args) l.call_args = a.size;
         if (tensors > l.call_tensors) l.call_tensors = tensors;

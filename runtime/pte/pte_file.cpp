@@ -22,36 +22,37 @@ Result<ExtendedHeader> parse_extended_header(Span<const uint8_t> data, Diagnosti
   ExtendedHeader h;
   const uint8_t* p = data.data();
   if (data.size() < 16 || p[8] != 'e' || p[9] != 'h') return h;
-  if (p[10] != '0' || p[11] != '0')
+  if (ETMCU_BAD_PROGRAM(p[10] != '0' || p[11] != '0'))
     return diag->fail(Error::InvalidProgram,
                       ET_TEXT("extended header magic is not eh00 (incompatible header version)"),
                       ET_TEXT("header"));
-  if (data.size() < 8 + 4 + 4)
+  if (ETMCU_BAD_PROGRAM(data.size() < 8 + 4 + 4))
     return diag->fail(Error::InvalidProgram, ET_TEXT("file too short for the extended header"),
                       ET_TEXT("header"));
   h.present = true;
   h.length = fb::read<uint32_t>(p + 12);
-  if (h.length < kMinHeaderLength)
+  if (ETMCU_BAD_PROGRAM(h.length < kMinHeaderLength))
     return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("extended header length too small"),
                               h.length, kMinHeaderLength, ET_TEXT("header"));
-  if (!fits(8, h.length, data.size()))
+  if (ETMCU_BAD_PROGRAM(!fits(8, h.length, data.size())))
     return diag->fail_numbers(Error::InvalidProgram,
                               ET_TEXT("extended header runs past the end of the file"), h.length,
                               static_cast<int64_t>(data.size()) - 8, ET_TEXT("header"));
   h.program_size = fb::read<uint64_t>(p + 16);
   h.segment_base_offset = fb::read<uint64_t>(p + 24);
   if (h.length >= 32) h.segment_data_size = fb::read<uint64_t>(p + 32);
-  if (h.program_size < 8 + h.length || h.program_size > data.size())
+  if (ETMCU_BAD_PROGRAM(h.program_size < 8 + h.length || h.program_size > data.size()))
     return diag->fail_numbers(
         Error::InvalidProgram, ET_TEXT("extended header program_size outside the file"),
         static_cast<int64_t>(h.program_size), static_cast<int64_t>(data.size()), ET_TEXT("header"));
-  if (h.segment_base_offset != 0 &&
-      (h.segment_base_offset < h.program_size || h.segment_base_offset > data.size()))
+  if (ETMCU_BAD_PROGRAM(h.segment_base_offset != 0 && (h.segment_base_offset < h.program_size ||
+                                                       h.segment_base_offset > data.size())))
     return diag->fail_numbers(Error::InvalidProgram,
                               ET_TEXT("extended header segment_base_offset outside the file"),
                               static_cast<int64_t>(h.segment_base_offset),
                               static_cast<int64_t>(data.size()), ET_TEXT("header"));
-  if (h.segment_data_size != 0 && !fits(h.segment_base_offset, h.segment_data_size, data.size()))
+  if (ETMCU_BAD_PROGRAM(h.segment_data_size != 0 &&
+                        !fits(h.segment_base_offset, h.segment_data_size, data.size())))
     return diag->fail_numbers(
         Error::InvalidProgram, ET_TEXT("file truncated: segment data runs past the end"),
         static_cast<int64_t>(data.size()),
@@ -69,10 +70,10 @@ Result<PteFile> PteFile::parse(Span<const uint8_t> data, Diagnostic* diag, bool 
 Error PteFile::parse_into(PteFile& f, Span<const uint8_t> data, Diagnostic* diag,
                           bool verify_flatbuffer) {
   const uint8_t* p = data.data();
-  if (p == nullptr || data.size() < kMinFileSize)
+  if (p == nullptr || ETMCU_BAD_PROGRAM(data.size() < kMinFileSize))
     return diag->fail_numbers(Error::InvalidProgram, ET_TEXT("file too short to be a program"),
                               static_cast<int64_t>(data.size()), kMinFileSize);
-  if (memcmp(p + 4, "ET12", 4) != 0) {
+  if (ETMCU_BAD_PROGRAM(memcmp(p + 4, "ET12", 4) != 0)) {
     if (p[4] == 'E' && p[5] == 'T')
       return diag->fail(Error::InvalidProgram,
                         ET_TEXT("incompatible program version: identifier is not ET12"),
@@ -93,7 +94,7 @@ Error PteFile::parse_into(PteFile& f, Span<const uint8_t> data, Diagnostic* diag
                        Error::InvalidProgram);
   } else {
     const uint32_t root = fb::read<uint32_t>(p);
-    if (root % 4 != 0 || root > f.flatbuffer_size_ - 4)
+    if (ETMCU_BAD_PROGRAM(root % 4 != 0 || root > f.flatbuffer_size_ - 4))
       return diag->fail_numbers(Error::InvalidProgram,
                                 ET_TEXT("root table offset outside the file"), root,
                                 static_cast<int64_t>(f.flatbuffer_size_) - 4, ET_TEXT("root"));
@@ -108,12 +109,12 @@ Error PteFile::parse_into(PteFile& f, Span<const uint8_t> data, Diagnostic* diag
     uint64_t off = s.scalar<uint64_t>(schema::segment::kOffset);
     uint64_t size = s.scalar<uint64_t>(schema::segment::kSize);
     if (size == 0) continue;
-    if (!f.header_.present || f.header_.segment_base_offset == 0)
+    if (ETMCU_BAD_PROGRAM(!f.header_.present || f.header_.segment_base_offset == 0))
       return diag->fail(Error::InvalidProgram,
                         ET_TEXT("segment has data but the file has no segment base (eh00 header)"),
                         ET_TEXT("segments"), i);
     uint64_t start = f.header_.segment_base_offset;
-    if (!fits(start, off, data.size()) || !fits(start + off, size, data.size()))
+    if (ETMCU_BAD_PROGRAM(!fits(start, off, data.size()) || !fits(start + off, size, data.size())))
       return diag->fail_numbers(Error::InvalidProgram,
                                 ET_TEXT("segment runs past the end of the file"),
                                 static_cast<int64_t>(start + off + size),
@@ -124,20 +125,20 @@ Error PteFile::parse_into(PteFile& f, Span<const uint8_t> data, Diagnostic* diag
   fb::Table cs = f.program_.table(pf::kConstantSegment);
   fb::Vector offsets = cs.valid() ? cs.vector(schema::subseg::kOffsets) : fb::Vector{};
   fb::Vector buffers = f.program_.vector(pf::kConstantBuffer);
-  if (offsets.size > 0 && buffers.size > 0)
+  if (ETMCU_BAD_PROGRAM(offsets.size > 0 && buffers.size > 0))
     return diag->fail(Error::InvalidProgram,
                       ET_TEXT("both constant_segment and constant_buffer hold constants"),
                       ET_TEXT("constants"));
   if (offsets.size > 0) {
     f.uses_constant_segment_ = true;
     uint32_t index = cs.scalar<uint32_t>(schema::subseg::kSegmentIndex);
-    if (index >= segs.size)
+    if (ETMCU_BAD_PROGRAM(index >= segs.size))
       return diag->fail_numbers(Error::InvalidProgram,
                                 ET_TEXT("constant_segment.segment_index out of range"), index,
                                 segs.size, ET_TEXT("constants"));
     uint64_t seg_size = fb::Table(segs.ref(index)).scalar<uint64_t>(schema::segment::kSize);
     for (uint32_t k = 0; k < offsets.size; ++k)
-      if (offsets.scalar<uint64_t>(k) > seg_size)
+      if (ETMCU_BAD_PROGRAM(offsets.scalar<uint64_t>(k) > seg_size))
         return diag->fail_numbers(
             Error::InvalidProgram, ET_TEXT("constant offset past the end of the constant segment"),
             static_cast<int64_t>(offsets.scalar<uint64_t>(k)), static_cast<int64_t>(seg_size),
