@@ -36,7 +36,8 @@
 #ifndef ETMCU_FEATURE_LOAD_VALUE_CHECKS
 // Method load checks every value (Verification::InternalConsistency). 0: only for programs
 // loaded with Verification::Minimal, whose values were checked before (the firmware's embedded
-// program, by the host at build time); load then builds the slots unchecked and refuses
+// program, by the host at build time); load then builds the slots unchecked, leaves out the
+// checks of the program's structure too (ETMCU_BAD_PROGRAM below) and refuses
 // InternalConsistency (docs/runtime.md, "Method state in flash").
 #define ETMCU_FEATURE_LOAD_VALUE_CHECKS 1
 #endif
