@@ -77,28 +77,33 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
     return 0;
   const int32_t blocks = j.nout / 4 * 4;
   const int32_t kterm = wrap_mul(wrap_mul(k, j.ioff), j.foff);
+  // The bounds in 32-bit magnitudes (64-bit compares were a third of this function's code on
+  // the CV32E40P): |int32| <= 2^31 fits a uint32, and a sum is formed only of terms below the
+  // limit (2^28), so it cannot wrap.
+  constexpr uint32_t kMax = int8::kPointwiseMaxFull;
+  auto mag = [](int32_t v) { return v < 0 ? 0u - static_cast<uint32_t>(v) : uint32_t(v); };
   // sum(x) * foff bounded over the rows, sum(w) per feature: the constants' bound, once
-  int32_t xmax = 0;
+  uint32_t xmax = 0;
   for (size_t r = 0; r < j.batches; ++r) {
-    const int32_t xs = wrap_mul(j.foff, int8::row_sum(j.x + r * static_cast<size_t>(k), k));
-    xmax = xs < 0 ? (-xs > xmax ? -xs : xmax) : (xs > xmax ? xs : xmax);
+    const uint32_t xs = mag(wrap_mul(j.foff, int8::row_sum(j.x + r * static_cast<size_t>(k), k)));
+    if (xs > xmax) xmax = xs;
   }
   auto constant = [&](int32_t o, int32_t xterm) { return linear_constant(j, o, xterm, kterm); };
-  // |ioff * sum(w) + K * ioff * foff| <= K * (128 |ioff| + |ioff foff|): with the largest bias
-  // (or kernel_sum) that bound usually settles it without summing the weights; else sum them.
-  int64_t cmax = 0;
+  // |ioff * sum(w) + K * ioff * foff| <= K * (128 |ioff| + |ioff foff|) (< 2^31: K below 2^14,
+  // offsets within 255): with the largest bias (or kernel_sum) that bound usually settles it
+  // without summing the weights; else sum them.
+  uint32_t cmax = 0;
   for (int32_t o = 0; o < blocks; ++o) {
-    const int64_t c = j.ksum != nullptr ? j.ksum[o] : (j.bias ? j.bias[o] : 0);
-    cmax = c < 0 ? (-c > cmax ? -c : cmax) : (c > cmax ? c : cmax);
+    const uint32_t c = mag(j.ksum != nullptr ? j.ksum[o] : (j.bias ? j.bias[o] : 0));
+    if (c > cmax) cmax = c;
   }
-  const int64_t ioff = j.ioff < 0 ? -j.ioff : j.ioff, foff = j.foff < 0 ? -j.foff : j.foff;
-  const int64_t wterm =
-      j.ksum != nullptr ? 0 : static_cast<int64_t>(k) * (128 * ioff + ioff * foff);
-  if (cmax + wterm + xmax >= int8::kPointwiseMaxFull) {
-    for (int32_t o = 0; o < blocks; ++o) {
-      const int64_t c0 = constant(o, 0);
-      if (c0 + xmax >= int8::kPointwiseMaxFull || c0 - xmax <= -int8::kPointwiseMaxFull) return 0;
-    }
+  const uint32_t ioff = mag(j.ioff), foff = mag(j.foff);
+  const uint32_t wterm =
+      j.ksum != nullptr ? 0 : static_cast<uint32_t>(k) * (128 * ioff + ioff * foff);
+  if (cmax >= kMax || wterm >= kMax || xmax >= kMax || cmax + wterm + xmax >= kMax) {
+    // exactly: c0 + xmax < kMax and c0 - xmax > -kMax for every feature
+    for (int32_t o = 0; o < blocks; ++o)
+      if (xmax >= kMax || mag(constant(o, 0)) + xmax >= kMax) return 0;
   }
   int8::PointwiseBlock b;
   b.words = k / 4;
@@ -121,7 +126,7 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
       for (int i = 0; i < 4; ++i) b.full[i] = constant(o + i, xterm);
       b.w = j.w + static_cast<size_t>(o) * k;
       b.y = j.y + r * static_cast<size_t>(j.nout) + o;
-      int8::pointwise_4ch(b);
+      int8::pointwise_1px(b);
     }
   }
   return blocks;

@@ -140,6 +140,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
   }
 }
 
+// One pixel (a linear layer's row): the same kernel with b.pixels == 1.
+inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
+
 }  // namespace int8
 }  // namespace kernels
 }  // namespace etmcu

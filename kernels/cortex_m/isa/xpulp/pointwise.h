@@ -10,6 +10,8 @@
 
 #if defined(__riscv)
 extern "C" void etmcu_xpulp_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b);
+extern "C" void etmcu_xpulp_pointwise_1px(const etmcu::kernels::int8::PointwiseBlock* b,
+                                          const int8_t* x, int8_t* y);
 #endif
 
 namespace etmcu {
@@ -32,6 +34,16 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     memcpy(&wv, w, 4);
     return xpulp::sdotsp_b(acc, xv, wv);
   });
+#endif
+}
+
+// One pixel (a linear layer's row): the assembly's one-pixel function on its own (in its own
+// section), so a program whose layers are all linear links it without the 3- and 2-pixel kernel.
+inline void pointwise_1px(const PointwiseBlock& b) {
+#if defined(__riscv)
+  etmcu_xpulp_pointwise_1px(&b, b.x, b.y);
+#else
+  pointwise_4ch(b);  // b.pixels == 1
 #endif
 }
 

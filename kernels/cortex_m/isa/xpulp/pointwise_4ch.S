@@ -82,7 +82,9 @@
     REQ  \acc, \k, a6, t4
 .endm
 
-    .text
+    /* (each function in its own section: a firmware whose program has only linear layers links
+       the one-pixel function alone, --gc-sections dropping this one) */
+    .section .text.etmcu_xpulp_pointwise_4ch, "ax", @progbits
     .option push
     .option norvc
     .globl etmcu_xpulp_pointwise_4ch
@@ -266,13 +268,64 @@ etmcu_xpulp_pointwise_4ch:
     addi s11, s11, -2
     bgtz s11, .Lpair
     j    .Ldone
-    /* One pixel (a linear layer's row, an odd last pixel): each input word feeds four
-       cv.sdotsp.b, 9 cycles per 16 multiply-accumulates. */
+    /* An odd last pixel: the one-pixel function below, entered as a tail call (a0 the block,
+       a1 the pixel's receptive field, a2 its outputs) once this frame is gone. */
 .Lsingle:
-    mv   t0, a1
-    lw   a5, 52(sp)
-    mv   t2, s8
-    add  t3, s8, a5
+    mv   a2, a6
+    lw   ra, 48(sp)
+    lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+    addi sp, sp, 80
+    j    etmcu_xpulp_pointwise_1px
+.Ldone:
+    lw   ra, 48(sp)
+    lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+    addi sp, sp, 80
+    ret
+    .size etmcu_xpulp_pointwise_4ch, . - etmcu_xpulp_pointwise_4ch
+
+/* void etmcu_xpulp_pointwise_1px(const XpulpPointwiseArgs* a, const int8_t* x, int8_t* y):
+   one pixel (a linear layer's row, the 4-channel kernel's odd last pixel) whose receptive field
+   is at x and outputs at y (a->x, a->y, a->pixels and the steps are not read). Each input word
+   feeds four cv.sdotsp.b, 9 cycles per 16 multiply-accumulates. */
+    .section .text.etmcu_xpulp_pointwise_1px, "ax", @progbits
+    .globl etmcu_xpulp_pointwise_1px
+    .type etmcu_xpulp_pointwise_1px, @function
+    .p2align 2
+etmcu_xpulp_pointwise_1px:
+    addi sp, sp, -32
+    sw   ra, 28(sp)
+    sw   s0, 24(sp)
+    sw   s1, 20(sp)
+    sw   s2, 16(sp)
+    sw   s3, 12(sp)
+    mv   t0, a1               /* the receptive field */
+    mv   a6, a2               /* the four outputs */
+    lw   a7, A_WORDS(a0)
+    lw   t2, A_W(a0)          /* the four weight rows */
+    lw   a5, A_WSTRIDE(a0)
+    add  t3, t2, a5
     add  t4, t3, a5
     add  a5, t4, a5
     lw   s0, (A_FULL + 0)(a0)
@@ -308,21 +361,12 @@ etmcu_xpulp_pointwise_4ch:
     REQ_CHANNEL1 1, s1
     REQ_CHANNEL1 2, s2
     REQ_CHANNEL1 3, s3
-.Ldone:
-    lw   ra, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
-    addi sp, sp, 80
+    lw   ra, 28(sp)
+    lw   s0, 24(sp)
+    lw   s1, 20(sp)
+    lw   s2, 16(sp)
+    lw   s3, 12(sp)
+    addi sp, sp, 32
     ret
-    .size etmcu_xpulp_pointwise_4ch, . - etmcu_xpulp_pointwise_4ch
+    .size etmcu_xpulp_pointwise_1px, . - etmcu_xpulp_pointwise_1px
     .option pop
