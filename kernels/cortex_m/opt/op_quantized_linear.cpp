@@ -102,8 +102,9 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
       j.ksum != nullptr ? 0 : static_cast<uint32_t>(k) * (128 * ioff + ioff * foff);
   if (cmax >= kMax || wterm >= kMax || xmax >= kMax || cmax + wterm + xmax >= kMax) {
     // exactly: c0 + xmax < kMax and c0 - xmax > -kMax for every feature
+    if (xmax >= kMax) return 0;
     for (int32_t o = 0; o < blocks; ++o)
-      if (xmax >= kMax || mag(constant(o, 0)) + xmax >= kMax) return 0;
+      if (mag(constant(o, 0)) + xmax >= kMax) return 0;
   }
   int8::PointwiseBlock b;
   b.words = k / 4;

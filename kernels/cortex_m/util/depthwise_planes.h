@@ -287,6 +287,19 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
   }
 }
 
+// The plane path of an ISA's depthwise_fast: runs the layer when the op found that this ISA's
+// planes take it (planes.strip > 0, dw_takes_planes), its values suit them and the build keeps
+// the path; false otherwise (the ISA's next path).
+// (Always inlined: it replaced the same three lines in each ISA's depthwise_fast, and without the
+// attribute upstream KWS with Xpulp measured 136 B and 4,300 cycles more.)
+template <class Isa>
+__attribute__((always_inline)) inline bool depthwise_planes_path(const DwJob& j,
+                                                                 const DwPlanes& planes) {
+  if (planes.strip <= 0 || !dw_plane_values_ok(j) || !kernel_path(kPathDwPlanes)) return false;
+  depthwise_planes<Isa>(j, planes.ls, planes.strip);
+  return true;
+}
+
 }  // namespace int8
 }  // namespace kernels
 }  // namespace etmcu

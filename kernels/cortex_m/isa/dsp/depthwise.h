@@ -136,10 +136,7 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
 inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
-  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
-    depthwise_planes<DspPlanes>(j, planes.ls, planes.strip);
-    return true;
-  }
+  if (depthwise_planes_path<DspPlanes>(j, planes)) return true;
   return depthwise_blocks_path<WrapMac>(j);
 }
 

@@ -295,10 +295,7 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
 // the op runs the reference loop.
 inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
   // (multiplier 1 through the planes measured slower on KWS: 2.50 M against 2.22 M)
-  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
-    depthwise_planes<MvePlanes>(j, planes.ls, planes.strip);
-    return true;
-  }
+  if (depthwise_planes_path<MvePlanes>(j, planes)) return true;
   // The vector lanes (this ISA's block path), one kernel path per instantiation (each is about
   // 2 KB); every path a layer needs is checked before it writes anything.
   const int32_t full = j.out.c / 4 * 4;

@@ -60,10 +60,7 @@ ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j, const DwPlanes& plane
   // Multipliers of 4 (KWS's 1 -> 64 first layer) take it with the four-channel row kernel
   // (depthwise_rows.S: 2.75 instructions per multiply-accumulate in its loop; depthwise_blocks
   // took 1.90 M cycles for that layer).
-  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
-    depthwise_planes<Rv32Planes>(j, planes.ls, planes.strip);
-    return true;
-  }
+  if (depthwise_planes_path<Rv32Planes>(j, planes)) return true;
   return depthwise_blocks_path<WrapMac>(j);
 }
 

@@ -96,10 +96,7 @@ inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
 #if defined(__ARM_ARCH_6M__)
   // (multiplier 1 only: four-channel rows with their 768 bytes of weights beside the plane took
   // the stack peak to 3,600 B, past the micro:bit's 3 KiB, for 0.3 M fewer instructions on KWS)
-  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
-    depthwise_planes<M0Planes>(j, planes.ls, planes.strip);
-    return true;
-  }
+  if (depthwise_planes_path<M0Planes>(j, planes)) return true;
 #endif
   return depthwise_blocks_path<WrapMac>(j);
 }

@@ -66,10 +66,7 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
 ETMCU_HOT_ALIGN inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
-  if (planes.strip > 0 && dw_plane_values_ok(j) && kernel_path(kPathDwPlanes)) {
-    depthwise_planes<XpulpPlanes>(j, planes.ls, planes.strip);
-    return true;
-  }
+  if (depthwise_planes_path<XpulpPlanes>(j, planes)) return true;
   return depthwise_blocks_path<DepthwiseMac>(j);
 }
 

@@ -269,25 +269,14 @@ etmcu_xpulp_pointwise_4ch:
     bgtz s11, .Lpair
     j    .Ldone
     /* An odd last pixel: the one-pixel function below, entered as a tail call (a0 the block,
-       a1 the pixel's receptive field, a2 its outputs) once this frame is gone. */
+       a1 the pixel's receptive field, a2 its outputs) once this frame is gone (t0 = 1). */
 .Lsingle:
     mv   a2, a6
-    lw   ra, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
-    addi sp, sp, 80
-    j    etmcu_xpulp_pointwise_1px
+    li   t0, 1
+    j    .Lrestore
 .Ldone:
+    li   t0, 0
+.Lrestore:
     lw   ra, 48(sp)
     lw   s0, 44(sp)
     lw   s1, 40(sp)
@@ -302,7 +291,9 @@ etmcu_xpulp_pointwise_4ch:
     lw   s10, 4(sp)
     lw   s11, 0(sp)
     addi sp, sp, 80
-    ret
+    beqz t0, 1f
+    j    etmcu_xpulp_pointwise_1px
+1:  ret
     .size etmcu_xpulp_pointwise_4ch, . - etmcu_xpulp_pointwise_4ch
 
 /* void etmcu_xpulp_pointwise_1px(const XpulpPointwiseArgs* a, const int8_t* x, int8_t* y):
