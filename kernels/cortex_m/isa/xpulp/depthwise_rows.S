@@ -267,11 +267,16 @@ etmcu_xpulp_dw_row:
 #define B_OUTROWS 100
 #define B_ROWJUMP 104
 #define B_W 108
+#define B_FLOOR 300
 #define B_KOFF4 304
 #define B_RIGHT4 320
 
-/* channel k: requantize acc, store at k(a2); t2, t3 temporaries, t4/t5/t6 the parameters */
+/* channel k: requantize acc, store at k(a2); t2, t3 temporaries, t4/t5/t6 the parameters; a sum
+   below the floor (s6) is amin without the arithmetic (outside the hardware loop: its body may
+   not branch) */
 .macro REQUANT4 k, acc
+    mv   t2, ra
+    blt  \acc, s6, .Lr4\@
     lw   t4, (B_MULT + 4 * \k)(s1)
     lw   t5, (B_KOFF4 + 4 * \k)(s1)
     lw   t6, (B_RIGHT4 + 4 * \k)(s1)
@@ -283,6 +288,7 @@ etmcu_xpulp_dw_row:
     .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
     .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.Lr4\@:
     sb   t2, \k(a2)
 .endm
 
@@ -313,6 +319,7 @@ etmcu_xpulp_dw_row4:
     lw   ra, B_AMIN(s1)
     lw   s0, B_AMAX(s1)
     lw   s2, B_ROWS(s1)
+    lw   s6, B_FLOOR(s1)
     addi s3, s1, B_W
     lw   t0, B_OUTROWS(s1)
     sw   t0, 8(sp)                         /* output rows left */

@@ -14,10 +14,14 @@
      H = hi(4v * m);  y = (H + (v < 0 ? -1 : 1) + (offset << (r+1)) + 2^r) >> (r+1)
    the last add, rounding constant and shift being one cv.addRNr.
 
-   Pixels go three at a time while three are left (a hardware loop of 19 cycles per 48
-   multiply-accumulates), then two (14 cycles per 32); a last odd pixel alone (9 cycles per 16).
+   Pixels go four at a time while four are left when the pixels' rows are as far apart as the
+   channels' weights (1x1 kernels, stride 1, rows == 1: one set of offsets serves both; a hardware
+   loop of 24 cycles per 64 multiply-accumulates), then three at a time (19 cycles per 48), then
+   two (14 cycles per 32); a last odd pixel alone (9 cycles per 16).
    Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
    cv.setup 0, rs1, n (opcode 0x2b, funct3 4, rd field 14), cv.lw post-increment (0x0b, funct3 2),
+   cv.lw rd, rs2(rs1) (0x2b, funct3 3, funct7 0x06), cv.sb.pr (0x2b, funct3 3, funct7 0x10: M[rs1] =
+   rs2, rs1 += the register in the rd field),
    cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.max / cv.min (0x2b, funct3 3, funct7 0x2d / 0x2b),
    cv.addRNr (0x2b, funct3 3, funct7 0x42). */
 #define A_X 0
@@ -75,6 +79,36 @@
     REQ  \acc2, \k, t4, a5
 .endm
 
+/* the four-pixel path's: requantize \acc, store at a1, a1 += y_step (t4); a2 = m, a3 = offset <<
+   (r+1), t3 = r + 1, ra = amin, t6 = amax, t5 = the floor; t0..t2 temporaries */
+.macro REQQ acc
+    mv   t2, ra
+    blt  \acc, t5, .Lreqq\@
+    slli t0, \acc, 2
+    mulh t2, t0, a2
+    srai t1, \acc, 31
+    ori  t1, t1, 1
+    add  t2, t2, t1
+    .insn r 0x2b, 3, 0x42, t2, a3, t3      /* cv.addRNr t2, a3, t3 */
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
+    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
+.Lreqq\@:
+    .insn r 0x2b, 3, 0x10, t4, a1, t2      /* cv.sb.pr t2, (a1), t4 */
+.endm
+
+/* channel k of the four pixels (outputs from 68(sp) + k, y_step apart) */
+.macro REQ_CHANNEL4 k, acc0, acc1, acc2, acc3
+    lw   a2, (A_MULT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   t3, (A_RIGHT4 + 4 * \k)(a0)
+    lw   a1, 68(sp)
+    addi a1, a1, \k
+    REQQ \acc0
+    REQQ \acc1
+    REQQ \acc2
+    REQQ \acc3
+.endm
+
 .macro REQ_CHANNEL1 k, acc
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
@@ -114,6 +148,100 @@ etmcu_xpulp_pointwise_4ch:
     lw   s10, A_YSTEP(a0)
     lw   a5, A_WSTRIDE(a0)    /* bytes between the channels' weights */
     sw   a5, 52(sp)
+    /* Four pixels by four channels while four are left, when one set of offsets (x_step,
+       2 x_step, 3 x_step) reaches both the next pixels' rows and the next channels' weights:
+       each input word of the four rows and of the four weight rows (8 loads, the last of each
+       four post-incrementing the pointer the other three add their offset to) feeds sixteen
+       cv.sdotsp.b, 24 cycles per 64 multiply-accumulates. s0..s11, a4..a7 the sums; t0 the rows,
+       t1 the weights, t2 / ra / a1 the offsets; a2, a3, t3, t4 the x words, t5 / t6 the weight
+       words. The block's x, y and pixels left live at 64 / 68 / 60(sp) meanwhile. */
+    lw   t0, A_ROWS(a0)
+    addi t0, t0, -1
+    bnez t0, .Ltriple
+    bne  a5, s9, .Ltriple
+    li   t0, 4
+    blt  s11, t0, .Ltriple
+    sw   a1, 64(sp)
+    sw   a6, 68(sp)
+    sw   s11, 60(sp)
+.Lquad:
+    lw   t0, 64(sp)
+    lw   t1, A_W(a0)
+    lw   t2, A_XSTEP(a0)
+    lw   a2, A_WORDS(a0)
+    add  ra, t2, t2
+    add  a1, ra, t2
+    lw   s0, (A_FULL + 0)(a0)
+    lw   s1, (A_FULL + 4)(a0)
+    lw   s2, (A_FULL + 8)(a0)
+    lw   s3, (A_FULL + 12)(a0)
+    mv   s4, s0
+    mv   s5, s1
+    mv   s6, s2
+    mv   s7, s3
+    mv   s8, s0
+    mv   s9, s1
+    mv   s10, s2
+    mv   s11, s3
+    mv   a4, s0
+    mv   a5, s1
+    mv   a6, s2
+    mv   a7, s3
+    .insn i 0x2b, 4, x14, a2, 25
+    .insn r 0x2b, 3, 0x06, a3, t0, t2      /* x1 = cv.lw t2(t0) */
+    .insn r 0x2b, 3, 0x06, t3, t0, ra      /* x2 */
+    .insn r 0x2b, 3, 0x06, t4, t0, a1      /* x3 */
+    .insn i 0x0b, 2, a2, t0, 4             /* x0, t0 += 4 */
+    .insn r 0x2b, 3, 0x06, t5, t1, t2      /* w1 */
+    .insn r 0x2b, 3, 0x06, t6, t1, ra      /* w2 */
+    .insn r 0x7b, 1, 0x54, s1, a2, t5
+    .insn r 0x7b, 1, 0x54, s5, a3, t5
+    .insn r 0x7b, 1, 0x54, s9, t3, t5
+    .insn r 0x7b, 1, 0x54, a5, t4, t5
+    .insn r 0x2b, 3, 0x06, t5, t1, a1      /* w3 */
+    .insn r 0x7b, 1, 0x54, s2, a2, t6
+    .insn r 0x7b, 1, 0x54, s6, a3, t6
+    .insn r 0x7b, 1, 0x54, s10, t3, t6
+    .insn r 0x7b, 1, 0x54, a6, t4, t6
+    .insn i 0x0b, 2, t6, t1, 4             /* w0, t1 += 4 */
+    .insn r 0x7b, 1, 0x54, s3, a2, t5
+    .insn r 0x7b, 1, 0x54, s7, a3, t5
+    .insn r 0x7b, 1, 0x54, s11, t3, t5
+    .insn r 0x7b, 1, 0x54, a7, t4, t5
+    .insn r 0x7b, 1, 0x54, s0, a2, t6
+    .insn r 0x7b, 1, 0x54, s4, a3, t6
+    .insn r 0x7b, 1, 0x54, s8, t3, t6
+    .insn r 0x7b, 1, 0x54, a4, t4, t6
+    lw   ra, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    lw   t5, A_FLOOR(a0)
+    lw   t4, A_YSTEP(a0)
+    REQ_CHANNEL4 0, s0, s4, s8, a4
+    REQ_CHANNEL4 1, s1, s5, s9, a5
+    REQ_CHANNEL4 2, s2, s6, s10, a6
+    REQ_CHANNEL4 3, s3, s7, s11, a7
+    lw   t0, 64(sp)           /* four pixels on */
+    lw   t1, A_XSTEP(a0)
+    slli t1, t1, 2
+    add  t0, t0, t1
+    sw   t0, 64(sp)
+    lw   t0, 68(sp)
+    slli t4, t4, 2
+    add  t0, t0, t4
+    sw   t0, 68(sp)
+    lw   t0, 60(sp)
+    addi t0, t0, -4
+    sw   t0, 60(sp)
+    li   t1, 4
+    bge  t0, t1, .Lquad
+    mv   s11, t0              /* the rest: the registers of the paths below */
+    beqz s11, .Ldone
+    lw   a1, 64(sp)
+    lw   a6, 68(sp)
+    lw   s9, A_XSTEP(a0)
+    lw   s10, A_YSTEP(a0)
+    lw   s8, A_W(a0)
+    lw   a7, A_WORDS(a0)
     /* Three pixels by four channels while three are left: each input word of the three
        receptive fields and of the four weight rows (7 post-increment loads) feeds twelve
        cv.sdotsp.b, 19 cycles per 48 multiply-accumulates. s0..s11 the sums; t0..t2 the x rows,
