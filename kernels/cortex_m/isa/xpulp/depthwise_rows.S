@@ -250,7 +250,8 @@ etmcu_xpulp_dw_row:
    (a channel multiplier that is a multiple of 4: KWS's first layer), so each plane word loaded
    feeds four cv.sdotsp.b. Output o of row q: its four sums start at full[0..3]; window row r adds
    cv.sdotsp.b(plane word, w[4r + k]); the four outputs are stored at y + ... + k. A hardware loop
-   over the window rows: 10 cycles per row for 16 multiply-accumulates. */
+   over the window rows: two neighbouring outputs at a time, 16 cycles per row for 32
+   multiply-accumulates (each weight word feeding both), a last odd one alone in 10 for 16. */
 #define B_WINDOW 0
 #define B_LSTRIDE 4
 #define B_XSTEP 8
@@ -292,6 +293,30 @@ etmcu_xpulp_dw_row:
     sb   t2, \k(a2)
 .endm
 
+/* the pair's: channel k's parameters once (t0, t4, t5), its two sums into k(a2) and k(a6);
+   temporaries t2, a7 */
+.macro REQUANT4_ONE k, acc, ybase
+    mv   t2, ra
+    blt  \acc, s6, .Lr4p\@
+    slli a7, \acc, 2
+    mulh t2, a7, t0
+    srai a7, \acc, 31
+    ori  a7, a7, 1
+    add  t2, t2, a7
+    .insn r 0x2b, 3, 0x42, t2, t4, t5      /* cv.addRNr t2, t4, t5 */
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.Lr4p\@:
+    sb   t2, \k(\ybase)
+.endm
+.macro REQUANT4_PAIR k, acc0, acc1
+    lw   t0, (B_MULT + 4 * \k)(s1)
+    lw   t4, (B_KOFF4 + 4 * \k)(s1)
+    lw   t5, (B_RIGHT4 + 4 * \k)(s1)
+    REQUANT4_ONE \k, \acc0, a2
+    REQUANT4_ONE \k, \acc1, a6
+.endm
+
     .globl etmcu_xpulp_dw_row4
     .type etmcu_xpulp_dw_row4, @function
     .p2align 2
@@ -324,6 +349,50 @@ etmcu_xpulp_dw_row4:
     lw   t0, B_OUTROWS(s1)
     sw   t0, 8(sp)                         /* output rows left */
 5:  lw   s4, B_OUTPUTS(s1)                 /* outputs left in this row */
+    /* Two neighbouring outputs while two are left: each weight word loaded feeds both windows'
+       sums (16 cycles per window row for 32 multiply-accumulates). t0 / t5 the two windows,
+       a6 / t4 their plane words, a7 / t2 the weight words; sums s7..s10 and t3, s11, a5, t6. */
+7:  li   t0, 2
+    blt  s4, t0, 6f
+    mv   t0, a1
+    add  t5, a1, a3
+    mv   s5, s3
+    lw   s7, (B_FULL + 0)(s1)
+    lw   s8, (B_FULL + 4)(s1)
+    lw   s9, (B_FULL + 8)(s1)
+    lw   s10, (B_FULL + 12)(s1)
+    mv   t3, s7
+    mv   s11, s8
+    mv   a5, s9
+    mv   t6, s10
+    mv   a0, s2
+    SETUP_A0 0, 2f
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* the first window's plane word */
+    .insn r 0x2b, 3, 0x02, t4, t5, t1      /* the second's */
+    .insn i 0x0b, 2, a7, s5, 4             /* w[4r + 0] */
+    .insn i 0x0b, 2, t2, s5, 4             /* w[4r + 1] */
+    .insn r 0x7b, 1, 0x54, s7, a6, a7
+    .insn r 0x7b, 1, 0x54, t3, t4, a7
+    .insn i 0x0b, 2, a7, s5, 4             /* w[4r + 2] */
+    .insn r 0x7b, 1, 0x54, s8, a6, t2
+    .insn r 0x7b, 1, 0x54, s11, t4, t2
+    .insn i 0x0b, 2, t2, s5, 4             /* w[4r + 3] */
+    .insn r 0x7b, 1, 0x54, s9, a6, a7
+    .insn r 0x7b, 1, 0x54, a5, t4, a7
+    .insn r 0x7b, 1, 0x54, s10, a6, t2
+    .insn r 0x7b, 1, 0x54, t6, t4, t2
+2:  add  a6, a2, a4                        /* the second window's outputs */
+    REQUANT4_PAIR 0, s7, t3
+    REQUANT4_PAIR 1, s8, s11
+    REQUANT4_PAIR 2, s9, a5
+    REQUANT4_PAIR 3, s10, t6
+    add  a1, a1, a3
+    add  a1, a1, a3
+    add  a2, a6, a4
+    addi s4, s4, -2
+    bnez s4, 7b
+    j    8f
+    /* one output */
 6:  mv   t0, a1
     mv   s5, s3
     lw   s7, (B_FULL + 0)(s1)
@@ -349,7 +418,7 @@ etmcu_xpulp_dw_row4:
     add  a2, a2, a4
     addi s4, s4, -1
     bnez s4, 6b
-    lw   t0, B_ROWJUMP(s1)
+8:  lw   t0, B_ROWJUMP(s1)
     add  a1, a1, t0
     lw   t0, 8(sp)
     addi t0, t0, -1
