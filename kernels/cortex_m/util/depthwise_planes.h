@@ -39,6 +39,10 @@ struct DwRowArgs {
   // The requantization in the 4v form too (cmsis::Requant4v, the plain RISC-V kernels'): offset
   // * 2^(r+1) and r + 1.
   int32_t offset_high4, right4;
+  // Bytes y moves after each output row's last output has advanced it (0: rows follow each
+  // other; a transposed plane's rows are the layer's columns). Read by the row kernels of ISAs
+  // with kTransposedK3 only.
+  int32_t y_row_jump;
 };
 constexpr int32_t kDwMaxRows = 12;
 
@@ -63,7 +67,8 @@ constexpr int32_t kDwPlaneBytes = 640;
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60 &&
                    offsetof(DwRowArgs, neg_floor) == 108 &&
-                   offsetof(DwRowArgs, offset_high4) == 112 && offsetof(DwRowArgs, right4) == 116),
+                   offsetof(DwRowArgs, offset_high4) == 112 && offsetof(DwRowArgs, right4) == 116 &&
+                   offsetof(DwRowArgs, y_row_jump) == 120),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
 
 static_assert(sizeof(void*) != 4 ||
@@ -81,7 +86,7 @@ void dw_row_c(const DwRowArgs& a, Dot4 dot4) {
   const cmsis::Requant4v q{a.mult, a.offset_high4, a.right4};
   const int8_t* window = a.window;
   int8_t* y = a.y;
-  for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump) {
+  for (int32_t row = 0; row < a.out_rows; ++row, window += a.row_jump, y += a.y_row_jump) {
     for (int32_t o = 0; o < a.outputs; ++o, window += a.x_step, y += a.y_step) {
       int32_t v = a.full;
       for (int32_t r = 0; r < a.rows; ++r) v = dot4(v, window + r * a.line_stride, a.w[r]);
@@ -194,6 +199,22 @@ void set_plane_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t
   a->row_jump = j.stride.h * ls - j.out.w * j.stride.w;
 }
 
+// A 3x3 layer whose output rows are shorter than its columns (KWS: 25 x 5) runs faster from the
+// transposed plane (a line per input column): each row kernel call then takes the long side, so
+// the pairs of neighbouring outputs outnumber the odd last output and the per-row work. Taken
+// only when the layer is one strip (the channels then go in the same order, so an out over its
+// input sees the same writes) and the transposed plane fits the buffer declared for the upright
+// one; *ls_t gets its line stride.
+inline bool dw_transposed_fits(const DwJob& j, int32_t ls, int32_t strip, int32_t* ls_t) {
+  if (j.kh != 3 || j.kw != 3 || j.cm % 4 == 0 || j.out.w >= j.out.h || strip < j.out.h)
+    return false;
+  const int32_t lt = ((j.out.h - 1) * j.stride.h + 4 + 3) / 4 * 4;
+  const int32_t lines = (j.out.w - 1) * j.stride.w + j.kw + 1;  // and the spare line
+  if (static_cast<uint32_t>(lines * lt) > dw_plane_bytes(j, ls, strip)) return false;
+  *ls_t = lt;
+  return true;
+}
+
 // The output channels of input channel ci over one strip of output rows, from the gathered plane:
 // four per call of Isa::row4 when the channel multiplier is a multiple of 4, else one per call of
 // Isa::row. (Each in a function of its own, so that only one argument block is on the stack
@@ -226,13 +247,37 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, cons
 template <class Isa>
 ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane,
                                                             int32_t ls, int32_t ci, int32_t oy0,
-                                                            int32_t n_out) {
+                                                            int32_t n_out, bool columns) {
   DwRowArgs a;
   set_plane_geometry(j, plane, ls, n_out, &a);
+  a.y_row_jump = 0;
+  // window row r's taps t: filter element (r, t) upright; (t, r) from a transposed plane, whose
+  // rows are the layer's columns (dw_transposed_fits: one strip)
+  int32_t word_step = j.kw, tap_step = 1, taps = j.kw;
+  if (Isa::kTransposedK3 && columns) {
+    a.x_step = j.stride.h;
+    a.outputs = j.out.h;
+    a.y_step = j.out.w * j.out.c;
+    a.rows = j.kw;
+    a.out_rows = j.out.w;
+    a.row_jump = j.stride.w * ls - j.out.h * j.stride.h;
+    a.y_row_jump = j.out.c - j.out.h * j.out.w * j.out.c;
+    word_step = 1;
+    tap_step = j.kw;
+    taps = j.kh;
+  }
   for (int32_t m = 0; m < j.cm; ++m) {
     const int32_t oc = ci * j.cm + m;
     int32_t sw = 0;
-    for (int32_t r = 0; r < j.kh; ++r) a.w[r] = pack_row(j, r, oc, &sw);
+    for (int32_t r = 0; r < a.rows; ++r) {
+      uint32_t word = 0;
+      for (int32_t t = 0; t < taps; ++t) {
+        const int8_t wv = j.w[static_cast<size_t>(r * word_step + t * tap_step) * j.out.c + oc];
+        sw += wv;
+        word |= static_cast<uint32_t>(static_cast<uint8_t>(wv)) << (8 * t);
+      }
+      a.w[r] = word;
+    }
     a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
     const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
     a.mult = q.multiplier;
@@ -246,9 +291,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, cons
   }
 }
 
+// columns: the transposed planes of dw_transposed_fits (ls its line stride; one strip): line l is
+// input column l - pad.w, its byte i input row i - pad.h.
 template <class Isa>
 ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls,
-                                                                int32_t strip) {
+                                                                int32_t strip, bool columns) {
   int8_t* const plane = j.buffer;  // 4-byte aligned (kernel_scratch.h)
   const int8_t zp = static_cast<int8_t>(-j.ioff);
   const int32_t cin = j.in.c, sy = j.stride.h;
@@ -257,31 +304,46 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     const int32_t n_out = j.out.h - oy0 < strip ? j.out.h - oy0 : strip;
     const int32_t n_lines = (n_out - 1) * sy + j.kh;
     const int32_t iy_first = oy0 * sy - j.pad.h;
-    // The zero point outside the input (and in the spare line and the word tail): the same bytes
-    // for every channel, which each gather below leaves alone.
-    memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
+    const int32_t ix_first = -j.pad.w;
+    // the plane's lines (dst_row apart) and bytes per line from the input: first and past the
+    // last of each, the input's step along a line and from one line to the next
+    int32_t l0, l1, b0, b1, along, across;
+    const int8_t* src;
+    if (Isa::kTransposedK3 && columns) {
+      l0 = -ix_first;
+      l1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
+      b0 = -iy_first;
+      b1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
+      along = j.in.w * cin;
+      across = cin;
+      memset(plane, zp, static_cast<size_t>(cols + 1) * ls);
+    } else {
+      l0 = iy_first < 0 ? -iy_first : 0;  // the input rows the strip's lines cover
+      l1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
+      b0 = ix_first < 0 ? -ix_first : 0;  // columns -pad.w .. + cols
+      b1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
+      along = cin;
+      across = j.in.w * cin;
+      // The zero point outside the input (and in the spare line and the word tail): the same
+      // bytes for every channel, which each gather below leaves alone.
+      memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
+    }
+    src = j.x + (static_cast<size_t>(iy_first + (columns ? b0 : l0)) * j.in.w +
+                 (ix_first + (columns ? l0 : b0))) *
+                    cin;
     for (int32_t ci = 0; ci < cin; ++ci) {
-      // Gather the strip's plane: input rows iy_first .. + n_lines, columns -pad.w .. + cols.
-      const int32_t ix_first = -j.pad.w;
-      const int32_t c0 = ix_first < 0 ? -ix_first : 0;
-      const int32_t c1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
-      // the input rows the strip's lines cover
-      const int32_t l0 = iy_first < 0 ? -iy_first : 0;
-      const int32_t l1 = j.in.h - iy_first < n_lines ? j.in.h - iy_first : n_lines;
-      if (l1 > l0 && c1 > c0)
-        Isa::gather_rows(
-            plane + static_cast<size_t>(l0) * ls + c0, ls,
-            j.x + (static_cast<size_t>(iy_first + l0) * j.in.w + (ix_first + c0)) * cin + ci,
-            j.in.w * cin, cin, c1 - c0, l1 - l0);
+      if (l1 > l0 && b1 > b0)
+        Isa::gather_rows(plane + static_cast<size_t>(l0) * ls + b0, ls, src + ci, across, along,
+                         b1 - b0, l1 - l0);
       if constexpr (Isa::kRow1 && Isa::kRow4) {
         if (j.cm % 4 == 0)
           planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
         else
-          planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out);
+          planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out, columns);
       } else if constexpr (Isa::kRow4) {  // (dw_takes_planes: multipliers of 4 only)
         planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
       } else {  // (dw_takes_planes: multiplier 1 only)
-        planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out);
+        planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out, columns);
       }
     }
   }
@@ -296,7 +358,11 @@ template <class Isa>
 __attribute__((always_inline)) inline bool depthwise_planes_path(const DwJob& j,
                                                                  const DwPlanes& planes) {
   if (planes.strip <= 0 || !dw_plane_values_ok(j) || !kernel_path(kPathDwPlanes)) return false;
-  depthwise_planes<Isa>(j, planes.ls, planes.strip);
+  int32_t lt;
+  if (Isa::kTransposedK3 && dw_transposed_fits(j, planes.ls, planes.strip, &lt))
+    depthwise_planes<Isa>(j, lt, j.out.h, true);
+  else
+    depthwise_planes<Isa>(j, planes.ls, planes.strip, false);
   return true;
 }
 

@@ -290,6 +290,36 @@ def test_quantized_depthwise_conv2d_layers(call, layer, extreme):
     np.testing.assert_array_equal(got, want)
 
 
+# 3x3 layers whose outputs are taller than wide, which the Xpulp variant runs from transposed planes
+# (util/depthwise_planes.h dw_transposed_fits: a line per input column); every channel's shift in
+# the planes' range, so that no channel sends the layer to another path.
+DW_TRANSPOSED = [
+    # h, w, cin, multiplier, stride, pad
+    (25, 5, 64, 1, (1, 1), (1, 1)),   # KWS
+    (23, 9, 7, 1, (1, 2), (0, 1)),
+    (13, 4, 5, 2, (2, 1), (1, 0)),
+    (23, 3, 3, 1, (1, 1), (1, 1)),
+]
+
+
+@pytest.mark.parametrize("layer", range(len(DW_TRANSPOSED)))
+@pytest.mark.parametrize("relu", [False, True])
+def test_quantized_depthwise_conv2d_transposed_planes(call, layer, relu):
+    h, w, c, dm, stride, pad = DW_TRANSPOSED[layer]
+    rng = np.random.default_rng(500 + layer)
+    x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, 3, 3, c * dm)), int(rng.integers(-127, 129))
+    bias = rng.integers(-5000, 5000, size=c * dm).astype(np.int32)
+    mult, shift = rq_params(rng, c * dm, -10, -1)
+    out_off = int(rng.integers(-128, 100))
+    lo, hi = (out_off, 127) if relu else (-128, 127)  # a ReLU: negative sums skip the arithmetic
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), dm, in_off, out_off, mult,
+                                     shift, lo, hi)
+    (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                  [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], dm, in_off, out_off,
+                   T(mult), T(shift), lo, hi, scratch(), out_nhwc(want.shape), Ref(14)])
+    np.testing.assert_array_equal(got, want)
+
+
 def _dw_out(size, k, stride, pad):
     return (size + 2 * pad - k) // stride + 1
 

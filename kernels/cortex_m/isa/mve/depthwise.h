@@ -186,6 +186,8 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
 struct MvePlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = false, kRow4 = true;
+  // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
+  static constexpr bool kTransposedK3 = false;
   // Eight plane bytes per gather (VLDRB.U16 at offsets i * stride, predicated at the line's end)
   // and one narrowing store.
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,

@@ -23,6 +23,8 @@ namespace int8 {
 struct XpulpPlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = true;
+  // its row kernels honour DwRowArgs::y_row_jump: 3x3 layers may take transposed planes
+  static constexpr bool kTransposedK3 = true;
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                           int32_t stride, int32_t n, int32_t lines) {
     xpulp::gather_rows(dst, dst_row, src, src_row, stride, n, lines);

@@ -7,7 +7,8 @@
 
    Output row q < a->out_rows, output o < a->outputs: its window starts at
    window + q * (outputs * x_step + row_jump) + o * x_step in the plane, and its output at
-   y + (q * outputs + o) * y_step; window row r is line_stride bytes below row r - 1; each row is
+   y + (q * outputs + o) * y_step (+ q * y_row_jump in the k3 kernel, whose rows may be a
+   transposed plane's: the layer's columns); window row r is line_stride bytes below row r - 1; each row is
    one word (kw <= 4 taps, the weight word zero past kw), so
      v = full + sum_r cv.sdotsp.b(plane word, w[r])
      y[o * y_step] = clamp(requantize(v) + offset, amin, amax)
@@ -39,6 +40,7 @@
 #define A_W 60
 #define A_KOFF4 112
 #define A_RIGHT4 116
+#define A_YROWJUMP 120
 
 /* cv.setup L, a0 (x10), label: the loop count in a0 */
 .macro SETUP_A0 L, lab
@@ -125,19 +127,21 @@
     .type etmcu_xpulp_dw_row_k3, @function
     .p2align 2
 etmcu_xpulp_dw_row_k3:
-    addi sp, sp, -56
-    sw   ra, 52(sp)
-    sw   s0, 48(sp)
-    sw   s1, 44(sp)
-    sw   s2, 40(sp)
-    sw   s3, 36(sp)
-    sw   s4, 32(sp)
-    sw   s5, 28(sp)
-    sw   s6, 24(sp)
-    sw   s7, 20(sp)
-    sw   s8, 16(sp)
-    sw   s9, 12(sp)
+    addi sp, sp, -64
+    sw   ra, 60(sp)
+    sw   s0, 56(sp)
+    sw   s1, 52(sp)
+    sw   s2, 48(sp)
+    sw   s3, 44(sp)
+    sw   s4, 40(sp)
+    sw   s5, 36(sp)
+    sw   s6, 32(sp)
+    sw   s7, 28(sp)
+    sw   s8, 24(sp)
+    sw   s9, 20(sp)
+    sw   s10, 16(sp)
     LOAD_ARGS
+    lw   s10, A_YROWJUMP(a0)               /* y after each output row (transposed planes) */
     lw   s2, (A_W + 0)(a0)
     lw   s3, (A_W + 4)(a0)
     lw   s4, (A_W + 8)(a0)
@@ -189,20 +193,22 @@ etmcu_xpulp_dw_row_k3:
 4:
 2:  lw   t0, 0(sp)
     add  a1, a1, t0
+    add  a2, a2, s10
     addi s5, s5, -1
     bnez s5, 3b
-    lw   ra, 52(sp)
-    lw   s0, 48(sp)
-    lw   s1, 44(sp)
-    lw   s2, 40(sp)
-    lw   s3, 36(sp)
-    lw   s4, 32(sp)
-    lw   s5, 28(sp)
-    lw   s6, 24(sp)
-    lw   s7, 20(sp)
-    lw   s8, 16(sp)
-    lw   s9, 12(sp)
-    addi sp, sp, 56
+    lw   ra, 60(sp)
+    lw   s0, 56(sp)
+    lw   s1, 52(sp)
+    lw   s2, 48(sp)
+    lw   s3, 44(sp)
+    lw   s4, 40(sp)
+    lw   s5, 36(sp)
+    lw   s6, 32(sp)
+    lw   s7, 28(sp)
+    lw   s8, 24(sp)
+    lw   s9, 20(sp)
+    lw   s10, 16(sp)
+    addi sp, sp, 64
     ret
     .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
 
