@@ -36,28 +36,67 @@ inline int32_t mac(int32_t acc, int32_t a, int32_t b) {
 // A 2-D gather: for l < lines and i < n, dst[l * dst_row + i] = src[l * src_row + i * stride]
 // (lines, n >= 1). Two nested hardware loops (cv.setup 1 around cv.setup 0: opcode 0x2b, funct3 4,
 // rd field 15 / 14) of cv.lb.pr (register post-increment load: opcode 0x2b, funct3 3, funct7 0)
-// and cv.sb (immediate post-increment store: opcode 0x2b, funct3 0), with a nop between them
-// where the load-use stall would be: three cycles per byte, no per-row bookkeeping in C.
+// and cv.sb (immediate post-increment store: opcode 0x2b, funct3 0), no per-row bookkeeping in C:
+// bytes in pairs (two loads, then their two stores: two cycles per byte, no load-use stall), an
+// odd last byte of each line (and a line of one byte) loaded and stored around the line's source
+// step, which fills the load-use slot.
 inline void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                         int32_t stride, int32_t n, int32_t lines) {
 #if defined(__riscv)
-  int32_t t;
+  int32_t t, u;
   const int32_t src_skip = src_row - n * stride, dst_skip = dst_row - n;
-  __asm__ volatile(
-      ".option push\n\t"
-      ".option norvc\n\t"  // the loop ends are counted in four-byte instructions
-      ".insn i 0x2b, 4, x15, %[lines], 7\n\t"
-      ".insn i 0x2b, 4, x14, %[n], 4\n\t"
-      ".insn r 0x2b, 3, 0x00, %[t], %[src], %[stride]\n\t"
-      "nop\n\t"
-      ".insn s 0x2b, 0, %[t], 1(%[dst])\n\t"
-      "add %[src], %[src], %[src_skip]\n\t"
-      "add %[dst], %[dst], %[dst_skip]\n\t"
-      ".option pop\n\t"
-      : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t)
-      : [lines] "r"(lines), [n] "r"(n), [stride] "r"(stride), [src_skip] "r"(src_skip),
-        [dst_skip] "r"(dst_skip)
-      : "memory");
+  const int32_t pairs = n >> 1;
+  if (n == 1) {
+    __asm__ volatile(
+        ".option push\n\t"
+        ".option norvc\n\t"  // the loop ends are counted in four-byte instructions
+        ".insn i 0x2b, 4, x15, %[lines], 5\n\t"
+        ".insn r 0x2b, 3, 0x00, %[t], %[src], %[stride]\n\t"
+        "add %[src], %[src], %[src_skip]\n\t"
+        ".insn s 0x2b, 0, %[t], 1(%[dst])\n\t"
+        "add %[dst], %[dst], %[dst_skip]\n\t"
+        ".option pop\n\t"
+        : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t)
+        : [lines] "r"(lines), [stride] "r"(stride), [src_skip] "r"(src_skip),
+          [dst_skip] "r"(dst_skip)
+        : "memory");
+  } else if ((n & 1) == 0) {
+    __asm__ volatile(
+        ".option push\n\t"
+        ".option norvc\n\t"
+        ".insn i 0x2b, 4, x15, %[lines], 8\n\t"
+        ".insn i 0x2b, 4, x14, %[pairs], 5\n\t"
+        ".insn r 0x2b, 3, 0x00, %[t], %[src], %[stride]\n\t"
+        ".insn r 0x2b, 3, 0x00, %[u], %[src], %[stride]\n\t"
+        ".insn s 0x2b, 0, %[t], 1(%[dst])\n\t"
+        ".insn s 0x2b, 0, %[u], 1(%[dst])\n\t"
+        "add %[src], %[src], %[src_skip]\n\t"
+        "add %[dst], %[dst], %[dst_skip]\n\t"
+        ".option pop\n\t"
+        : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t), [u] "=&r"(u)
+        : [lines] "r"(lines), [pairs] "r"(pairs), [stride] "r"(stride),
+          [src_skip] "r"(src_skip), [dst_skip] "r"(dst_skip)
+        : "memory");
+  } else {
+    __asm__ volatile(
+        ".option push\n\t"
+        ".option norvc\n\t"
+        ".insn i 0x2b, 4, x15, %[lines], 10\n\t"
+        ".insn i 0x2b, 4, x14, %[pairs], 5\n\t"
+        ".insn r 0x2b, 3, 0x00, %[t], %[src], %[stride]\n\t"
+        ".insn r 0x2b, 3, 0x00, %[u], %[src], %[stride]\n\t"
+        ".insn s 0x2b, 0, %[t], 1(%[dst])\n\t"
+        ".insn s 0x2b, 0, %[u], 1(%[dst])\n\t"
+        ".insn r 0x2b, 3, 0x00, %[t], %[src], %[stride]\n\t"
+        "add %[src], %[src], %[src_skip]\n\t"
+        ".insn s 0x2b, 0, %[t], 1(%[dst])\n\t"
+        "add %[dst], %[dst], %[dst_skip]\n\t"
+        ".option pop\n\t"
+        : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t), [u] "=&r"(u)
+        : [lines] "r"(lines), [pairs] "r"(pairs), [stride] "r"(stride),
+          [src_skip] "r"(src_skip), [dst_skip] "r"(dst_skip)
+        : "memory");
+  }
 #else
   for (int32_t l = 0; l < lines; ++l)
     for (int32_t i = 0; i < n; ++i)
