@@ -41,6 +41,7 @@
 #define A_KOFF4 112
 #define A_RIGHT4 116
 #define A_YROWJUMP 120
+#define A_FLOOR 108
 
 /* cv.setup L, a0 (x10), label: the loop count in a0 */
 .macro SETUP_A0 L, lab
@@ -119,29 +120,66 @@
     REQUANT_STORE a5
 .endm
 
+/* the two sums of a pair (below) from its three plane words, a1 += 2 */
+.macro K3_PAIR
+    mv   t0, a1
+    mv   a5, s1
+    mv   s9, s1
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 0 */
+    .insn r 0x2b, 3, 0x02, a7, t0, t1      /* row 1 */
+    .insn r 0x7b, 1, 0x54, a5, a6, s2
+    .insn r 0x7b, 1, 0x54, s9, a6, s6
+    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 2 */
+    .insn r 0x7b, 1, 0x54, a5, a7, s3
+    .insn r 0x7b, 1, 0x54, s9, a7, s7
+    addi a1, a1, 2
+    .insn r 0x7b, 1, 0x54, a5, a6, s4
+    .insn r 0x7b, 1, 0x54, s9, a6, s8
+.endm
+
+/* REQUANT_STORE where the floor is 0: amin below it; at or above it the sign term is +1 (in s11,
+   the offset's register plus one) */
+.macro REQUANT_STORE_NONNEG acc
+    mv   t2, ra
+    blt  \acc, zero, .Lnn\@
+    slli t3, \acc, 2
+    mulh t2, t3, t4
+    .insn r 0x2b, 3, 0x42, t2, s11, t6     /* cv.addRNr t2, s11, t6 */
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.Lnn\@:
+    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
+.endm
+
 /* With stride 1 and taps in the first three bytes of each weight word, two neighbouring outputs
    share a plane word per window row: bytes o..o+3 give output o with the weight word and output
    o+1 with the word shifted one byte up (s6..s8), so a pair costs three loads and six cv.sdotsp.b
-   (about 21 cycles per output with the requantization, against 25 alone). */
+   (about 21 cycles per output with the requantization, against 25 alone; where the floor is 0,
+   a loop that branches around the requantization of sums below zero: about 18). */
     .globl etmcu_xpulp_dw_row_k3
     .type etmcu_xpulp_dw_row_k3, @function
     .p2align 2
 etmcu_xpulp_dw_row_k3:
-    addi sp, sp, -64
-    sw   ra, 60(sp)
-    sw   s0, 56(sp)
-    sw   s1, 52(sp)
-    sw   s2, 48(sp)
-    sw   s3, 44(sp)
-    sw   s4, 40(sp)
-    sw   s5, 36(sp)
-    sw   s6, 32(sp)
-    sw   s7, 28(sp)
-    sw   s8, 24(sp)
-    sw   s9, 20(sp)
-    sw   s10, 16(sp)
+    addi sp, sp, -80
+    sw   ra, 76(sp)
+    sw   s0, 72(sp)
+    sw   s1, 68(sp)
+    sw   s2, 64(sp)
+    sw   s3, 60(sp)
+    sw   s4, 56(sp)
+    sw   s5, 52(sp)
+    sw   s6, 48(sp)
+    sw   s7, 44(sp)
+    sw   s8, 40(sp)
+    sw   s9, 36(sp)
+    sw   s10, 32(sp)
+    sw   s11, 28(sp)
     LOAD_ARGS
     lw   s10, A_YROWJUMP(a0)               /* y after each output row (transposed planes) */
+    addi s11, t5, 1                        /* offset << (r+1), plus a sum's sign when >= 0 */
+    lw   t0, A_FLOOR(a0)
+    seqz t0, t0
+    sw   t0, 12(sp)                        /* 1: sums below zero give amin (the floor is 0) */
     lw   s2, (A_W + 0)(a0)
     lw   s3, (A_W + 4)(a0)
     lw   s4, (A_W + 8)(a0)
@@ -165,20 +203,10 @@ etmcu_xpulp_dw_row_k3:
     lw   a0, 4(sp)
     srli a0, a0, 1                         /* pairs in this row */
     beqz a0, 6f
+    lw   t0, 12(sp)
+    bnez t0, 7f                            /* (the floor's pairs, below) */
     SETUP_A0 0, 1f
-    mv   t0, a1
-    mv   a5, s1
-    mv   s9, s1
-    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 0 */
-    .insn r 0x2b, 3, 0x02, a7, t0, t1      /* row 1 */
-    .insn r 0x7b, 1, 0x54, a5, a6, s2
-    .insn r 0x7b, 1, 0x54, s9, a6, s6
-    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 2 */
-    .insn r 0x7b, 1, 0x54, a5, a7, s3
-    .insn r 0x7b, 1, 0x54, s9, a7, s7
-    addi a1, a1, 2
-    .insn r 0x7b, 1, 0x54, a5, a6, s4
-    .insn r 0x7b, 1, 0x54, s9, a6, s8
+    K3_PAIR
     REQUANT_STORE a5
     REQUANT_STORE s9
 1:
@@ -196,20 +224,31 @@ etmcu_xpulp_dw_row_k3:
     add  a2, a2, s10
     addi s5, s5, -1
     bnez s5, 3b
-    lw   ra, 60(sp)
-    lw   s0, 56(sp)
-    lw   s1, 52(sp)
-    lw   s2, 48(sp)
-    lw   s3, 44(sp)
-    lw   s4, 40(sp)
-    lw   s5, 36(sp)
-    lw   s6, 32(sp)
-    lw   s7, 28(sp)
-    lw   s8, 24(sp)
-    lw   s9, 20(sp)
-    lw   s10, 16(sp)
-    addi sp, sp, 64
+    lw   ra, 76(sp)
+    lw   s0, 72(sp)
+    lw   s1, 68(sp)
+    lw   s2, 64(sp)
+    lw   s3, 60(sp)
+    lw   s4, 56(sp)
+    lw   s5, 52(sp)
+    lw   s6, 48(sp)
+    lw   s7, 44(sp)
+    lw   s8, 40(sp)
+    lw   s9, 36(sp)
+    lw   s10, 32(sp)
+    lw   s11, 28(sp)
+    addi sp, sp, 80
     ret
+    /* The pairs of a layer whose floor is 0 (a fused ReLU): a sum below zero stores amin without
+       its requantization, and a sum that reaches it is >= 0, so its sign term is the +1 folded
+       into s11. The branch keeps this loop out of a hardware loop (whose body may not branch):
+       a0 counts the pairs. */
+7:  K3_PAIR
+    REQUANT_STORE_NONNEG a5
+    REQUANT_STORE_NONNEG s9
+    addi a0, a0, -1
+    bnez a0, 7b
+    j    6b
     .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
 
     .globl etmcu_xpulp_dw_row
