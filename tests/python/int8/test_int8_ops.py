@@ -320,6 +320,26 @@ def test_quantized_depthwise_conv2d_transposed_planes(call, layer, relu):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("bias_at", [(1 << 28) - 9 * (1 << 14) - 1, (1 << 28) - 9 * (1 << 14) + 7,
+                                     (1 << 28) - 3, (1 << 28) + 5])
+def test_quantized_depthwise_conv2d_large_biases(call, bias_at):
+    """Biases either side of the bound below which the plane path needs no weight sums
+    (dw_plane_values_ok), and either side of 2^28 itself (sums past it take another path): the
+    same bits everywhere."""
+    h, w, c = 9, 4, 6
+    rng = np.random.default_rng(bias_at & 0xffff)
+    x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, 3, 3, c)), int(rng.integers(-127, 129))
+    bias = (np.array([1, -1, 1, -1, 1, -1]) * bias_at).astype(np.int32)
+    bias[2] = 17
+    mult, shift = rq_params(rng, c, -20, -12)
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, (1, 1), (1, 1), (1, 1), 1, in_off, 0, mult, shift,
+                                     -128, 127)
+    (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                  [nhwc(x), T(wt), T(bias), [1, 1], [1, 1], [1, 1], 1, in_off, 0, T(mult), T(shift),
+                   -128, 127, scratch(), out_nhwc(want.shape), Ref(14)])
+    np.testing.assert_array_equal(got, want)
+
+
 def _dw_out(size, k, stride, pad):
     return (size + 2 * pad - k) // stride + 1
 
