@@ -315,7 +315,8 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     // last of each, the input's step along a line and from one line to the next
     int32_t l0, l1, b0, b1, along, across;
     const int8_t* src;
-    if (Isa::kTransposedK3 && columns) {
+    const bool transposed = Isa::kTransposedK3 && columns;
+    if (transposed) {
       l0 = -ix_first;
       l1 = j.in.w - ix_first < cols ? j.in.w - ix_first : cols;
       b0 = -iy_first;
@@ -334,8 +335,8 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
       // bytes for every channel, which each gather below leaves alone.
       memset(plane, zp, static_cast<size_t>(n_lines + 1) * ls);
     }
-    src = j.x + (static_cast<size_t>(iy_first + (columns ? b0 : l0)) * j.in.w +
-                 (ix_first + (columns ? l0 : b0))) *
+    src = j.x + (static_cast<size_t>(iy_first + (transposed ? b0 : l0)) * j.in.w +
+                 (ix_first + (transposed ? l0 : b0))) *
                     cin;
     for (int32_t ci = 0; ci < cin; ++ci) {
       if (l1 > l0 && b1 > b0)
