@@ -79,9 +79,32 @@ __attribute__((noinline)) inline void dot(const int8_t* x, const int8_t* const* 
 }
 
 // The sum of n weight bytes (the offset folding's sum(w)): four per cv.sdotsp.b against 0x01010101
-// where the row is word-aligned.
-inline int32_t row_sum(const int8_t* w, int32_t n) {
+// where the row is word-aligned; on the core, eight bytes per pass of a hardware loop (two
+// post-increment loads, then their two cv.sdotsp.b: 4 cycles, against 12 for the C loop's two
+// passes with their branches: upstream KWS spent 24,000 cycles here, MobileNetV1 more). One
+// copy (noinline): inlined at its five call sites it cost upstream KWS 456 B more.
+__attribute__((noinline)) inline int32_t row_sum(const int8_t* w, int32_t n) {
   int32_t s = 0, i = 0;
+#if defined(__riscv)
+  if ((reinterpret_cast<uintptr_t>(w) & 3u) == 0 && n >= 8) {
+    const int32_t pairs = n >> 3;
+    const int8_t* p = w;
+    uint32_t a, b;
+    __asm__ volatile(
+        ".option push\n\t"
+        ".option norvc\n\t"  // the loop end is counted in four-byte instructions
+        ".insn i 0x2b, 4, x14, %[pairs], 5\n\t"
+        ".insn i 0x0b, 2, %[a], %[p], 4\n\t"
+        ".insn i 0x0b, 2, %[b], %[p], 4\n\t"
+        ".insn r 0x7b, 1, 0x54, %[s], %[a], %[ones]\n\t"
+        ".insn r 0x7b, 1, 0x54, %[s], %[b], %[ones]\n\t"
+        ".option pop\n\t"
+        : [s] "+r"(s), [p] "+r"(p), [a] "=&r"(a), [b] "=&r"(b)
+        : [pairs] "r"(pairs), [ones] "r"(0x01010101u)
+        : "memory");
+    i = pairs * 8;
+  }
+#endif
   if ((reinterpret_cast<uintptr_t>(w) & 3u) == 0) {
     for (; i + 4 <= n; i += 4) {
       uint32_t v;
