@@ -164,7 +164,7 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
     for (int32_t oc = 0; oc < blocks; oc += 4) {
       for (int k = 0; k < 4; ++k) {
         b.full[k] = full_of(oc + k);
-        int8::set_requant(b, k, j.mult[oc + k], j.shift[oc + k], j.ooff);
+        int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[oc + k], j.shift[oc + k], j.ooff);
       }
       b.x = xs;
       b.w = j.w + static_cast<size_t>(oc) * c;
@@ -322,7 +322,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
            full < int8::kPointwiseMaxFull;
       if (!ok) break;
       b.full[k] = full;
-      int8::set_requant(b, k, j.mult[ch], j.shift[ch], j.ooff);
+      int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[ch], j.shift[ch], j.ooff);
       if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           int8_t* dst = wide + k * wide_filter + ky * kwi * c;
@@ -521,7 +521,7 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
           full >= int8::kPointwiseMaxFull)
         return false;
       b.full[k] = full;
-      int8::set_requant(b, k, j.mult[ch], j.shift[ch], j.ooff);
+      int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[ch], j.shift[ch], j.ooff);
       if (repack) {
         memcpy(buf + k * kp, w, filter);
         memset(buf + k * kp + filter, 0, kp - filter);

@@ -26,6 +26,8 @@ namespace int8 {
 // path's two channels per pass.
 constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
+// Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
+constexpr bool kPointwiseRequant2v = true;
 // Reads no PointwiseBlock::w_row_skip: border windows are gathered instead (op_quantized_conv2d).
 constexpr bool kPointwiseWeightSkip = false;
 

@@ -21,6 +21,8 @@ namespace int8 {
 // A one-pixel run (a linear layer's row) costs one pixel: linear layers take this kernel.
 constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
+// Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
+constexpr bool kPointwiseRequant2v = true;
 // Reads PointwiseBlock::w_row_skip (border windows clipped to the input, nothing gathered).
 constexpr bool kPointwiseWeightSkip = true;
 

@@ -17,6 +17,8 @@ namespace int8 {
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = true;
+// Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
+constexpr bool kPointwiseRequant2v = false;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 

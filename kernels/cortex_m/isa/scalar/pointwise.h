@@ -12,6 +12,8 @@ namespace int8 {
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = false;
+// Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
+constexpr bool kPointwiseRequant2v = true;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = false;
 

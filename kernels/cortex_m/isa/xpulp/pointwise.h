@@ -23,6 +23,8 @@ namespace int8 {
 // A run of one pixel costs half of a pair (linear layers take this kernel then).
 constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
+// Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
+constexpr bool kPointwiseRequant2v = false;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 
