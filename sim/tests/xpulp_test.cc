@@ -1,6 +1,7 @@
 // Xpulp semantics with hand-computed expected values (hardware loops, post-increment memory
 // ops, bit manipulation, MAC, packed SIMD) and the illegal-instruction behaviour without PULP.
 #include <gtest/gtest.h>
+#include <string.h>
 
 #include "test_util.h"
 
@@ -107,6 +108,23 @@ TEST(Xpulp, HardwareLoop) {
   EXPECT_EQ(r.result.trap.cause, 11u);
   EXPECT_EQ(r.sim->reg(5), 15u);
   EXPECT_EQ(r.result.instret, 1u + 15u);
+}
+
+TEST(Xpulp, HardwareLoopSetupOffAWordTraps) {
+  // c.nop, then the loop of HardwareLoop at a half-word address: its start and end would not be
+  // words, which the core's loop registers cannot hold; an illegal instruction at that address.
+  const uint32_t setupi = (5u << 20) | (4u << 15) | (4u << 12) | (12u << 7) | 0x2b;
+  const uint32_t insns[] = {setupi, Addi(5, 5, 1), Addi(5, 5, 1), Addi(5, 5, 1), kEcall};
+  uint8_t bytes[2 + sizeof(insns)] = {0x01, 0x00};  // c.nop
+  memcpy(bytes + 2, insns, sizeof(insns));
+  SimOptions opt;
+  Sim sim(opt);
+  ASSERT_TRUE(sim.write_memory(kBootAddr, bytes, sizeof(bytes)));
+  const RunResult r = sim.run();
+  EXPECT_EQ(r.reason, StopReason::kUnhandledTrap);
+  EXPECT_EQ(r.trap.cause, 2u) << r.message;
+  EXPECT_EQ(r.trap.pc, kBootAddr + 2);
+  EXPECT_EQ(sim.reg(5), 0u);
 }
 
 TEST(Xpulp, PostIncrementAndRegisterOffset) {

@@ -91,6 +91,7 @@ __attribute__((noinline)) inline int32_t row_sum(const int8_t* w, int32_t n) {
     const int8_t* p = w;
     uint32_t a, b;
     __asm__ volatile(
+        ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
         ".option push\n\t"
         ".option norvc\n\t"  // the loop end is counted in four-byte instructions
         ".insn i 0x2b, 4, x14, %[pairs], 5\n\t"

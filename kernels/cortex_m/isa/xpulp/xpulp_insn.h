@@ -48,6 +48,7 @@ inline void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t
   const int32_t pairs = n >> 1;
   if (n == 1) {
     __asm__ volatile(
+        ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
         ".option push\n\t"
         ".option norvc\n\t"  // the loop ends are counted in four-byte instructions
         ".insn i 0x2b, 4, x15, %[lines], 5\n\t"
@@ -57,11 +58,12 @@ inline void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t
         "add %[dst], %[dst], %[dst_skip]\n\t"
         ".option pop\n\t"
         : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t)
-        : [lines] "r"(lines), [stride] "r"(stride), [src_skip] "r"(src_skip),
-          [dst_skip] "r"(dst_skip)
+        :
+        [lines] "r"(lines), [stride] "r"(stride), [src_skip] "r"(src_skip), [dst_skip] "r"(dst_skip)
         : "memory");
   } else if ((n & 1) == 0) {
     __asm__ volatile(
+        ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
         ".option push\n\t"
         ".option norvc\n\t"
         ".insn i 0x2b, 4, x15, %[lines], 8\n\t"
@@ -74,11 +76,12 @@ inline void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t
         "add %[dst], %[dst], %[dst_skip]\n\t"
         ".option pop\n\t"
         : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t), [u] "=&r"(u)
-        : [lines] "r"(lines), [pairs] "r"(pairs), [stride] "r"(stride),
-          [src_skip] "r"(src_skip), [dst_skip] "r"(dst_skip)
+        : [lines] "r"(lines), [pairs] "r"(pairs), [stride] "r"(stride), [src_skip] "r"(src_skip),
+          [dst_skip] "r"(dst_skip)
         : "memory");
   } else {
     __asm__ volatile(
+        ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
         ".option push\n\t"
         ".option norvc\n\t"
         ".insn i 0x2b, 4, x15, %[lines], 10\n\t"
@@ -93,8 +96,8 @@ inline void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t
         "add %[dst], %[dst], %[dst_skip]\n\t"
         ".option pop\n\t"
         : [dst] "+r"(dst), [src] "+r"(src), [t] "=&r"(t), [u] "=&r"(u)
-        : [lines] "r"(lines), [pairs] "r"(pairs), [stride] "r"(stride),
-          [src_skip] "r"(src_skip), [dst_skip] "r"(dst_skip)
+        : [lines] "r"(lines), [pairs] "r"(pairs), [stride] "r"(stride), [src_skip] "r"(src_skip),
+          [dst_skip] "r"(dst_skip)
         : "memory");
   }
 #else
