@@ -125,7 +125,8 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
   b.amax = j.amax;
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   b.w_row_skip = 0;
-  for (int i = 0; i < 4; ++i) int8::set_requant<int8::kPointwiseRequant2v>(b, i, j.mult, j.shift, j.ooff);
+  for (int i = 0; i < 4; ++i)
+    int8::set_requant<int8::kPointwiseRequant2v>(b, i, j.mult, j.shift, j.ooff);
   for (size_t r = 0; r < j.batches; ++r) {
     const int8_t* x = j.x + r * static_cast<size_t>(k);
     const int32_t xterm = wrap_mul(j.foff, int8::row_sum(x, k));

@@ -67,7 +67,7 @@ constexpr int32_t kPointwiseMaxFull = 1 << 28;
 template <bool k2v>
 inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, int32_t offset) {
   b.mult[k] = mult;
-  if (k2v) {
+  if constexpr (k2v) {
     const cmsis::Requant2v q = cmsis::requant_2v(mult, shift, offset);
     b.offset_high[k] = q.offset_high;
     b.right[k] = q.right;

@@ -88,16 +88,21 @@
     addi sp, sp, 40
     ret
 .endm
-/* acc -> requantized, clamped, stored at a2; a2 += y_step */
-.macro REQUANT_STORE acc
-    slli t2, \acc, 2
-    mulh t2, t2, t4
-    srai t3, \acc, 31
-    ori  t3, t3, 1
-    add  t2, t2, t3
-    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
+/* t2 = clamp(requantize(acc) + offset, amin (ra), amax (s0)) in the 4v form: \m the multiplier,
+   \off offset << (r+1), \r r + 1; \tmp a temporary */
+.macro REQ_ARITH acc, tmp, m, off, r
+    slli \tmp, \acc, 2
+    mulh t2, \tmp, \m
+    srai \tmp, \acc, 31
+    ori  \tmp, \tmp, 1
+    add  t2, t2, \tmp
+    .insn r 0x2b, 3, 0x42, t2, \off, \r     /* cv.addRNr */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
     .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.endm
+/* acc -> requantized, clamped, stored at a2; a2 += y_step */
+.macro REQUANT_STORE acc
+    REQ_ARITH \acc, t3, t4, t5, t6
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
 .endm
 
@@ -326,14 +331,7 @@ etmcu_xpulp_dw_row:
     lw   t4, (B_MULT + 4 * \k)(s1)
     lw   t5, (B_KOFF4 + 4 * \k)(s1)
     lw   t6, (B_RIGHT4 + 4 * \k)(s1)
-    slli t2, \acc, 2
-    mulh t2, t2, t4
-    srai t3, \acc, 31
-    ori  t3, t3, 1
-    add  t2, t2, t3
-    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
-    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    REQ_ARITH \acc, t3, t4, t5, t6
 .Lr4\@:
     sb   t2, \k(a2)
 .endm
@@ -343,14 +341,7 @@ etmcu_xpulp_dw_row:
 .macro REQUANT4_ONE k, acc, ybase
     mv   t2, ra
     blt  \acc, s6, .Lr4p\@
-    slli a7, \acc, 2
-    mulh t2, a7, t0
-    srai a7, \acc, 31
-    ori  a7, a7, 1
-    add  t2, t2, a7
-    .insn r 0x2b, 3, 0x42, t2, t4, t5      /* cv.addRNr t2, t4, t5 */
-    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    REQ_ARITH \acc, a7, t0, t4, t5
 .Lr4p\@:
     sb   t2, \k(\ybase)
 .endm

@@ -45,20 +45,27 @@
 #define A_KOFF4 136
 #define A_RIGHT4 168
 
-/* requantize s_acc (register) into output byte OFF(ybase): uses t0, t1, t2; a2 = m, a3 = offset << (r+1),
-   a4 = r + 1, ra = amin, t6 = amax; a sum below `floor` (neg_floor) is amin without the arithmetic */
-.macro REQ acc, off, ybase, floor
+/* t2 = the requantized, clamped acc, leaving through the label that ends it: the caller's store
+   follows. a2 = m, a3 = offset << (r+1), \right = r + 1, ra = amin, t6 = amax; a sum below
+   \floor (neg_floor) is amin without the arithmetic; t0, t1 temporaries */
+.macro REQ_VALUE acc, floor, right
     mv   t2, ra
-    blt  \acc, \floor, 1f
+    blt  \acc, \floor, .Lreq\@
     slli t0, \acc, 2
     mulh t2, t0, a2
     srai t1, \acc, 31
     ori  t1, t1, 1
     add  t2, t2, t1
-    .insn r 0x2b, 3, 0x42, t2, a3, a4      /* cv.addRNr t2, a3, a4 */
+    .insn r 0x2b, 3, 0x42, t2, a3, \right  /* cv.addRNr t2, a3, right */
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
     .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
-1:  sb   t2, \off(\ybase)
+.Lreq\@:
+.endm
+
+/* requantize acc into output byte OFF(ybase); r + 1 in a4 */
+.macro REQ acc, off, ybase, floor
+    REQ_VALUE \acc, \floor, a4
+    sb   t2, \off(\ybase)
 .endm
 
 /* channel k of both pixels: its parameters, then the two outputs */
@@ -79,20 +86,9 @@
     REQ  \acc2, \k, t4, a5
 .endm
 
-/* the four-pixel path's: requantize \acc, store at a1, a1 += y_step (t4); a2 = m, a3 = offset <<
-   (r+1), t3 = r + 1, ra = amin, t6 = amax, t5 = the floor; t0..t2 temporaries */
+/* the four-pixel path's: acc's output at a1, a1 += y_step (t4); r + 1 in t3, the floor in t5 */
 .macro REQQ acc
-    mv   t2, ra
-    blt  \acc, t5, .Lreqq\@
-    slli t0, \acc, 2
-    mulh t2, t0, a2
-    srai t1, \acc, 31
-    ori  t1, t1, 1
-    add  t2, t2, t1
-    .insn r 0x2b, 3, 0x42, t2, a3, t3      /* cv.addRNr t2, a3, t3 */
-    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
-    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
-.Lreqq\@:
+    REQ_VALUE \acc, t5, t3
     .insn r 0x2b, 3, 0x10, t4, a1, t2      /* cv.sb.pr t2, (a1), t4 */
 .endm
 
