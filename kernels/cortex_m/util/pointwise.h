@@ -31,8 +31,8 @@ struct PointwiseBlock {
   int32_t rows;      // kernel rows: a pixel's receptive field is `rows` runs of 4 * words bytes
   int32_t row_skip;  // bytes from the end of one run to the start of the next, in the input
   int32_t w_stride;  // bytes from one channel's weights to the next (rows * 4 * words)
-  // Sums below this give amin without their requantization (negative_floor): 0 when amin is at
-  // or above the output offset (a fused ReLU, or upstream's KWS ranges), else INT32_MIN (never).
+  // Sums below this give amin without their requantization (negative_floor): 0 when amin is the
+  // output offset (a fused ReLU, or upstream's KWS ranges), else INT32_MIN (never).
   int32_t neg_floor;
   // Bytes the weight rows skip after each kernel row (0: the filter's rows back to back). With
   // it a border pixel's window is its taps inside the input (ISAs whose kernel reads it:
@@ -80,11 +80,14 @@ inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, i
 }
 
 // A negative sum requantizes to at most the output offset (the multiplier is positive: both
-// roundings keep its sign), so where amin >= output offset every negative sum gives exactly amin:
-// the kernels store amin for sums below the floor returned here and skip their requantization
-// (about half the outputs of a ReLU layer).
+// roundings keep its sign), so where amin is the output offset (a fused ReLU) every negative sum
+// gives exactly amin: the kernels store amin for sums below the floor returned here and skip their
+// requantization (about half the outputs of a ReLU layer). A sum at or above it requantizes to at
+// least amin, so the kernels may also leave out the clamp's lower bound and take the sign term of
+// the rounding as +1. (amin above the offset would allow the floor but not those two; no exporter
+// emits it, and such layers take the general path.)
 inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
-  return amin >= output_offset ? 0 : INT32_MIN;
+  return amin == output_offset ? 0 : INT32_MIN;
 }
 
 // The arithmetic in C, one pixel and channel at a time (the ISAs without a pointwise micro-kernel

@@ -31,7 +31,8 @@ SEEDS = [1, 2, 3, 4, 5]
 # them runs on the simulated core whatever the draws give: a 3-channel layer (rows widened to
 # whole words, the last column gathered), 3x3 layers with padding (border rows clipped, left and
 # right columns gathered; strides 1 and 2), a stride-1 3x3 depthwise layer taller than wide
-# (neighbouring outputs in pairs; with Xpulp from transposed planes), 1 -> 4 multiplier depthwise layers (the four-channel row kernel: a
+# (neighbouring outputs in pairs; with Xpulp from transposed planes) and one with a ReLU whose
+# rows hold an odd number of pairs (Xpulp's ReLU pair loop, two pairs a pass), 1 -> 4 multiplier depthwise layers (the four-channel row kernel: a
 # 10x4 one with a ReLU, whose negative sums skip their requantization, and a 3x3 one without,
 # whose negative sums must not), pointwise layers over long runs (four or three pixels per pass).
 CLASSES = ((1, 3, 26, 12), [
@@ -40,9 +41,10 @@ CLASSES = ((1, 3, 26, 12), [
     "nn.Conv2d(8, 8, (3, 3), stride=1, padding=(1, 1), groups=8)",
     "nn.Conv2d(8, 32, (10, 4), stride=2, padding=(2, 1), groups=8)", "nn.ReLU()",
     "nn.Conv2d(32, 12, 1, stride=1)",
+    "nn.Conv2d(12, 12, (3, 3), stride=1, padding=(1, 2), groups=12)", "nn.ReLU()",
     "nn.Conv2d(12, 48, (3, 3), stride=1, padding=(1, 1), groups=12)",
     "nn.Conv2d(48, 8, (3, 3), stride=2, padding=(1, 1))",
-    "nn.Flatten()", "nn.Linear(120, 10)"])
+    "nn.Flatten()", "nn.Linear(160, 10)"])
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 

@@ -17,8 +17,9 @@
    misaligned loads (two cycles each); a hardware loop runs over the outputs (k3: nine
    multiply-accumulates in 3 loads + 3 cv.sdotsp.b) or, in the general kernel, the rows inside it.
    Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
-   cv.setup L, rs1, end (opcode 0x2b, funct3 4, rd field 14 + L), cv.lw.pr (0x2b, funct3 3,
-   funct7 0x02: rd = M[rs1], rs1 += rs2), cv.lw post-increment immediate (0x0b, funct3 2),
+   cv.setup L, rs1, end (opcode 0x2b, funct3 4, rd field 14 + L), cv.lw rd, rs2(rs1) (0x2b,
+   funct3 3, funct7 0x06), cv.lw.pr (0x2b, funct3 3, funct7 0x02: rd = M[rs1], rs1 += rs2),
+   cv.lw post-increment immediate (0x0b, funct3 2),
    cv.sb.pr (0x2b, funct3 3, funct7 0x10, rs3 in the rd field: M[rs1] = rs2, rs1 += rs3),
    cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.addRNr (0x2b, funct3 3, funct7 0x42),
    cv.max / cv.min (funct7 0x2d / 0x2b). */
@@ -111,46 +112,43 @@
     .option norvc
     .option norelax
 
-/* one output of the k3 kernel: its three window rows from a1, a1 += x_step */
+/* one output of the k3 kernel: its window rows 1 and 2 at a1 + t1 and a1 + t0 (register-offset
+   loads), row 0 at a1 with a1 += x_step */
 .macro K3_SINGLE
-    mv   t0, a1
     mv   a5, s1
-    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 0 */
-    .insn r 0x2b, 3, 0x02, a7, t0, t1      /* row 1 */
+    .insn r 0x2b, 3, 0x06, a6, a1, t1      /* row 1: cv.lw a6, t1(a1) */
+    .insn r 0x2b, 3, 0x06, a7, a1, t0      /* row 2 */
+    .insn r 0x7b, 1, 0x54, a5, a6, s3
+    .insn r 0x2b, 3, 0x02, a6, a1, a3      /* row 0: cv.lw a6, (a1), a1 += a3 */
+    .insn r 0x7b, 1, 0x54, a5, a7, s4
     .insn r 0x7b, 1, 0x54, a5, a6, s2
-    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 2 */
-    .insn r 0x7b, 1, 0x54, a5, a7, s3
-    add  a1, a1, a3                        /* next window (also keeps row 2's load off its use) */
-    .insn r 0x7b, 1, 0x54, a5, a6, s4
     REQUANT_STORE a5
 .endm
 
-/* the two sums of a pair (below) from its three plane words, a1 += 2 */
+/* the two sums of a pair (below) from its three plane words (rows 1 and 2 as in K3_SINGLE, row 0
+   with a1 += 2) */
 .macro K3_PAIR
-    mv   t0, a1
     mv   a5, s1
     mv   s9, s1
-    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 0 */
-    .insn r 0x2b, 3, 0x02, a7, t0, t1      /* row 1 */
+    .insn r 0x2b, 3, 0x06, a6, a1, t1      /* row 1 */
+    .insn r 0x2b, 3, 0x06, a7, a1, t0      /* row 2 */
+    .insn r 0x7b, 1, 0x54, a5, a6, s3
+    .insn r 0x7b, 1, 0x54, s9, a6, s7
+    .insn i 0x0b, 2, a6, a1, 2             /* row 0: cv.lw a6, 2(a1!) */
+    .insn r 0x7b, 1, 0x54, a5, a7, s4
+    .insn r 0x7b, 1, 0x54, s9, a7, s8
     .insn r 0x7b, 1, 0x54, a5, a6, s2
     .insn r 0x7b, 1, 0x54, s9, a6, s6
-    .insn r 0x2b, 3, 0x02, a6, t0, t1      /* row 2 */
-    .insn r 0x7b, 1, 0x54, a5, a7, s3
-    .insn r 0x7b, 1, 0x54, s9, a7, s7
-    addi a1, a1, 2
-    .insn r 0x7b, 1, 0x54, a5, a6, s4
-    .insn r 0x7b, 1, 0x54, s9, a6, s8
 .endm
 
-/* REQUANT_STORE where the floor is 0: amin below it; at or above it the sign term is +1 (in s11,
-   the offset's register plus one) */
+/* REQUANT_STORE where the floor is 0 (amin is the output offset): amin below it; at or above it
+   the sign term is +1 (in s11, the offset's register plus one) and the result is at least amin */
 .macro REQUANT_STORE_NONNEG acc
     mv   t2, ra
     blt  \acc, zero, .Lnn\@
     slli t3, \acc, 2
     mulh t2, t3, t4
     .insn r 0x2b, 3, 0x42, t2, s11, t6     /* cv.addRNr t2, s11, t6 */
-    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
     .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
 .Lnn\@:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
@@ -203,29 +201,30 @@ etmcu_xpulp_dw_row_k3:
     addi t2, a3, -1
     or   t0, t0, t2
     sw   t0, 8(sp)                         /* 0: pairs */
-3:  lw   t0, 8(sp)
-    bnez t0, 5f
+    add  t0, t1, t1                        /* window row 2's offset (row 1's: t1) */
+3:  lw   t3, 8(sp)
+    bnez t3, 5f
     lw   a0, 4(sp)
     srli a0, a0, 1                         /* pairs in this row */
     beqz a0, 6f
-    lw   t0, 12(sp)
-    bnez t0, 7f                            /* (the floor's pairs, below) */
+    lw   t3, 12(sp)
+    bnez t3, 7f                            /* (the floor's pairs, below) */
     SETUP_A0 0, 1f
     K3_PAIR
     REQUANT_STORE a5
     REQUANT_STORE s9
 1:
-6:  lw   t0, 4(sp)
-    andi t0, t0, 1
-    beqz t0, 2f                            /* an odd last output alone */
+6:  lw   t3, 4(sp)
+    andi t3, t3, 1
+    beqz t3, 2f                            /* an odd last output alone */
     K3_SINGLE
     j    2f
 5:  lw   a0, 4(sp)                         /* one output at a time */
     SETUP_A0 0, 4f
     K3_SINGLE
 4:
-2:  lw   t0, 0(sp)
-    add  a1, a1, t0
+2:  lw   t3, 0(sp)
+    add  a1, a1, t3
     add  a2, a2, s10
     addi s5, s5, -1
     bnez s5, 3b
@@ -247,12 +246,19 @@ etmcu_xpulp_dw_row_k3:
     /* The pairs of a layer whose floor is 0 (a fused ReLU): a sum below zero stores amin without
        its requantization, and a sum that reaches it is >= 0, so its sign term is the +1 folded
        into s11. The branch keeps this loop out of a hardware loop (whose body may not branch):
-       a0 counts the pairs. */
-7:  K3_PAIR
+       a0 counts the passes of two pairs each, an odd count entering at the second. */
+7:  andi t3, a0, 1
+    addi a0, a0, 1
+    srli a0, a0, 1
+    bnez t3, 9f
+8:  K3_PAIR
+    REQUANT_STORE_NONNEG a5
+    REQUANT_STORE_NONNEG s9
+9:  K3_PAIR
     REQUANT_STORE_NONNEG a5
     REQUANT_STORE_NONNEG s9
     addi a0, a0, -1
-    bnez a0, 7b
+    bnez a0, 8b
     j    6b
     .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
 

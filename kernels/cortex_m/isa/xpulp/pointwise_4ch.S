@@ -105,6 +105,32 @@
     REQQ \acc3
 .endm
 
+/* REQQ where the floor is 0 (amin is the output offset): a sum at or above it has the sign term
+   +1 (folded into a3) and a result of at least amin (no cv.max) */
+.macro REQQ_NONNEG acc
+    mv   t2, ra
+    blt  \acc, zero, .Lqn\@
+    slli t0, \acc, 2
+    mulh t2, t0, a2
+    .insn r 0x2b, 3, 0x42, t2, a3, t3      /* cv.addRNr t2, a3, t3 */
+    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
+.Lqn\@:
+    .insn r 0x2b, 3, 0x10, t4, a1, t2      /* cv.sb.pr t2, (a1), t4 */
+.endm
+
+.macro REQ_CHANNEL4_NONNEG k, acc0, acc1, acc2, acc3
+    lw   a2, (A_MULT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   t3, (A_RIGHT4 + 4 * \k)(a0)
+    lw   a1, 68(sp)
+    addi a3, a3, 1
+    addi a1, a1, \k
+    REQQ_NONNEG \acc0
+    REQQ_NONNEG \acc1
+    REQQ_NONNEG \acc2
+    REQQ_NONNEG \acc3
+.endm
+
 .macro REQ_CHANNEL1 k, acc
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
@@ -212,11 +238,17 @@ etmcu_xpulp_pointwise_4ch:
     lw   t6, A_AMAX(a0)
     lw   t5, A_FLOOR(a0)
     lw   t4, A_YSTEP(a0)
-    REQ_CHANNEL4 0, s0, s4, s8, a4
+    bnez t5, 5f
+    REQ_CHANNEL4_NONNEG 0, s0, s4, s8, a4     /* (a fused ReLU: about 4 cycles less per sum */
+    REQ_CHANNEL4_NONNEG 1, s1, s5, s9, a5     /* that reaches the requantization) */
+    REQ_CHANNEL4_NONNEG 2, s2, s6, s10, a6
+    REQ_CHANNEL4_NONNEG 3, s3, s7, s11, a7
+    j    4f
+5:  REQ_CHANNEL4 0, s0, s4, s8, a4
     REQ_CHANNEL4 1, s1, s5, s9, a5
     REQ_CHANNEL4 2, s2, s6, s10, a6
     REQ_CHANNEL4 3, s3, s7, s11, a7
-    lw   t0, 64(sp)           /* four pixels on */
+4:  lw   t0, 64(sp)           /* four pixels on */
     lw   t1, A_XSTEP(a0)
     slli t1, t1, 2
     add  t0, t0, t1
