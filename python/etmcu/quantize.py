@@ -189,7 +189,7 @@ def avgpool_scratch(target, channels):
 # Arm DSP: kernels/cortex_m/util/depthwise_planes.h dw_plane_geometry and dw_plane_bytes; the other
 # ISAs take a subset of these layers, with the same bytes); tests/python/int8 checks it against
 # the C++ declaration of every host variant.
-DW_PLANE_BYTES = 640  # kDwPlaneBytes
+DW_PLANE_BYTES = 720  # kDwPlaneBytes
 
 
 def depthwise_plane_bytes(out_h, out_w, kh, kw, stride, dil, input_offset):

@@ -847,7 +847,7 @@ def run(args):
             else:
                 sizes["kernel_paths"] = paths
             # The firmware that asks the kernels' temp declarations is not shipped: it gets room for the
-            # largest a kernel makes today (the depthwise plane, 640 B), so that it normally answers in
+            # largest a kernel makes today (the depthwise plane, 720 B), so that it normally answers in
             # the same run that records the kernel paths, without a rebuild after a refused load.
             pool = sizes["temp_bytes"]
             if ask_temp and not ask_without_room:

@@ -62,7 +62,7 @@ struct DwRow4Args {
 // The largest plane buffer (the kernel's planned scratch or temp; kernels/api/kernel_scratch.h):
 // strips of rows keep within it. Layers whose strip of one output row does not fit take
 // depthwise_blocks.
-constexpr int32_t kDwPlaneBytes = 640;
+constexpr int32_t kDwPlaneBytes = 720;
 
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60 &&

@@ -351,7 +351,7 @@ def test_depthwise_buffer_declaration_is_the_exporters_plan(call, seed):
     scratch a variant declares at most that (Xpulp, whose planes take every such layer, exactly
     that; the host's scalar variant and ref/ none) and with the exporter's scratch nothing; both
     give the reference's bits."""
-    from etmcu.quantize import depthwise_plane_bytes
+    from etmcu.quantize import DW_PLANE_BYTES, depthwise_plane_bytes
     rng = np.random.default_rng(900 + seed)
     if seed < len(DW_LAYERS):
         h, w, c, dm, kh, kw, stride, pad = DW_LAYERS[seed]
@@ -370,7 +370,7 @@ def test_depthwise_buffer_declaration_is_the_exporters_plan(call, seed):
                                      shift, -128, 127)
     planned = depthwise_plane_bytes(_dw_out(h, kh, stride[0], pad[0]), _dw_out(w, kw, stride[1], pad[1]),
                                     kh, kw, list(stride), [1, 1], in_off)
-    assert planned <= 640
+    assert planned <= DW_PLANE_BYTES
     declared = {}
     for n in (0, planned):
         (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
