@@ -115,6 +115,10 @@
 /* one output of the k3 kernel: its window rows 1 and 2 at a1 + t1 and a1 + t0 (register-offset
    loads), row 0 at a1 with a1 += x_step */
 .macro K3_SINGLE
+    K3_SINGLE_SUM
+    REQUANT_STORE a5
+.endm
+.macro K3_SINGLE_SUM
     mv   a5, s1
     .insn r 0x2b, 3, 0x06, a6, a1, t1      /* row 1: cv.lw a6, t1(a1) */
     .insn r 0x2b, 3, 0x06, a7, a1, t0      /* row 2 */
@@ -122,7 +126,6 @@
     .insn r 0x2b, 3, 0x02, a6, a1, a3      /* row 0: cv.lw a6, (a1), a1 += a3 */
     .insn r 0x7b, 1, 0x54, a5, a7, s4
     .insn r 0x7b, 1, 0x54, a5, a6, s2
-    REQUANT_STORE a5
 .endm
 
 /* the two sums of a pair (below) from its three plane words (rows 1 and 2 as in K3_SINGLE, row 0
@@ -217,7 +220,10 @@ etmcu_xpulp_dw_row_k3:
 6:  lw   t3, 4(sp)
     andi t3, t3, 1
     beqz t3, 2f                            /* an odd last output alone */
-    K3_SINGLE
+    K3_SINGLE_SUM
+    lw   t3, 12(sp)
+    beqz t3, .Lk3_one
+    REQUANT_STORE_NONNEG a5
     j    2f
 5:  lw   a0, 4(sp)                         /* one output at a time */
     SETUP_A0 0, 4f
@@ -260,6 +266,9 @@ etmcu_xpulp_dw_row_k3:
     addi a0, a0, -1
     bnez a0, 8b
     j    6b
+.Lk3_one:                                  /* (the odd last output of a row without the floor) */
+    REQUANT_STORE a5
+    j    2b
     .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
 
     .globl etmcu_xpulp_dw_row
@@ -359,6 +368,43 @@ etmcu_xpulp_dw_row:
     REQUANT4_ONE \k, \acc1, a6
 .endm
 
+/* REQUANT4 where the floor is 0 (below) */
+.macro REQUANT4_NONNEG k, acc
+    mv   t2, ra
+    blt  \acc, zero, .Lr4s\@
+    lw   t4, (B_MULT + 4 * \k)(s1)
+    lw   t5, (B_KOFF4 + 4 * \k)(s1)
+    lw   t6, (B_RIGHT4 + 4 * \k)(s1)
+    slli t3, \acc, 2
+    mulh t2, t3, t4
+    addi t5, t5, 1
+    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.Lr4s\@:
+    sb   t2, \k(a2)
+.endm
+
+/* REQUANT4_ONE / REQUANT4_PAIR where the floor is 0 (amin is the output offset): a sum at or above
+   it has the sign term +1 (folded into t4) and a result of at least amin (no cv.max) */
+.macro REQUANT4_ONE_NONNEG k, acc, ybase
+    mv   t2, ra
+    blt  \acc, zero, .Lr4n\@
+    slli a7, \acc, 2
+    mulh t2, a7, t0
+    .insn r 0x2b, 3, 0x42, t2, t4, t5      /* cv.addRNr t2, t4, t5 */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.Lr4n\@:
+    sb   t2, \k(\ybase)
+.endm
+.macro REQUANT4_PAIR_NONNEG k, acc0, acc1
+    lw   t0, (B_MULT + 4 * \k)(s1)
+    lw   t4, (B_KOFF4 + 4 * \k)(s1)
+    lw   t5, (B_RIGHT4 + 4 * \k)(s1)
+    addi t4, t4, 1
+    REQUANT4_ONE_NONNEG \k, \acc0, a2
+    REQUANT4_ONE_NONNEG \k, \acc1, a6
+.endm
+
     .globl etmcu_xpulp_dw_row4
     .type etmcu_xpulp_dw_row4, @function
     .p2align 2
@@ -424,11 +470,17 @@ etmcu_xpulp_dw_row4:
     .insn r 0x7b, 1, 0x54, s10, a6, t2
     .insn r 0x7b, 1, 0x54, t6, t4, t2
 2:  add  a6, a2, a4                        /* the second window's outputs */
-    REQUANT4_PAIR 0, s7, t3
+    bnez s6, 3f
+    REQUANT4_PAIR_NONNEG 0, s7, t3          /* (a fused ReLU: 4 cycles less per sum that */
+    REQUANT4_PAIR_NONNEG 1, s8, s11         /* reaches the requantization) */
+    REQUANT4_PAIR_NONNEG 2, s9, a5
+    REQUANT4_PAIR_NONNEG 3, s10, t6
+    j    4f
+3:  REQUANT4_PAIR 0, s7, t3
     REQUANT4_PAIR 1, s8, s11
     REQUANT4_PAIR 2, s9, a5
     REQUANT4_PAIR 3, s10, t6
-    add  a1, a1, a3
+4:  add  a1, a1, a3
     add  a1, a1, a3
     add  a2, a6, a4
     addi s4, s4, -2
@@ -453,11 +505,17 @@ etmcu_xpulp_dw_row4:
     .insn r 0x7b, 1, 0x54, s9, a6, t3
     .insn r 0x7b, 1, 0x54, s10, a6, s11
 1:  add  a1, a1, a3
-    REQUANT4 0, s7
+    bnez s6, 3f
+    REQUANT4_NONNEG 0, s7
+    REQUANT4_NONNEG 1, s8
+    REQUANT4_NONNEG 2, s9
+    REQUANT4_NONNEG 3, s10
+    j    4f
+3:  REQUANT4 0, s7
     REQUANT4 1, s8
     REQUANT4 2, s9
     REQUANT4 3, s10
-    add  a2, a2, a4
+4:  add  a2, a2, a4
     addi s4, s4, -1
     bnez s4, 6b
 8:  lw   t0, B_ROWJUMP(s1)

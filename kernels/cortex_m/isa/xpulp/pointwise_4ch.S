@@ -98,7 +98,9 @@
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
     lw   t3, (A_RIGHT4 + 4 * \k)(a0)
     lw   a1, 68(sp)
+    .if \k
     addi a1, a1, \k
+    .endif
     REQQ \acc0
     REQQ \acc1
     REQQ \acc2
@@ -118,13 +120,17 @@
     .insn r 0x2b, 3, 0x10, t4, a1, t2      /* cv.sb.pr t2, (a1), t4 */
 .endm
 
+/* (a1 from the previous channel's fourth output: t5 = 1 - 4 y_step) */
 .macro REQ_CHANNEL4_NONNEG k, acc0, acc1, acc2, acc3
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
     lw   t3, (A_RIGHT4 + 4 * \k)(a0)
+    .if \k
+    add  a1, a1, t5
+    .else
     lw   a1, 68(sp)
+    .endif
     addi a3, a3, 1
-    addi a1, a1, \k
     REQQ_NONNEG \acc0
     REQQ_NONNEG \acc1
     REQQ_NONNEG \acc2
@@ -176,16 +182,24 @@ etmcu_xpulp_pointwise_4ch:
        four post-incrementing the pointer the other three add their offset to) feeds sixteen
        cv.sdotsp.b, 24 cycles per 64 multiply-accumulates. s0..s11, a4..a7 the sums; t0 the rows,
        t1 the weights, t2 / ra / a1 the offsets; a2, a3, t3, t4 the x words, t5 / t6 the weight
-       words. The block's x, y and pixels left live at 64 / 68 / 60(sp) meanwhile. */
+       words. The block's x and y live at 64 / 68(sp) meanwhile, the pixels left after it at
+       60(sp), and 1 - 4 y_step at 72(sp). */
     lw   t0, A_ROWS(a0)
     addi t0, t0, -1
     bnez t0, .Ltriple
     bne  a5, s9, .Ltriple
+    slli t0, a7, 2
+    bne  t0, s9, .Ltriple     /* (x_step == 4 words: the next block's rows below) */
     li   t0, 4
     blt  s11, t0, .Ltriple
     sw   a1, 64(sp)
     sw   a6, 68(sp)
-    sw   s11, 60(sp)
+    addi t0, s11, -4
+    sw   t0, 60(sp)           /* pixels left after this block */
+    slli t0, s10, 2
+    li   t1, 1
+    sub  t0, t1, t0
+    sw   t0, 72(sp)           /* 1 - 4 y_step: a channel's fourth output to the next's first */
 .Lquad:
     lw   t0, 64(sp)
     lw   t1, A_W(a0)
@@ -234,11 +248,14 @@ etmcu_xpulp_pointwise_4ch:
     .insn r 0x7b, 1, 0x54, s4, a3, t6
     .insn r 0x7b, 1, 0x54, s8, t3, t6
     .insn r 0x7b, 1, 0x54, a4, t4, t6
+    add  t0, t0, a1           /* the next block's rows: t0 is past 4 words, a1 is 3 x_step */
+    sw   t0, 64(sp)
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   t5, A_FLOOR(a0)
     lw   t4, A_YSTEP(a0)
     bnez t5, 5f
+    lw   t5, 72(sp)
     REQ_CHANNEL4_NONNEG 0, s0, s4, s8, a4     /* (a fused ReLU: about 4 cycles less per sum */
     REQ_CHANNEL4_NONNEG 1, s1, s5, s9, a5     /* that reaches the requantization) */
     REQ_CHANNEL4_NONNEG 2, s2, s6, s10, a6
@@ -248,21 +265,13 @@ etmcu_xpulp_pointwise_4ch:
     REQ_CHANNEL4 1, s1, s5, s9, a5
     REQ_CHANNEL4 2, s2, s6, s10, a6
     REQ_CHANNEL4 3, s3, s7, s11, a7
-4:  lw   t0, 64(sp)           /* four pixels on */
-    lw   t1, A_XSTEP(a0)
-    slli t1, t1, 2
-    add  t0, t0, t1
-    sw   t0, 64(sp)
-    lw   t0, 68(sp)
-    slli t4, t4, 2
-    add  t0, t0, t4
-    sw   t0, 68(sp)
+4:  addi a1, a1, -3           /* the next block's outputs: channel 3's fourth + y_step - 3 */
+    sw   a1, 68(sp)
     lw   t0, 60(sp)
     addi t0, t0, -4
     sw   t0, 60(sp)
-    li   t1, 4
-    bge  t0, t1, .Lquad
-    mv   s11, t0              /* the rest: the registers of the paths below */
+    bgez t0, .Lquad
+    addi s11, t0, 4           /* the rest: the registers of the paths below */
     beqz s11, .Ldone
     lw   a1, 64(sp)
     lw   a6, 68(sp)
