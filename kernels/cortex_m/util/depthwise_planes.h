@@ -262,28 +262,33 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, cons
   }
 }
 
+// The fields of a row kernel's arguments that every channel of a strip shares (set once per strip:
+// per channel they cost upstream KWS with Xpulp about 10,000 cycles).
 template <class Isa>
-ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, const int8_t* plane,
-                                                            int32_t ls, int32_t ci, int32_t oy0,
-                                                            int32_t n_out, bool columns) {
-  DwRowArgs a;
-  set_plane_geometry(j, plane, ls, n_out, &a);
-  a.y_row_jump = 0;
+void rows1_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t n_out, bool columns,
+                    DwRowArgs* a) {
+  set_plane_geometry(j, plane, ls, n_out, a);
+  a->y_row_jump = 0;
+  if (Isa::kTransposedK3 && columns) {
+    a->x_step = j.stride.h;
+    a->outputs = j.out.h;
+    a->y_step = j.out.w * j.out.c;
+    a->rows = j.kw;
+    a->out_rows = j.out.w;
+    a->row_jump = j.stride.w * ls - j.out.h * j.stride.h;
+    a->y_row_jump = j.out.c - j.out.h * j.out.w * j.out.c;
+  }
+}
+
+// Input channel ci's output channels from its plane: a holds rows1_geometry's fields.
+template <class Isa>
+ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, DwRowArgs& a,
+                                                            int32_t ci, int32_t oy0, bool columns) {
   // window row r's taps t: filter element (r, t) upright; (t, r) from a transposed plane, whose
   // rows are the layer's columns (dw_transposed_fits: one strip)
-  int32_t word_step = j.kw, tap_step = 1, taps = j.kw;
-  if (Isa::kTransposedK3 && columns) {
-    a.x_step = j.stride.h;
-    a.outputs = j.out.h;
-    a.y_step = j.out.w * j.out.c;
-    a.rows = j.kw;
-    a.out_rows = j.out.w;
-    a.row_jump = j.stride.w * ls - j.out.h * j.stride.h;
-    a.y_row_jump = j.out.c - j.out.h * j.out.w * j.out.c;
-    word_step = 1;
-    tap_step = j.kw;
-    taps = j.kh;
-  }
+  const bool transposed = Isa::kTransposedK3 && columns;
+  const int32_t word_step = transposed ? 1 : j.kw, tap_step = transposed ? j.kw : 1;
+  const int32_t taps = transposed ? j.kh : j.kw;
   for (int32_t m = 0; m < j.cm; ++m) {
     const int32_t oc = ci * j.cm + m;
     int32_t sw = 0;
@@ -344,6 +349,10 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     src = j.x + (static_cast<size_t>(iy_first + (transposed ? b0 : l0)) * j.in.w +
                  (ix_first + (transposed ? l0 : b0))) *
                     cin;
+    [[maybe_unused]] DwRowArgs a1;
+    if constexpr (Isa::kRow1) {
+      if (!(Isa::kRow4 && j.cm % 4 == 0)) rows1_geometry<Isa>(j, plane, ls, n_out, columns, &a1);
+    }
     for (int32_t ci = 0; ci < cin; ++ci) {
       if (l1 > l0 && b1 > b0)
         Isa::gather_rows(plane + static_cast<size_t>(l0) * ls + b0, ls, src + ci, across, along,
@@ -352,11 +361,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
         if (j.cm % 4 == 0)
           planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
         else
-          planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out, columns);
+          planes_rows1<Isa>(j, a1, ci, oy0, columns);
       } else if constexpr (Isa::kRow4) {  // (dw_takes_planes: multipliers of 4 only)
         planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
       } else {  // (dw_takes_planes: multiplier 1 only)
-        planes_rows1<Isa>(j, plane, ls, ci, oy0, n_out, columns);
+        planes_rows1<Isa>(j, a1, ci, oy0, columns);
       }
     }
   }
