@@ -263,7 +263,7 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, cons
 }
 
 // The fields of a row kernel's arguments that every channel of a strip shares (set once per strip:
-// per channel they cost upstream KWS with Xpulp about 10,000 cycles).
+// per channel they cost upstream KWS with Xpulp about 6,300 cycles).
 template <class Isa>
 void rows1_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t n_out, bool columns,
                     DwRowArgs* a) {

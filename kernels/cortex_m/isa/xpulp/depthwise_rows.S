@@ -101,6 +101,14 @@
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max t2, t2, amin */
     .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
 .endm
+/* REQ_ARITH where acc >= 0 and amin is the output offset (a fused ReLU's floor 0): the sign term's
+   +1 already in \off, and no cv.max (the result is at least amin) */
+.macro REQ_ARITH_NONNEG acc, tmp, m, off, r
+    slli \tmp, \acc, 2
+    mulh t2, \tmp, \m
+    .insn r 0x2b, 3, 0x42, t2, \off, \r     /* cv.addRNr */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.endm
 /* acc -> requantized, clamped, stored at a2; a2 += y_step */
 .macro REQUANT_STORE acc
     REQ_ARITH \acc, t3, t4, t5, t6
@@ -149,10 +157,7 @@
 .macro REQUANT_STORE_NONNEG acc
     mv   t2, ra
     blt  \acc, zero, .Lnn\@
-    slli t3, \acc, 2
-    mulh t2, t3, t4
-    .insn r 0x2b, 3, 0x42, t2, s11, t6     /* cv.addRNr t2, s11, t6 */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    REQ_ARITH_NONNEG \acc, t3, t4, s11, t6
 .Lnn\@:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
 .endm
@@ -375,11 +380,8 @@ etmcu_xpulp_dw_row:
     lw   t4, (B_MULT + 4 * \k)(s1)
     lw   t5, (B_KOFF4 + 4 * \k)(s1)
     lw   t6, (B_RIGHT4 + 4 * \k)(s1)
-    slli t3, \acc, 2
-    mulh t2, t3, t4
     addi t5, t5, 1
-    .insn r 0x2b, 3, 0x42, t2, t5, t6      /* cv.addRNr t2, t5, t6 */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    REQ_ARITH_NONNEG \acc, t3, t4, t5, t6
 .Lr4s\@:
     sb   t2, \k(a2)
 .endm
@@ -389,10 +391,7 @@ etmcu_xpulp_dw_row:
 .macro REQUANT4_ONE_NONNEG k, acc, ybase
     mv   t2, ra
     blt  \acc, zero, .Lr4n\@
-    slli a7, \acc, 2
-    mulh t2, a7, t0
-    .insn r 0x2b, 3, 0x42, t2, t4, t5      /* cv.addRNr t2, t4, t5 */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    REQ_ARITH_NONNEG \acc, a7, t0, t4, t5
 .Lr4n\@:
     sb   t2, \k(\ybase)
 .endm
