@@ -34,7 +34,9 @@ SEEDS = [1, 2, 3, 4, 5]
 # (neighbouring outputs in pairs; with Xpulp from transposed planes) and one with a ReLU whose
 # rows hold an odd number of pairs (Xpulp's ReLU pair loop, two pairs a pass), 1 -> 4 multiplier depthwise layers (the four-channel row kernel: a
 # 10x4 one with a ReLU, whose negative sums skip their requantization, and a 3x3 one without,
-# whose negative sums must not), pointwise layers over long runs (four or three pixels per pass).
+# whose negative sums must not), pointwise layers over long runs (four or three pixels per pass),
+# average pools over parts of rows (the pool kernel's column pairs with an odd last column, and a
+# one-column window).
 CLASSES = ((1, 3, 26, 12), [
     "nn.Conv2d(3, 8, (3, 3), stride=1, padding=(0, 0))", "nn.ReLU()",
     "nn.Conv2d(8, 8, (3, 3), stride=1, padding=(1, 1))", "nn.ReLU()",
@@ -44,7 +46,8 @@ CLASSES = ((1, 3, 26, 12), [
     "nn.Conv2d(12, 12, (3, 3), stride=1, padding=(1, 2), groups=12)", "nn.ReLU()",
     "nn.Conv2d(12, 48, (3, 3), stride=1, padding=(1, 1), groups=12)",
     "nn.Conv2d(48, 8, (3, 3), stride=2, padding=(1, 1))",
-    "nn.Flatten()", "nn.Linear(160, 10)"])
+    "nn.AvgPool2d((2, 3), stride=1)", "nn.AvgPool2d((3, 1), stride=1)",
+    "nn.Flatten()", "nn.Linear(32, 10)"])
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
