@@ -255,9 +255,11 @@ M33_CASES = [pytest.param("zoo", m, id=m) for m in ZOO] + \
 @pytest.mark.parametrize("kind,name", M33_CASES)
 def test_cortex_m33_outputs_identical_to_cortex_m4(kind, name, zoo_pte, tmp_path):
     """The Cortex-M33 (mps2-an505, added by following docs/porting.md) gives the Cortex-M4's
-    output values exactly (same single-precision FPU semantics, same int8 kernels)."""
+    output values exactly (same single-precision FPU semantics, same int8 kernels). The inputs are
+    those of test_zoo_model_matches_host / test_corpus_program_matches_host, so the Cortex-M4
+    firmware is the one those tests built (cached)."""
     pte = zoo_pte[name] if kind == "zoo" else CORPUS / PROGRAMS[name]
-    inputs = random_inputs(pte, tmp_path, seed=5)
+    inputs = random_inputs(pte, tmp_path, seed=3 if kind == "zoo" else 7)
     args = sum((["--input", f] for f in inputs), [])
     m4, m33 = fw_json(pte, "--target", "cortex-m4", *args), fw_json(pte, "--target", "cortex-m33", *args)
     assert m33["board"] == "mps2-an505" and m33["instructions"]["total"] > 0
