@@ -64,11 +64,16 @@ create() {
   if [[ ! -e "$CHROOT" ]]; then
     mkdir -p "$(dirname "$CHROOT")"
     say "creating $CHROOT: debootstrap $SUITE from $mirror with $PACKAGES (about 1.3 GB; log: $log)"
-    if ! debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$CHROOT" "$mirror" >"$log" 2>&1; then
+    # One retry: a debootstrap here once stopped while unpacking (2026-12-02, the mirror reachable
+    # and the next attempt fine), which failed the whole CI run.
+    local attempt
+    for attempt in 1 2; do
+      debootstrap --variant=minbase --include="$PACKAGES" "$SUITE" "$CHROOT" "$mirror" >"$log" 2>&1 && break
       tail -n 5 "$log" >&2
       remove_tree
-      cannot "create the torch 2.x chroot" "debootstrap failed (no network to $mirror?); full log: $log"
-    fi
+      ((attempt == 1)) && { say "debootstrap failed; retrying once in 10 s"; sleep 10; continue; }
+      cannot "create the torch 2.x chroot" "debootstrap failed twice (no network to $mirror?); full log: $log"
+    done
     rm -rf "$CHROOT/var/cache/apt/archives/"*.deb
   fi
   local version
