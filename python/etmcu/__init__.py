@@ -41,6 +41,7 @@ def _torch_version():
 
 def default_frontend():
     """"export" (torch.export) on torch >= 2.1, where it exists; "fx" (torch.fx) before."""
+    import torch
     return "export" if _torch_version() >= (2, 1) and hasattr(torch, "export") else "fx"
 
 
