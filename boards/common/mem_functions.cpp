@@ -24,6 +24,29 @@ inline bool words_aligned(const void* a, const void* b) {
 // destination that starts before the source (memmove).
 __attribute__((always_inline)) inline void copy_forward(uint8_t* d, const uint8_t* s, size_t n) {
   if (words_aligned(d, s)) {
+#if defined(ETMCU_BOARD_XPULP)
+    // A CV32E40P with Xpulp (the cv32e40p-pulp board): two words per pass of a hardware loop of
+    // post-increment loads and stores, 4 cycles per 8 bytes against about 10 for the loop below
+    // (upstream KWS's two 8,000-byte _clone_dim_order copies).
+    if (n >= 8) {
+      const size_t pairs = n >> 3;
+      uint32_t a, b;
+      __asm__ volatile(
+          ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
+          ".option push\n\t"
+          ".option norvc\n\t"  // the loop end is counted in four-byte instructions
+          ".insn i 0x2b, 4, x15, %[pairs], 5\n\t"  // cv.setup: 4 instructions
+          ".insn i 0x0b, 2, %[a], %[s], 4\n\t"     // cv.lw a, 4(s!)
+          ".insn i 0x0b, 2, %[b], %[s], 4\n\t"     // cv.lw b, 4(s!)
+          ".insn s 0x2b, 2, %[a], 4(%[d])\n\t"     // cv.sw a, 4(d!)
+          ".insn s 0x2b, 2, %[b], 4(%[d])\n\t"     // cv.sw b, 4(d!)
+          ".option pop\n\t"
+          : [d] "+r"(d), [s] "+r"(s), [a] "=&r"(a), [b] "=&r"(b)
+          : [pairs] "r"(pairs)
+          : "memory");
+      n &= 7;
+    }
+#endif
     for (; n >= 8; n -= 8, d += 8, s += 8) {  // both loads before the stores: no load-use stall
       const uint32_t a = *reinterpret_cast<const Word*>(s),
                      b = *reinterpret_cast<const Word*>(s + 4);

@@ -5,3 +5,4 @@
 include(${CMAKE_CURRENT_LIST_DIR}/../cv32e40p/board.cmake)
 set(ETMCU_BOARD_SIM_CONFIG pulp)
 set(ETMCU_BOARD_CORTEX_M_VARIANT xpulp)
+set(ETMCU_BOARD_XPULP ON)  # board code may use the extension too (boards/common/mem_functions.cpp)
