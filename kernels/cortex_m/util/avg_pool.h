@@ -13,6 +13,10 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+// The most taps a window may have for the ISAs' window_sums4 (isa/<isa>/pool_sums.h; the plain C
+// one's 16-bit lanes hold 257 * 255): the op takes the reference loop beyond it, on every ISA.
+constexpr int32_t kPoolMaxTaps = 257;
+
 struct AvgPoolJob {
   const int8_t* x;
   int8_t* y;

@@ -1,9 +1,9 @@
 // The average pool's micro-kernel in plain C (every core without a specialised one): the sums of
 // four neighbouring channels over a pooling window, four channels per word load in two registers
 // of 16-bit lanes (SWAR): each int8 is biased to 0..255 (xor 0x80), the even and the odd bytes are
-// masked into separate lane pairs, and a window of up to kPoolMaxTaps taps cannot carry across a
-// lane (257 * 255 < 2^16). About 2.5 instructions per input byte against 10 for the reference's
-// strided per-channel loop.
+// masked into separate lane pairs, and a window of up to kPoolMaxTaps taps (util/avg_pool.h) cannot
+// carry across a lane (257 * 255 < 2^16). About 2.5 instructions per input byte against 10 for the
+// reference's strided per-channel loop.
 #pragma once
 #include <stdint.h>
 #include <string.h>
@@ -11,9 +11,6 @@
 namespace etmcu {
 namespace kernels {
 namespace int8 {
-
-// The most taps a window may have for window_sums4 (the op takes the reference loop beyond it).
-constexpr int32_t kPoolMaxTaps = 257;
 
 // sums[k] = the sum over rows r < rows and columns i < cols of p[r * row_step + i * col_step + k]
 // (k < 4; p word-aligned, row_step and col_step multiples of 4, rows * cols <= kPoolMaxTaps).

@@ -15,9 +15,6 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// The op keeps the plain kernel's bound on the taps (it picks this path by the same test).
-constexpr int32_t kPoolMaxTaps = 257;
-
 // sums[k] = the sum over rows r < rows and columns i < cols of p[r * row_step + i * col_step + k]
 // (k < 4; p word-aligned, row_step and col_step multiples of 4).
 inline void window_sums4(const int8_t* p, int32_t rows, int32_t cols, int32_t row_step,
