@@ -293,7 +293,11 @@ def c_string(s):
 
 
 def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_inputs, dtype_mask=None,
-                      features=None, ptd_bytes=None, kernel_paths=None):
+                      features=None, ptd_bytes=None, kernel_paths=None, embed_inputs=True):
+    """Writes what the build of model directory d reads. The inputs are embedded as given when
+    embed_inputs (a fresh directory); otherwise the bytes embedded first stay (the directory is keyed
+    by the inputs' sizes, not their bytes: a run with other inputs patches a copy of the firmware,
+    with_inputs)."""
     os.makedirs(os.path.join(d, "size"), exist_ok=True)
     os.makedirs(os.path.join(d, "run"), exist_ok=True)
     write_if_changed(os.path.join(d, "model.pte"), model_bytes)
@@ -308,7 +312,8 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
     for i, data in enumerate(inputs):
         if data is None:
             continue
-        write_if_changed(os.path.join(d, f"input{i}.bin"), data)
+        if embed_inputs or not os.path.exists(os.path.join(d, f"input{i}.bin")):
+            write_if_changed(os.path.join(d, f"input{i}.bin"), data)
         # A planned input is copied into its arena (constant data suffices); an unplanned one is used
         # in place by the program, so it lives in RAM (.data).
         section = f'.rodata.fw_input{i}, "a"' if planned_inputs[i] else f'.data.fw_input{i}, "aw"'
@@ -445,6 +450,59 @@ def write_run_config(d, method, method_bytes, temp_bytes, planned, inputs, outpu
 
 # ---------------------------------------------------------------------------------------------
 # Run and decode
+
+
+def elf_symbol_file_offset(blob, name):
+    """(file offset, bytes to the end of its section) of symbol `name` in a little-endian ELF32 image:
+    where its initial bytes are in the file (the load image, also for a .data symbol whose startup
+    copy reads it from flash). None when the symbol is missing or has no bytes in the file."""
+    if blob[:4] != b"\x7fELF" or blob[4] != 1 or blob[5] != 1:
+        raise FwError("not a little-endian ELF32 firmware")
+    shoff, = struct.unpack_from("<I", blob, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", blob, 0x2E)
+    secs = [struct.unpack_from("<10I", blob, shoff + k * shentsize) for k in range(shnum)]
+    for sh in secs:
+        if sh[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = secs[sh[6]]
+        for off in range(sh[4], sh[4] + sh[5], 16):
+            st_name, value, _size, _info, _other, shndx = struct.unpack_from("<IIIBBH", blob, off)
+            end = blob.index(b"\0", strtab[4] + st_name)
+            if blob[strtab[4] + st_name:end].decode() != name:
+                continue
+            if shndx == 0 or shndx >= len(secs) or secs[shndx][1] == 8:  # undefined, special, NOBITS
+                return None
+            sec = secs[shndx]
+            return sec[4] + (value - sec[3]), sec[3] + sec[5] - value
+    return None
+
+
+def with_inputs(build, elf, inputs, dst_dir):
+    """A copy of the firmware `elf` with these input bytes in place of the embedded ones
+    (fw_input<i>), at dst_dir/firmware.elf (and .hex on the CV32E40P), written atomically: a
+    firmware is built once per program and input sizes, and each set of inputs is a copy of it, not
+    a link. Called with the build's lock held."""
+    blob = bytearray(open(elf, "rb").read())
+    for i, data in enumerate(inputs):
+        if data is None:
+            continue
+        at = elf_symbol_file_offset(blob, f"fw_input{i}")
+        if at is None or at[1] < len(data):
+            raise FwError(f"{elf} has no room for input {i} (fw_input{i}): rebuild it (delete {os.path.dirname(elf)})")
+        blob[at[0]:at[0] + len(data)] = data
+    os.makedirs(dst_dir, exist_ok=True)
+    out = os.path.join(dst_dir, "firmware.elf")
+    tmp = f"{out}.{os.getpid()}"
+    with open(tmp, "wb") as f:
+        f.write(blob)
+    os.replace(tmp, out)
+    if build.info["family"] == "cv32e40p":
+        run_cmd([OBJCOPY["cv32e40p"], "-O", "verilog", out, tmp], "objcopy -O verilog")
+        os.replace(tmp, os.path.join(dst_dir, "firmware.hex"))
+    return out
+
+
+INPUT_VARIANTS_KEPT = 16  # patched copies (with_inputs) kept per model directory, the least recent dropped
 
 
 def stack_bound_of(build, target, elf):
@@ -764,15 +822,18 @@ def run(args):
     if ptd and not os.path.exists(ptd):
         raise FwError(f"no such file: {args.data}")
     ptd_bytes = open(ptd, "rb").read() if ptd else None
+    # The build is keyed by the inputs' sizes, not their bytes: other inputs are patched into a copy
+    # of the firmware (with_inputs), so a program run on many inputs links once.
     h = hashlib.sha256()
     for part in [model_bytes, args.method.encode(), str(args.stack_bytes).encode(),
                  b"device-verification" if args.device_verification else b"",
                  b"program-in-ram" if args.program_in_ram else b"",
                  b"kernel-paths-all" if args.kernel_paths == "all" else b"",
                  b"" if ptd_bytes is None else b"ptd:" + ptd_bytes] + \
-            [b"" if d is None else d for d in inputs]:
+            [b"" if d is None else b"input bytes: %d" % len(d) for d in inputs]:
         h.update(hashlib.sha256(part).digest())
     name = h.hexdigest()[:16]
+    inputs_key = hashlib.sha256(b"".join(hashlib.sha256(d or b"").digest() for d in inputs)).hexdigest()[:16]
 
     # Kernel paths (kernels/api/kernel_paths.h): with --kernel-paths program (the default) the
     # firmware keeps only the kernel branches this program takes. The first build has every path
@@ -813,7 +874,7 @@ def run(args):
                 b.prune(name)
             prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
                               [x.get("planned", True) for x in meth["inputs"]],
-                              info.get("kernel_dtypes_mask"), features, ptd_bytes, paths)
+                              info.get("kernel_dtypes_mask"), features, ptd_bytes, paths, embed_inputs=fresh)
             os.utime(d)
             b.ensure_configured(name)
             size_elf = os.path.join(d, "size", "firmware.elf")
@@ -875,7 +936,8 @@ def run(args):
                 if want != section_sizes(b, elf).get(".stack"):
                     prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
                                       [x.get("planned", True) for x in meth["inputs"]],
-                                      info.get("kernel_dtypes_mask"), features, ptd_bytes, paths)
+                                      info.get("kernel_dtypes_mask"), features, ptd_bytes, paths,
+                                      embed_inputs=False)
                     b.ensure_configured(name)
                     try:
                         b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
@@ -890,28 +952,49 @@ def run(args):
                 if not os.path.exists(hexfile) or os.path.getmtime(hexfile) < os.path.getmtime(elf):
                     run_cmd([OBJCOPY["cv32e40p"], "-O", "verilog", elf, hexfile], "objcopy -O verilog")
             secs = section_sizes(b, elf)
+            # The firmware runs with this run's inputs: the built one when they are the bytes it
+            # embeds, else a patched copy (run/inputs-<key>/), kept for the next run with them.
+            run_elf = elf
+            embedded = [None if x is None else open(os.path.join(d, f"input{i}.bin"), "rb").read()
+                        for i, x in enumerate(inputs)]
+            if embedded != inputs:
+                variant = os.path.join(d, "run", f"inputs-{inputs_key}")
+                run_elf = os.path.join(variant, "firmware.elf")
+                if not os.path.exists(run_elf) or os.path.getmtime(run_elf) < os.path.getmtime(elf):
+                    with_inputs(b, elf, inputs, variant)
+                os.utime(variant)
+                kept = sorted((os.path.join(d, "run", n) for n in os.listdir(os.path.join(d, "run"))
+                               if n.startswith("inputs-")), key=os.path.getmtime)
+                for old in kept[: max(0, len(kept) - INPUT_VARIANTS_KEPT)]:
+                    shutil.rmtree(old, ignore_errors=True)
             if args.keep:
                 os.makedirs(args.keep, exist_ok=True)
-                shutil.copytree(d, args.keep, dirs_exist_ok=True)
+                shutil.copytree(d, args.keep, dirs_exist_ok=True,
+                                ignore=lambda _src, names: [n for n in names if n.startswith("inputs-")])
                 shutil.copy(os.path.join(b.dir, "board.json"), args.keep)
+                for i, x in enumerate(inputs):  # the kept firmware embeds this run's inputs
+                    if x is not None:
+                        write_if_changed(os.path.join(args.keep, f"input{i}.bin"), x)
+                if run_elf != elf:
+                    with_inputs(b, elf, inputs, os.path.join(args.keep, "run"))
                 with open(os.path.join(args.keep, "README.txt"), "w") as f:
                     f.write(f"Firmware for {model} ({args.method}) on {board}, kept by ./etmcu run --keep.\n"
                             f"run/firmware.elf (+ .map, fw_config.h: the exact pool sizes), size/: the sizing firmware,\n"
                             f"model.S / firmware.cmake / *.bin: what the build embedded. It was built in {b.dir}:\n"
                             f"  cmake --build {b.dir} --target fw-{name}\n")
-                elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
+                elf = run_elf = os.path.join(os.path.abspath(args.keep), "run", "firmware.elf")
 
         t_build = time.time()
         load = None
         if args.program_in_ram:
             # What a loader hands over: "ETPB", the length, 8 bytes zero, the .pte (runner.cpp).
-            blob = os.path.join(os.path.dirname(elf), "program.blob")
+            blob = os.path.join(os.path.dirname(run_elf), "program.blob")
             write_if_changed(blob, b"ETPB" + struct.pack("<I", len(model_bytes)) + bytes(8) + model_bytes)
             addr = symbol_address(elf, "fw_program_buffer")
             if addr is None:
                 raise FwError(f"no fw_program_buffer in {elf}")
             load = (blob, addr)
-        rc, out, err, counts = run_firmware(b, elf, args.timeout, load)
+        rc, out, err, counts = run_firmware(b, run_elf, args.timeout, load)
         res = parse_output(out)
         if res["S"]:
             default = b.info.get("stack_bytes") or 0
@@ -1018,7 +1101,7 @@ def run(args):
                    "stack_peak": stack_peak},
         "target": target,
         "board": board,
-        "firmware": elf,
+        "firmware": run_elf,
         "device_verification": "internal_consistency" if args.device_verification or args.program_in_ram
         else "minimal",
         "program": "ram buffer" if args.program_in_ram else "embedded",
@@ -1060,7 +1143,7 @@ def run(args):
         total = counts["cycles"]
         result["cycles"] = dict(ticks, report_and_exit=total - t[5], total=total)
         result["instret"] = counts["instret"]
-        result["verilog_hex"] = os.path.join(os.path.dirname(elf), "firmware.hex")
+        result["verilog_hex"] = os.path.join(os.path.dirname(run_elf), "firmware.hex")
     else:
         marks = counts.get("marks", [])
         if len(marks) == 6 and "instructions" in counts:
@@ -1090,7 +1173,7 @@ def run(args):
             print(f"instructions ({how}): " + ", ".join(f"{k} {v}" for k, v in c.items() if k != "resolution"))
         print("flash: " + ", ".join(f"{k} {v}" for k, v in result["flash"].items() if k != "note"))
         print("ram: " + ", ".join(f"{k} {v}" for k, v in result["ram"].items()))
-        print(f"firmware: {elf}")
+        print(f"firmware: {run_elf}")
         if args.profile:
             print_profile(result, b.info)
     return 0
