@@ -55,7 +55,10 @@ if [[ -d tests/python ]]; then
 
   step "int8 op tests on the ASan + UBSan builds of the ref, scalar, rv32 and xpulp kernels"
   asan_int8=build/host-asan/tests/kernels/int8
-  ETMCU_INT8_RUN_OP=$asan_int8/int8_run_op ETMCU_INT8_RUN_OP_SCALAR=$asan_int8/int8_run_op_scalar \
+  # (detect_leaks=0: LeakSanitizer's scan at exit took 43 of each runner start's 94 ms, and the step
+  # starts a runner for every kernel call of every variant; the kernels allocate nothing, the
+  # runner's heap is the test tool's. A subset of the step: 17.4 -> 10.8 s.)
+  ASAN_OPTIONS=detect_leaks=0 ETMCU_INT8_RUN_OP=$asan_int8/int8_run_op ETMCU_INT8_RUN_OP_SCALAR=$asan_int8/int8_run_op_scalar \
     ETMCU_INT8_RUN_OP_RV32=$asan_int8/int8_run_op_rv32 \
     ETMCU_INT8_RUN_OP_XPULP=$asan_int8/int8_run_op_xpulp \
     ETMCU_INT8_RUN_OP_RV32_TRUSTED=$asan_int8/int8_run_op_rv32_trusted \
