@@ -230,10 +230,15 @@ def base_row(prog, target):
 
 
 def board_info(elf):
-    """board.json of the firmware's build (build/firmware/<board>/models/<hash>/run/firmware.elf)."""
-    board_dir = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(elf))))
-    with open(os.path.join(board_dir, "board.json")) as f:
-        return json.load(f)
+    """board.json of the firmware's build (build/firmware/<board>/models/<hash>/run/firmware.elf, or
+    .../run/inputs-<key>/firmware.elf for a run whose inputs were patched into a copy)."""
+    d = os.path.dirname(os.path.abspath(elf))
+    for _ in range(6):
+        if os.path.exists(os.path.join(d, "board.json")):
+            with open(os.path.join(d, "board.json")) as f:
+                return json.load(f)
+        d = os.path.dirname(d)
+    raise FileNotFoundError(f"no board.json above {elf}")
 
 
 def cv32_op_profile(fw, ops):
