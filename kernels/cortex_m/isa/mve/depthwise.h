@@ -188,6 +188,8 @@ struct MvePlanes {
   static constexpr bool kRow1 = false, kRow4 = true;
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
+  // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)
+  static constexpr bool kChannelLoop = false;
   // Eight plane bytes per gather (VLDRB.U16 at offsets i * stride, predicated at the line's end)
   // and one narrowing store.
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,

@@ -22,6 +22,8 @@ struct M0Planes {
   static constexpr bool kRow1 = true, kRow4 = false;
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
+  // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)
+  static constexpr bool kChannelLoop = false;
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                           int32_t stride, int32_t n, int32_t lines) {
     for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row) {

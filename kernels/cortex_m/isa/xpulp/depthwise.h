@@ -3,6 +3,7 @@
 // word and one cv.sdotsp.b) and the plane gathered by nested hardware loops; other layers
 // util/depthwise_blocks.h with each tap one cv.mac.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -10,7 +11,39 @@
 #include "kernels/cortex_m/util/depthwise_blocks.h"
 #include "kernels/cortex_m/util/depthwise_planes.h"
 
+namespace etmcu {
+namespace kernels {
+namespace int8 {
+// The argument block of etmcu_xpulp_dw_k3_channels (depthwise_rows.S reads it at these offsets):
+// one strip of a 3x3, stride-1 layer with channel multiplier 1 and the floor 0, every input
+// channel's plane gathered, weights packed and lines run in one call.
+struct DwK3Channels {
+  const int8_t* src;  // the gather (DwGather) for channel 0: src + ci for channel ci
+  int8_t* dst;
+  int32_t along, src_skip, dst_skip, lines, pairs;
+  int32_t gather_kind;  // 2 pairs, 3 pairs and an odd last byte (lines >= 1, bytes >= 2)
+  const int8_t* w;      // channel 0's weight word 0, tap 0 (channel ci: w + ci)
+  int32_t word_step, tap_step;  // bytes between the weight words' first taps, between taps
+  const int32_t* bias;          // channel 0's (bias_step 0: the zero word below)
+  int32_t bias_step;
+  const int32_t *mult, *shift;
+  int32_t ioff, amin, amax;  // amin is the output offset (the floor 0)
+  int8_t* y;                 // channel 0's first output
+  int32_t channels;
+  const int8_t* window;  // the plane's first line
+  int32_t line_stride, outputs, lines_out, line_step, y_step, y_line_jump;
+  int32_t zero;
+};
+static_assert(sizeof(void*) != 4 ||
+                  (offsetof(DwK3Channels, gather_kind) == 28 && offsetof(DwK3Channels, ioff) == 60 &&
+                   offsetof(DwK3Channels, y) == 72 && offsetof(DwK3Channels, y_line_jump) == 104),
+              "DwK3Channels layout differs from the one depthwise_rows.S reads");
+}  // namespace int8
+}  // namespace kernels
+}  // namespace etmcu
+
 #if defined(__riscv)
+extern "C" void etmcu_xpulp_dw_k3_channels(const etmcu::kernels::int8::DwK3Channels* c);
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
@@ -25,6 +58,58 @@ struct XpulpPlanes {
   static constexpr bool kRow1 = true, kRow4 = true;
   // its row kernels honour DwRowArgs::y_row_jump: 3x3 layers may take transposed planes
   static constexpr bool kTransposedK3 = true;
+  // its own loop over a strip's channels for 3x3, stride-1 layers with the floor 0 (channel_loop)
+  static constexpr bool kChannelLoop = true;
+  // One strip of a layer with channel multiplier 1 in one call of etmcu_xpulp_dw_k3_channels, when
+  // it is 3x3 with stride 1 and the floor 0; false: the C loop runs it. a: the strip's row-kernel
+  // geometry (rows1_geometry), g: its gather.
+  static bool channel_loop(const DwJob& j, const DwRowArgs& a, const DwGather& g, int32_t oy0,
+                           bool columns) {
+#if defined(__riscv)
+    // (a plane line of two input bytes at least: the gather's pair loop)
+    if (j.kh != 3 || j.kw != 3 || j.stride.h != 1 || j.stride.w != 1 || a.neg_floor != 0 ||
+        g.lines < 1 || g.n < 2)
+      return false;
+    const int32_t line_step = a.outputs + a.row_jump;  // (x_step 1)
+    if (((line_step | a.line_stride | reinterpret_cast<uintptr_t>(a.window)) & 3) != 0)
+      return false;
+    DwK3Channels c;
+    c.src = g.src;
+    c.dst = g.dst;
+    c.along = g.stride;
+    c.src_skip = g.src_row - g.n * g.stride;
+    c.dst_skip = g.dst_row - g.n;
+    c.lines = g.lines;
+    c.pairs = g.n >> 1;
+    c.gather_kind = (g.n & 1) ? 3 : 2;
+    c.w = j.w;
+    // window row r's taps t: filter element (r, t) upright, (t, r) from a transposed plane
+    c.word_step = (columns ? 1 : j.kw) * j.out.c;
+    c.tap_step = (columns ? j.kw : 1) * j.out.c;
+    c.zero = 0;
+    c.bias = j.bias ? j.bias : &c.zero;
+    c.bias_step = j.bias ? 4 : 0;
+    c.mult = j.mult;
+    c.shift = j.shift;
+    c.ioff = j.ioff;
+    c.amin = a.amin;
+    c.amax = a.amax;
+    c.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c;
+    c.channels = j.in.c;
+    c.window = a.window;
+    c.line_stride = a.line_stride;
+    c.outputs = a.outputs;
+    c.lines_out = a.out_rows;
+    c.line_step = line_step;
+    c.y_step = a.y_step;
+    c.y_line_jump = a.y_row_jump;
+    etmcu_xpulp_dw_k3_channels(&c);
+    return true;
+#else
+    (void)j, (void)a, (void)g, (void)oy0, (void)columns;
+    return false;
+#endif
+  }
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                           int32_t stride, int32_t n, int32_t lines) {
     xpulp::gather_rows(dst, dst_row, src, src_row, stride, n, lines);

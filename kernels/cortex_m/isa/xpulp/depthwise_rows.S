@@ -171,20 +171,20 @@
     .type etmcu_xpulp_dw_row_k3, @function
     .p2align 2
 etmcu_xpulp_dw_row_k3:
-    addi sp, sp, -80
-    sw   ra, 76(sp)
-    sw   s0, 72(sp)
-    sw   s1, 68(sp)
-    sw   s2, 64(sp)
-    sw   s3, 60(sp)
-    sw   s4, 56(sp)
-    sw   s5, 52(sp)
-    sw   s6, 48(sp)
-    sw   s7, 44(sp)
-    sw   s8, 40(sp)
-    sw   s9, 36(sp)
-    sw   s10, 32(sp)
-    sw   s11, 28(sp)
+    addi sp, sp, -128
+    sw   ra, 112(sp)
+    sw   s0, 108(sp)
+    sw   s1, 104(sp)
+    sw   s2, 100(sp)
+    sw   s3, 96(sp)
+    sw   s4, 92(sp)
+    sw   s5, 88(sp)
+    sw   s6, 84(sp)
+    sw   s7, 80(sp)
+    sw   s8, 76(sp)
+    sw   s9, 72(sp)
+    sw   s10, 68(sp)
+    sw   s11, 64(sp)
     LOAD_ARGS
     lw   s10, A_YROWJUMP(a0)               /* y after each output row (transposed planes) */
     addi s11, t5, 1                        /* offset << (r+1), plus a sum's sign when >= 0 */
@@ -210,6 +210,17 @@ etmcu_xpulp_dw_row_k3:
     or   t0, t0, t2
     sw   t0, 8(sp)                         /* 0: pairs */
     add  t0, t1, t1                        /* window row 2's offset (row 1's: t1) */
+    /* the quads (below) when pairs go, the floor is 0 and every line's window is on a word */
+    lw   t3, 8(sp)
+    bnez t3, 3f
+    lw   t3, 12(sp)
+    beqz t3, 3f
+    lw   t3, 4(sp)
+    lw   t2, 0(sp)
+    add  t2, t2, t3                        /* one line's window to the next's (x_step 1) */
+    or   t3, t2, a1
+    andi t3, t3, 3
+    beqz t3, .Lquads
 3:  lw   t3, 8(sp)
     bnez t3, 5f
     lw   a0, 4(sp)
@@ -239,20 +250,21 @@ etmcu_xpulp_dw_row_k3:
     add  a2, a2, s10
     addi s5, s5, -1
     bnez s5, 3b
-    lw   ra, 76(sp)
-    lw   s0, 72(sp)
-    lw   s1, 68(sp)
-    lw   s2, 64(sp)
-    lw   s3, 60(sp)
-    lw   s4, 56(sp)
-    lw   s5, 52(sp)
-    lw   s6, 48(sp)
-    lw   s7, 44(sp)
-    lw   s8, 40(sp)
-    lw   s9, 36(sp)
-    lw   s10, 32(sp)
-    lw   s11, 28(sp)
-    addi sp, sp, 80
+.Lk3_ret:
+    lw   ra, 112(sp)
+    lw   s0, 108(sp)
+    lw   s1, 104(sp)
+    lw   s2, 100(sp)
+    lw   s3, 96(sp)
+    lw   s4, 92(sp)
+    lw   s5, 88(sp)
+    lw   s6, 84(sp)
+    lw   s7, 80(sp)
+    lw   s8, 76(sp)
+    lw   s9, 72(sp)
+    lw   s10, 68(sp)
+    lw   s11, 64(sp)
+    addi sp, sp, 128
     ret
     /* The pairs of a layer whose floor is 0 (a fused ReLU): a sum below zero stores amin without
        its requantization, and a sum that reaches it is >= 0, so its sign term is the +1 folded
@@ -274,7 +286,392 @@ etmcu_xpulp_dw_row_k3:
 .Lk3_one:                                  /* (the odd last output of a row without the floor) */
     REQUANT_STORE a5
     j    2b
+
+    /* The quads: four neighbouring outputs o..o+3 of a line whose windows start on words (stride
+       1, three taps, the floor 0). Per window row, the aligned word A (bytes o..o+3) gives outputs
+       o and o+1 (weight words s2..s4 and s6..s8, as in the pairs); the aligned word B (o+4..o+7),
+       loaded for the next quad, and A make C = bytes o+2..o+5 in one cv.shuffle2.b, which gives
+       o+2 and o+3. Three aligned loads and three shuffles instead of six plane loads, half of
+       them misaligned (two cycles each): 22 cycles per four sums against 25. The quads go in
+       pairs with the roles of the two word sets swapped (A in a6, a7, t5 or s5, s10, ra), so each
+       B stays where it was loaded and is the next quad's A; an odd count enters at the second.
+       Sums a5, s9, a3, s1 (from full at 20(sp)); amin at 16(sp) (REQ_Q), t3 the selector; a line's
+       last outputs past the quads from A (and one more B for a third). */
+.macro REQ_Q acc
+    lw   t2, 16(sp)                        /* amin: a sum below zero stores it */
+    blt  \acc, zero, .Lq\@
+    slli \acc, \acc, 2
+    mulh t2, \acc, t4
+    .insn r 0x2b, 3, 0x42, t2, s11, t6     /* cv.addRNr t2, s11, t6 */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+.Lq\@:
+    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
+.endm
+/* the pair of sums \s0r (weights s2..s4), \s1r (s6..s8) of the words \r0, \r1, \r2 */
+.macro PAIR_SUMS s0r, s1r, r0, r1, r2
+    .insn r 0x7b, 1, 0x54, \s0r, \r0, s2
+    .insn r 0x7b, 1, 0x54, \s1r, \r0, s6
+    .insn r 0x7b, 1, 0x54, \s0r, \r1, s3
+    .insn r 0x7b, 1, 0x54, \s1r, \r1, s7
+    .insn r 0x7b, 1, 0x54, \s0r, \r2, s4
+    .insn r 0x7b, 1, 0x54, \s1r, \r2, s8
+.endm
+/* \r = bytes 2, 3 of \r and 0, 1 of \b: cv.shuffle2.b \r, \b, t3 (0x7b, funct3 1, funct7 0x70) */
+.macro SHIFT2 r, b
+    .insn r 0x7b, 1, 0x70, \r, \b, t3
+.endm
+/* one quad: A in \a0r..\a2r (window rows 0..2, becoming C), the next B into \b0r..\b2r */
+.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r
+    lw   a5, 20(sp)
+    lw   s9, 20(sp)
+    lw   a3, 20(sp)
+    lw   s1, 20(sp)
+    .insn r 0x2b, 3, 0x06, \b1r, a1, t1    /* B, row 1: cv.lw \b1r, t1(a1) */
+    .insn r 0x2b, 3, 0x06, \b2r, a1, t0    /* row 2 */
+    .insn i 0x0b, 2, \b0r, a1, 4           /* row 0: cv.lw \b0r, 4(a1!) */
+    PAIR_SUMS a5, s9, \a0r, \a1r, \a2r
+    SHIFT2 \a0r, \b0r
+    SHIFT2 \a1r, \b1r
+    SHIFT2 \a2r, \b2r
+    PAIR_SUMS a3, s1, \a0r, \a1r, \a2r
+    REQ_Q a5
+    REQ_Q s9
+    REQ_Q a3
+    REQ_Q s1
+.endm
+/* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per call): from
+   outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)) and
+   y_step (a4): 28(sp) y from one line's first output to the next's, 44(sp) the line's entry
+   (.Lq_even / .Lq_odd / .Lq_none), 48(sp) passes of two quads, 52(sp) the tail's entry (by
+   outputs % 4), 56(sp) a1 past a line's last B to the next window. Clobbers t2, a0, a3, a5. */
+.macro LINES_PREP
+    lw   t2, 4(sp)
+    mul  a0, t2, a4
+    lw   a3, 24(sp)
+    add  a0, a0, a3
+    sw   a0, 28(sp)
+    srli a0, t2, 2                         /* quads */
+    addi a3, a0, 1
+    srli a5, a3, 1
+    sw   a5, 48(sp)
+    slli a3, a3, 2
+    lw   a5, 32(sp)
+    sub  a5, a5, a3
+    sw   a5, 56(sp)
+    lla  a5, .Lq_none
+    beqz a0, 1f
+    andi a0, a0, 1
+    lla  a5, .Lq_odd
+    bnez a0, 1f
+    lla  a5, .Lq_even
+1:  sw   a5, 44(sp)
+    lla  a3, .Lq_even
+    sub  a3, a5, a3
+    sw   a3, 12(sp)                        /* 0: the entry is .Lq_even (.Lq_next falls into it) */
+    andi t2, t2, 3
+    lla  a5, .Lq_next
+    beqz t2, 2f
+    lla  a5, .Lq_one
+    addi t2, t2, -2
+    bltz t2, 2f
+    lla  a5, .Lq_two
+    beqz t2, 2f
+    lla  a5, .Lq_three
+2:  sw   a5, 52(sp)
+.endm
+.Lquads:                                   /* (t2: one line's window to the next's) */
+    sw   ra, 16(sp)                        /* amin */
+    sw   s1, 20(sp)                        /* full */
+    sw   s10, 24(sp)                       /* y after a line's last output */
+    sw   t2, 32(sp)
+    sw   s5, 36(sp)                        /* lines */
+    LINES_PREP
+    li   t3, 0x05040302                    /* the selector of SHIFT2 */
+    jal  ra, etmcu_xpulp_dw_k3_lines
+    j    .Lk3_ret
     .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
+
+/* The lines of one channel (etmcu_xpulp_dw_k3_lines: a subroutine of this file's two kernels, in
+   the caller's frame): a1 the first line's window, t1 / t0 line_stride and twice it, a2 y, a4
+   y_step, t4 the multiplier, s11 offset << (r+1) plus 1, t6 r + 1, s0 amax, s2..s4 / s6..s8 the
+   weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
+   a line's end to the next line's first output, 36(sp) lines, and LINES_PREP's slots (from
+   4(sp) outputs per line, 24(sp), 32(sp) window to the next line's window, and a4). Every other
+   register is clobbered. */
+    .type etmcu_xpulp_dw_k3_lines, @function
+etmcu_xpulp_dw_k3_lines:
+    sw   ra, 40(sp)
+    lw   t2, 36(sp)
+    lw   a0, 28(sp)
+    mul  t2, t2, a0
+    add  t2, t2, a2
+    sw   t2, 60(sp)                        /* y past the last line: the lines' end */
+    lw   t2, 44(sp)                        /* a line's entry: by the quads' count */
+    lw   a0, 48(sp)
+    jr   t2
+.Lq_three:                                 /* A in a6, a7, t5; a1 at B; a5 full. The pair, then C's first */
+    lw   s9, 20(sp)
+    lw   a3, 20(sp)
+    .insn r 0x2b, 3, 0x06, s10, a1, t1
+    .insn r 0x2b, 3, 0x06, ra, a1, t0
+    lw   s5, 0(a1)
+    PAIR_SUMS a5, s9, a6, a7, t5
+    SHIFT2 a6, s5
+    SHIFT2 a7, s10
+    SHIFT2 t5, ra
+    .insn r 0x7b, 1, 0x54, a3, a6, s2
+    .insn r 0x7b, 1, 0x54, a3, a7, s3
+    .insn r 0x7b, 1, 0x54, a3, t5, s4
+    REQ_Q a5
+    REQ_Q s9
+    REQ_Q a3
+    j    .Lq_next
+.Lq_two:
+    lw   s9, 20(sp)
+    PAIR_SUMS a5, s9, a6, a7, t5
+    REQ_Q a5
+    REQ_Q s9
+    j    .Lq_next
+.Lq_one:
+    .insn r 0x7b, 1, 0x54, a5, a6, s2
+    .insn r 0x7b, 1, 0x54, a5, a7, s3
+    .insn r 0x7b, 1, 0x54, a5, t5, s4
+    REQ_Q a5
+.Lq_next:
+    lw   t2, 56(sp)                        /* a1 (past the line's last B) to the next window */
+    lw   a0, 60(sp)
+    lw   t5, 24(sp)
+    add  a1, a1, t2
+    lw   t2, 12(sp)
+    add  a2, a2, t5
+    beq  a2, a0, .Lq_ret
+    lw   a0, 48(sp)
+    bnez t2, .Lq_jump                      /* the next line */
+.Lq_even:
+    .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A */
+    .insn r 0x2b, 3, 0x06, t5, a1, t0
+    .insn i 0x0b, 2, a6, a1, 4
+.Lq_first:
+    QUAD a6, a7, t5, s5, s10, ra
+.Lq_second:
+    QUAD s5, s10, ra, a6, a7, t5
+    addi a0, a0, -1
+    bnez a0, .Lq_first
+    lw   t2, 52(sp)                        /* the outputs past the quads: by their count */
+    lw   a5, 20(sp)                        /* (the first of their sums) */
+    jr   t2
+.Lq_odd:
+    .insn r 0x2b, 3, 0x06, s10, a1, t1
+    .insn r 0x2b, 3, 0x06, ra, a1, t0
+    .insn i 0x0b, 2, s5, a1, 4
+    j    .Lq_second
+.Lq_none:
+    .insn r 0x2b, 3, 0x06, a7, a1, t1
+    .insn r 0x2b, 3, 0x06, t5, a1, t0
+    .insn i 0x0b, 2, a6, a1, 4
+    lw   t2, 52(sp)
+    lw   a5, 20(sp)
+    jr   t2
+.Lq_jump:
+    lw   t2, 44(sp)
+    jr   t2
+.Lq_ret:
+    lw   ra, 40(sp)
+    ret
+    .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
+
+/* void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c): the channels of one strip of a 3x3,
+   stride-1 depthwise layer with channel multiplier 1 and the floor 0 (util/depthwise_planes.h
+   documents the block, isa/xpulp/depthwise.h decides when). Per input channel: its plane gathered
+   (as xpulp::gather_rows: nested hardware loops of byte loads and stores, two per byte), its three
+   weight words packed and their taps summed (cv.sdotsp.b with 0x01010101), full and the 4v
+   requantization constants, then its lines through etmcu_xpulp_dw_k3_lines; one call per strip instead of the
+   C loop's row-kernel call, argument block and prologue per channel. */
+#define C_SRC 0
+#define C_DST 4
+#define C_ALONG 8
+#define C_SRCSKIP 12
+#define C_DSTSKIP 16
+#define C_LINES 20
+#define C_PAIRS 24
+#define C_GKIND 28
+#define C_W 32
+#define C_WSTEP 36
+#define C_TSTEP 40
+#define C_BIAS 44
+#define C_BIASSTEP 48
+#define C_MULT 52
+#define C_SHIFT 56
+#define C_IOFF 60
+#define C_AMIN 64
+#define C_AMAX 68
+#define C_Y 72
+#define C_CHANNELS 76
+#define C_WINDOW 80
+#define C_LS 84
+#define C_OUTPUTS 88
+#define C_LINESOUT 92
+#define C_LINESTEP 96
+#define C_YSTEP 100
+#define C_YLINEJUMP 104
+
+/* cv.setup L, x\reg, label (the loop count in x\reg) */
+.macro SETUP_R L, reg, lab
+    .4byte (((\lab - .) >> 2) << 20) | (\reg << 15) | (4 << 12) | ((14 + \L) << 7) | 0x2b
+.endm
+/* \rd = \p's three taps \t apart (a weight word: tap 0 in the low byte, byte 3 zero); \p += 2 \t */
+.macro TAPS rd, p, t
+    .insn r 0x2b, 3, 0x08, \rd, \p, \t     /* cv.lbu.pr: tap 0, zero-extended */
+    .insn r 0x2b, 3, 0x00, t2, \p, \t      /* cv.lb.pr: tap 1 */
+    lb   a3, 0(\p)                         /* tap 2 */
+    .insn r 0x7b, 5, 0x5d, \rd, t2, x0     /* cv.insert.b \rd, t2, 1 */
+    .insn r 0x7b, 5, 0x5c, \rd, a3, x1     /* cv.insert.b \rd, a3, 2 */
+.endm
+
+    .globl etmcu_xpulp_dw_k3_channels
+    .type etmcu_xpulp_dw_k3_channels, @function
+    .p2align 2
+etmcu_xpulp_dw_k3_channels:
+    addi sp, sp, -160                      /* 0..60 as etmcu_xpulp_dw_k3_lines reads them, 116.. */
+    sw   ra, 112(sp)
+    sw   s0, 108(sp)
+    sw   s1, 104(sp)
+    sw   s2, 100(sp)
+    sw   s3, 96(sp)
+    sw   s4, 92(sp)
+    sw   s5, 88(sp)
+    sw   s6, 84(sp)
+    sw   s7, 80(sp)
+    sw   s8, 76(sp)
+    sw   s9, 72(sp)
+    sw   s10, 68(sp)
+    sw   s11, 64(sp)
+    sw   a0, 116(sp)                       /* the block */
+    sw   zero, 120(sp)                     /* the channel */
+    lw   t2, C_OUTPUTS(a0)
+    sw   t2, 4(sp)
+    lw   t2, C_AMIN(a0)
+    sw   t2, 16(sp)
+    lw   t2, C_YLINEJUMP(a0)
+    sw   t2, 24(sp)
+    lw   t2, C_LINESTEP(a0)
+    sw   t2, 32(sp)
+    lw   t2, C_LINESOUT(a0)
+    sw   t2, 36(sp)
+    lw   a4, C_YSTEP(a0)
+    LINES_PREP
+    li   t2, 0x05040302                    /* the selector of SHIFT2 */
+    sw   t2, 0(sp)
+    li   t2, 0x01010101
+    sw   t2, 8(sp)
+.Lc_channel:
+    lw   a0, 116(sp)
+    lw   s3, 120(sp)                       /* (s3: the channel until its weights) */
+    lw   t2, C_GKIND(a0)                   /* 2: pairs, 3: pairs and an odd last byte */
+    lw   a6, C_SRC(a0)
+    lw   a5, C_DST(a0)
+    lw   a3, C_ALONG(a0)
+    lw   t4, C_SRCSKIP(a0)
+    lw   t5, C_DSTSKIP(a0)
+    lw   t6, C_LINES(a0)
+    lw   a7, C_PAIRS(a0)
+    add  a6, a6, s3
+    addi t2, t2, -2
+    beqz t2, .Lc_even
+    SETUP_R 1, 31, 1f                      /* lines (t6) */
+    SETUP_R 0, 17, 2f                      /* pairs (a7) */
+    .insn r 0x2b, 3, 0x00, s1, a6, a3      /* cv.lb.pr s1, (a6), a3 */
+    .insn r 0x2b, 3, 0x00, s2, a6, a3
+    .insn s 0x2b, 0, s1, 1(a5)             /* cv.sb s1, 1(a5!) */
+    .insn s 0x2b, 0, s2, 1(a5)
+2:  .insn r 0x2b, 3, 0x00, s1, a6, a3      /* the odd last byte */
+    add  a6, a6, t4
+    .insn s 0x2b, 0, s1, 1(a5)
+    add  a5, a5, t5
+1:  j    .Lc_weights
+.Lc_even:
+    SETUP_R 1, 31, 1f
+    SETUP_R 0, 17, 2f
+    .insn r 0x2b, 3, 0x00, s1, a6, a3
+    .insn r 0x2b, 3, 0x00, s2, a6, a3
+    .insn s 0x2b, 0, s1, 1(a5)
+    .insn s 0x2b, 0, s2, 1(a5)
+2:  add  a6, a6, t4
+    add  a5, a5, t5
+1:
+.Lc_weights:
+    lw   a6, C_W(a0)
+    lw   t4, C_WSTEP(a0)
+    lw   t5, C_TSTEP(a0)
+    lw   s1, C_BIAS(a0)
+    lw   t2, C_BIASSTEP(a0)
+    add  a6, a6, s3
+    mul  t2, t2, s3
+    mv   a7, a6
+    add  s1, s1, t2                        /* (TAPS clobbers t2 and a3) */
+    TAPS s2, a7, t5
+    add  a6, a6, t4
+    mv   a7, a6
+    slli s10, s3, 2                        /* (s10: 4 x the channel) */
+    TAPS s9, a7, t5                        /* (s9: word 1 while s3 is the channel) */
+    add  a6, a6, t4
+    TAPS s4, a6, t5
+    lw   a2, C_Y(a0)
+    mv   s3, s9
+    lw   t2, 8(sp)                         /* 0x01010101 */
+    li   a5, 0
+    .insn r 0x7b, 1, 0x54, a5, s2, t2      /* the taps' sum */
+    .insn r 0x7b, 1, 0x54, a5, s3, t2
+    .insn r 0x7b, 1, 0x54, a5, s4, t2
+    lw   s1, 0(s1)                         /* full = bias + input offset * the taps' sum */
+    lw   t2, C_IOFF(a0)
+    lw   t4, C_MULT(a0)
+    lw   t6, C_SHIFT(a0)
+    lw   a3, 120(sp)
+    .insn r 0x2b, 3, 0x48, s1, t2, a5      /* cv.mac s1, t2, a5 */
+    add  t4, t4, s10
+    add  t6, t6, s10
+    sw   s1, 20(sp)
+    lw   t4, 0(t4)                         /* the multiplier */
+    lw   t6, 0(t6)
+    add  a2, a2, a3
+    lw   s11, 16(sp)
+    li   t2, 1
+    sub  t6, t2, t6                        /* r + 1 = 1 - shift */
+    slli s6, s2, 8
+    slli s7, s3, 8
+    slli s8, s4, 8
+    sll  s11, s11, t6
+    addi s11, s11, 1                       /* offset << (r+1), plus the sign term of a sum >= 0 */
+    lw   s0, C_AMAX(a0)
+    lw   a4, C_YSTEP(a0)
+    lw   a1, C_WINDOW(a0)
+    lw   t1, C_LS(a0)
+    lw   t3, 0(sp)
+    add  t0, t1, t1
+    jal  ra, etmcu_xpulp_dw_k3_lines
+    lw   a0, 116(sp)                       /* the next channel */
+    lw   t2, 120(sp)
+    lw   t3, C_CHANNELS(a0)
+    addi t2, t2, 1
+    sw   t2, 120(sp)
+    bne  t2, t3, .Lc_channel
+    lw   ra, 112(sp)
+    lw   s0, 108(sp)
+    lw   s1, 104(sp)
+    lw   s2, 100(sp)
+    lw   s3, 96(sp)
+    lw   s4, 92(sp)
+    lw   s5, 88(sp)
+    lw   s6, 84(sp)
+    lw   s7, 80(sp)
+    lw   s8, 76(sp)
+    lw   s9, 72(sp)
+    lw   s10, 68(sp)
+    lw   s11, 64(sp)
+    addi sp, sp, 160
+    ret
+    .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
 
     .globl etmcu_xpulp_dw_row
     .type etmcu_xpulp_dw_row, @function
