@@ -4,6 +4,8 @@
 
    void etmcu_xpulp_dw_row_k3(const DwRowArgs* a);   three window rows
    void etmcu_xpulp_dw_row(const DwRowArgs* a);      a->rows window rows (1 .. 12)
+   void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c);   a whole strip of a 3x3, stride-1
+                                                     layer with the floor 0 (below)
 
    Output row q < a->out_rows, output o < a->outputs: its window starts at
    window + q * (outputs * x_step + row_jump) + o * x_step in the plane, and its output at
@@ -22,7 +24,9 @@
    cv.lw post-increment immediate (0x0b, funct3 2),
    cv.sb.pr (0x2b, funct3 3, funct7 0x10, rs3 in the rd field: M[rs1] = rs2, rs1 += rs3),
    cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.addRNr (0x2b, funct3 3, funct7 0x42),
-   cv.max / cv.min (funct7 0x2d / 0x2b). */
+   cv.max / cv.min (funct7 0x2d / 0x2b), cv.shuffle2.b (0x7b, funct3 1, funct7 0x70),
+   cv.insert.b (0x7b, funct3 5, funct7 0x5c | lane bit 0, rs2 field lane bit 1), cv.lb.pr /
+   cv.lbu.pr (0x2b, funct3 3, funct7 0x00 / 0x08), cv.mac (0x2b, funct3 3, funct7 0x48). */
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -42,7 +46,6 @@
 #define A_KOFF4 112
 #define A_RIGHT4 116
 #define A_YROWJUMP 120
-#define A_FLOOR 108
 
 /* cv.setup L, a0 (x10), label: the loop count in a0 */
 .macro SETUP_A0 L, lab
@@ -152,45 +155,31 @@
     .insn r 0x7b, 1, 0x54, s9, a6, s6
 .endm
 
-/* REQUANT_STORE where the floor is 0 (amin is the output offset): amin below it; at or above it
-   the sign term is +1 (in s11, the offset's register plus one) and the result is at least amin */
-.macro REQUANT_STORE_NONNEG acc
-    mv   t2, ra
-    blt  \acc, zero, .Lnn\@
-    REQ_ARITH_NONNEG \acc, t3, t4, s11, t6
-.Lnn\@:
-    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
-.endm
 
 /* With stride 1 and taps in the first three bytes of each weight word, two neighbouring outputs
    share a plane word per window row: bytes o..o+3 give output o with the weight word and output
    o+1 with the word shifted one byte up (s6..s8), so a pair costs three loads and six cv.sdotsp.b
-   (about 21 cycles per output with the requantization, against 25 alone; where the floor is 0,
-   a loop that branches around the requantization of sums below zero: about 18). */
+   (about 21 cycles per output with the requantization, against 25 alone). Where the floor is 0
+   and the lines start on words (every plane's), the quads below instead (about 14). */
     .globl etmcu_xpulp_dw_row_k3
     .type etmcu_xpulp_dw_row_k3, @function
     .p2align 2
 etmcu_xpulp_dw_row_k3:
-    addi sp, sp, -128
-    sw   ra, 112(sp)
-    sw   s0, 108(sp)
-    sw   s1, 104(sp)
-    sw   s2, 100(sp)
-    sw   s3, 96(sp)
-    sw   s4, 92(sp)
-    sw   s5, 88(sp)
-    sw   s6, 84(sp)
-    sw   s7, 80(sp)
-    sw   s8, 76(sp)
-    sw   s9, 72(sp)
-    sw   s10, 68(sp)
-    sw   s11, 64(sp)
+    addi sp, sp, -80
+    sw   ra, 76(sp)
+    sw   s0, 72(sp)
+    sw   s1, 68(sp)
+    sw   s2, 64(sp)
+    sw   s3, 60(sp)
+    sw   s4, 56(sp)
+    sw   s5, 52(sp)
+    sw   s6, 48(sp)
+    sw   s7, 44(sp)
+    sw   s8, 40(sp)
+    sw   s9, 36(sp)
+    sw   s10, 32(sp)
     LOAD_ARGS
     lw   s10, A_YROWJUMP(a0)               /* y after each output row (transposed planes) */
-    addi s11, t5, 1                        /* offset << (r+1), plus a sum's sign when >= 0 */
-    lw   t0, A_FLOOR(a0)
-    seqz t0, t0
-    sw   t0, 12(sp)                        /* 1: sums below zero give amin (the floor is 0) */
     lw   s2, (A_W + 0)(a0)
     lw   s3, (A_W + 4)(a0)
     lw   s4, (A_W + 8)(a0)
@@ -210,24 +199,11 @@ etmcu_xpulp_dw_row_k3:
     or   t0, t0, t2
     sw   t0, 8(sp)                         /* 0: pairs */
     add  t0, t1, t1                        /* window row 2's offset (row 1's: t1) */
-    /* the quads (below) when pairs go, the floor is 0 and every line's window is on a word */
-    lw   t3, 8(sp)
-    bnez t3, 3f
-    lw   t3, 12(sp)
-    beqz t3, 3f
-    lw   t3, 4(sp)
-    lw   t2, 0(sp)
-    add  t2, t2, t3                        /* one line's window to the next's (x_step 1) */
-    or   t3, t2, a1
-    andi t3, t3, 3
-    beqz t3, .Lquads
 3:  lw   t3, 8(sp)
     bnez t3, 5f
     lw   a0, 4(sp)
     srli a0, a0, 1                         /* pairs in this row */
     beqz a0, 6f
-    lw   t3, 12(sp)
-    bnez t3, 7f                            /* (the floor's pairs, below) */
     SETUP_A0 0, 1f
     K3_PAIR
     REQUANT_STORE a5
@@ -237,9 +213,7 @@ etmcu_xpulp_dw_row_k3:
     andi t3, t3, 1
     beqz t3, 2f                            /* an odd last output alone */
     K3_SINGLE_SUM
-    lw   t3, 12(sp)
-    beqz t3, .Lk3_one
-    REQUANT_STORE_NONNEG a5
+    REQUANT_STORE a5
     j    2f
 5:  lw   a0, 4(sp)                         /* one output at a time */
     SETUP_A0 0, 4f
@@ -251,41 +225,22 @@ etmcu_xpulp_dw_row_k3:
     addi s5, s5, -1
     bnez s5, 3b
 .Lk3_ret:
-    lw   ra, 112(sp)
-    lw   s0, 108(sp)
-    lw   s1, 104(sp)
-    lw   s2, 100(sp)
-    lw   s3, 96(sp)
-    lw   s4, 92(sp)
-    lw   s5, 88(sp)
-    lw   s6, 84(sp)
-    lw   s7, 80(sp)
-    lw   s8, 76(sp)
-    lw   s9, 72(sp)
-    lw   s10, 68(sp)
-    lw   s11, 64(sp)
-    addi sp, sp, 128
+    lw   ra, 76(sp)
+    lw   s0, 72(sp)
+    lw   s1, 68(sp)
+    lw   s2, 64(sp)
+    lw   s3, 60(sp)
+    lw   s4, 56(sp)
+    lw   s5, 52(sp)
+    lw   s6, 48(sp)
+    lw   s7, 44(sp)
+    lw   s8, 40(sp)
+    lw   s9, 36(sp)
+    lw   s10, 32(sp)
+    addi sp, sp, 80
     ret
-    /* The pairs of a layer whose floor is 0 (a fused ReLU): a sum below zero stores amin without
-       its requantization, and a sum that reaches it is >= 0, so its sign term is the +1 folded
-       into s11. The branch keeps this loop out of a hardware loop (whose body may not branch):
-       a0 counts the passes of two pairs each, an odd count entering at the second. */
-7:  andi t3, a0, 1
-    addi a0, a0, 1
-    srli a0, a0, 1
-    bnez t3, 9f
-8:  K3_PAIR
-    REQUANT_STORE_NONNEG a5
-    REQUANT_STORE_NONNEG s9
-9:  K3_PAIR
-    REQUANT_STORE_NONNEG a5
-    REQUANT_STORE_NONNEG s9
-    addi a0, a0, -1
-    bnez a0, 8b
-    j    6b
-.Lk3_one:                                  /* (the odd last output of a row without the floor) */
-    REQUANT_STORE a5
-    j    2b
+
+    .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
 
     /* The quads: four neighbouring outputs o..o+3 of a line whose windows start on words (stride
        1, three taps, the floor 0). Per window row, the aligned word A (bytes o..o+3) gives outputs
@@ -320,8 +275,21 @@ etmcu_xpulp_dw_row_k3:
 .macro SHIFT2 r, b
     .insn r 0x7b, 1, 0x70, \r, \b, t3
 .endm
-/* one quad: A in \a0r..\a2r (window rows 0..2, becoming C), the next B into \b0r..\b2r */
-.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r
+/* REQ_Q for a sum known to be >= 0 */
+.macro REQ_P acc
+    slli \acc, \acc, 2
+    mulh t2, \acc, t4
+    .insn r 0x2b, 3, 0x42, t2, s11, t6     /* cv.addRNr t2, s11, t6 */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
+.endm
+/* one quad: A in \a0r..\a2r (window rows 0..2, becoming C), the next B into \b0r..\b2r. A quad's
+   four sums are nearly always all below zero or all at or above it (KWS: 96 % of them; a
+   channel's bias and weights set the sign of a neighbourhood), so the sign is tested once for the
+   four: all below zero store amin four times (QUAD_STUBS, 13 cycles against 20), all at or above
+   requantize without a test each (the two tests cost what the four skipped ones did), and only a
+   mixed quad takes REQ_Q four times. */
+.macro QUAD id, a0r, a1r, a2r, b0r, b1r, b2r
     lw   a5, 20(sp)
     lw   s9, 20(sp)
     lw   a3, 20(sp)
@@ -334,10 +302,35 @@ etmcu_xpulp_dw_row_k3:
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
     PAIR_SUMS a3, s1, \a0r, \a1r, \a2r
+    and  t2, a5, s9
+    and  t2, t2, a3
+    and  t2, t2, s1
+    bltz t2, .Lqn\id                       /* all four below zero */
+    or   t2, a5, s9
+    or   t2, t2, a3
+    or   t2, t2, s1
+    bltz t2, .Lqm\id                       /* some below zero */
+    REQ_P a5
+    REQ_P s9
+    REQ_P a3
+    REQ_P s1
+.Lqd\id:
+.endm
+/* QUAD \id's other two cases, out of the loop's straight line */
+.macro QUAD_STUBS id
+.Lqn\id:
+    lw   t2, 16(sp)
+    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4: amin */
+    .insn r 0x2b, 3, 0x10, a4, a2, t2
+    .insn r 0x2b, 3, 0x10, a4, a2, t2
+    .insn r 0x2b, 3, 0x10, a4, a2, t2
+    j    .Lqd\id
+.Lqm\id:
     REQ_Q a5
     REQ_Q s9
     REQ_Q a3
     REQ_Q s1
+    j    .Lqd\id
 .endm
 /* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per call): from
    outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)) and
@@ -379,17 +372,6 @@ etmcu_xpulp_dw_row_k3:
     lla  a5, .Lq_three
 2:  sw   a5, 52(sp)
 .endm
-.Lquads:                                   /* (t2: one line's window to the next's) */
-    sw   ra, 16(sp)                        /* amin */
-    sw   s1, 20(sp)                        /* full */
-    sw   s10, 24(sp)                       /* y after a line's last output */
-    sw   t2, 32(sp)
-    sw   s5, 36(sp)                        /* lines */
-    LINES_PREP
-    li   t3, 0x05040302                    /* the selector of SHIFT2 */
-    jal  ra, etmcu_xpulp_dw_k3_lines
-    j    .Lk3_ret
-    .size etmcu_xpulp_dw_row_k3, . - etmcu_xpulp_dw_row_k3
 
 /* The lines of one channel (etmcu_xpulp_dw_k3_lines: a subroutine of this file's two kernels, in
    the caller's frame): a1 the first line's window, t1 / t0 line_stride and twice it, a2 y, a4
@@ -452,14 +434,16 @@ etmcu_xpulp_dw_k3_lines:
     .insn r 0x2b, 3, 0x06, t5, a1, t0
     .insn i 0x0b, 2, a6, a1, 4
 .Lq_first:
-    QUAD a6, a7, t5, s5, s10, ra
+    QUAD 1, a6, a7, t5, s5, s10, ra
 .Lq_second:
-    QUAD s5, s10, ra, a6, a7, t5
+    QUAD 2, s5, s10, ra, a6, a7, t5
     addi a0, a0, -1
     bnez a0, .Lq_first
     lw   t2, 52(sp)                        /* the outputs past the quads: by their count */
     lw   a5, 20(sp)                        /* (the first of their sums) */
     jr   t2
+    QUAD_STUBS 1
+    QUAD_STUBS 2
 .Lq_odd:
     .insn r 0x2b, 3, 0x06, s10, a1, t1
     .insn r 0x2b, 3, 0x06, ra, a1, t0
