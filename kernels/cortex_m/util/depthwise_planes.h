@@ -160,21 +160,41 @@ inline bool dw_plane_values_ok(const DwJob& j) {
   // a bias inside lim needs no sum (every layer of the zoo's; the sums cost upstream KWS with
   // Xpulp about 45,000 cycles)
   const int32_t lim = (int32_t(1) << 28) - j.kh * j.kw * (int32_t(1) << 14);
-  // (requant_2v_ok and the bias range as unsigned compares without branches, then one branch per
-  // channel: about 10 cycles per channel less than the plain loop with Xpulp)
-  uint32_t bad = 0;
-  const uint32_t bias_span = 2 * static_cast<uint32_t>(lim) - 2;  // b in (-lim, lim)
-  for (int32_t c = 0; c < j.out.c; ++c) {
-    const uint32_t b = static_cast<uint32_t>(j.bias ? j.bias[c] : 0);
-    bad |= static_cast<uint32_t>(j.mult[c] <= 0) |
-           static_cast<uint32_t>(static_cast<uint32_t>(j.shift[c]) + 20 > 19u);
-    if (b + static_cast<uint32_t>(lim) - 1 <= bias_span) continue;
+  // requant_2v_ok and the bias range as unsigned compares without branches, two channels a pass;
+  // the sums only when a bias is out of range (upstream KWS with Xpulp: 19 -> 10 cycles per
+  // channel)
+  const int32_t n = j.out.c;
+  const int32_t *m = j.mult, *sh = j.shift, *bias = j.bias;
+  const uint32_t ulim = static_cast<uint32_t>(lim) - 1, span = 2 * static_cast<uint32_t>(lim) - 2;
+  auto bad_mult = [&](int32_t c) {
+    return static_cast<uint32_t>(m[c] <= 0) |
+           static_cast<uint32_t>(static_cast<uint32_t>(sh[c]) + 20 > 19u);
+  };
+  uint32_t bad = 0, far = 0;  // far: a bias outside (-lim, lim)
+  int32_t c = 0;
+  if (bias != nullptr) {
+    for (; c + 1 < n; c += 2) {
+      bad |= bad_mult(c) | bad_mult(c + 1);
+      far |= static_cast<uint32_t>(static_cast<uint32_t>(bias[c]) + ulim > span) |
+             static_cast<uint32_t>(static_cast<uint32_t>(bias[c + 1]) + ulim > span);
+    }
+    if (c < n) {
+      bad |= bad_mult(c);
+      far |= static_cast<uint32_t>(static_cast<uint32_t>(bias[c]) + ulim > span);
+    }
+  } else {
+    for (; c < n; ++c) bad |= bad_mult(c);
+  }
+  if (bad != 0) return false;
+  if (far == 0) return true;
+  for (c = 0; c < n; ++c) {
+    if (static_cast<uint32_t>(bias[c]) + ulim <= span) continue;
     int32_t sw = 0;
     for (int32_t t = 0; t < j.kh * j.kw; ++t) sw += j.w[static_cast<size_t>(t) * j.out.c + c];
-    const int64_t full = static_cast<int64_t>(j.bias ? j.bias[c] : 0) + int64_t(j.ioff) * sw;
+    const int64_t full = static_cast<int64_t>(bias[c]) + int64_t(j.ioff) * sw;
     if (full <= -(int64_t(1) << 28) || full >= (int64_t(1) << 28)) return false;
   }
-  return bad == 0;
+  return true;
 }
 
 // `taps` (<= 4) filter elements `step` bytes apart from p as one word (the first in its low byte,

@@ -21,9 +21,9 @@ struct DwK3Channels {
   const int8_t* src;  // the gather (DwGather) for channel 0: src + ci for channel ci
   int8_t* dst;
   int32_t along, src_skip, dst_skip, lines, pairs;
-  int32_t gather_kind;  // 2 pairs, 3 pairs and an odd last byte (lines >= 1, bytes >= 2)
+  int32_t odd;          // 1: each line's bytes are odd (lines >= 1, bytes >= 2: pairs first)
   const int8_t* w;      // channel 0's weight word 0, tap 0 (channel ci: w + ci)
-  int32_t word_step, tap_step;  // bytes between the weight words' first taps, between taps
+  int32_t word_step, tap_step;  // bytes from a weight word's last tap to the next's first, between taps
   const int32_t* bias;          // channel 0's (bias_step 0: the zero word below)
   int32_t bias_step;
   const int32_t *mult, *shift;
@@ -35,7 +35,7 @@ struct DwK3Channels {
   int32_t zero;
 };
 static_assert(sizeof(void*) != 4 ||
-                  (offsetof(DwK3Channels, gather_kind) == 28 && offsetof(DwK3Channels, ioff) == 60 &&
+                  (offsetof(DwK3Channels, odd) == 28 && offsetof(DwK3Channels, ioff) == 60 &&
                    offsetof(DwK3Channels, y) == 72 && offsetof(DwK3Channels, y_line_jump) == 104),
               "DwK3Channels layout differs from the one depthwise_rows.S reads");
 }  // namespace int8
@@ -81,11 +81,11 @@ struct XpulpPlanes {
     c.dst_skip = g.dst_row - g.n;
     c.lines = g.lines;
     c.pairs = g.n >> 1;
-    c.gather_kind = (g.n & 1) ? 3 : 2;
+    c.odd = g.n & 1;
     c.w = j.w;
     // window row r's taps t: filter element (r, t) upright, (t, r) from a transposed plane
-    c.word_step = (columns ? 1 : j.kw) * j.out.c;
     c.tap_step = (columns ? j.kw : 1) * j.out.c;
+    c.word_step = (columns ? 1 : j.kw) * j.out.c - 2 * c.tap_step;
     c.zero = 0;
     c.bias = j.bias ? j.bias : &c.zero;
     c.bias_step = j.bias ? 4 : 0;

@@ -275,21 +275,11 @@ etmcu_xpulp_dw_row_k3:
 .macro SHIFT2 r, b
     .insn r 0x7b, 1, 0x70, \r, \b, t3
 .endm
-/* REQ_Q for a sum known to be >= 0 */
-.macro REQ_P acc
-    slli \acc, \acc, 2
-    mulh t2, \acc, t4
-    .insn r 0x2b, 3, 0x42, t2, s11, t6     /* cv.addRNr t2, s11, t6 */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
-    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
-.endm
-/* one quad: A in \a0r..\a2r (window rows 0..2, becoming C), the next B into \b0r..\b2r. A quad's
-   four sums are nearly always all below zero or all at or above it (KWS: 96 % of them; a
-   channel's bias and weights set the sign of a neighbourhood), so the sign is tested once for the
-   four: all below zero store amin four times (QUAD_STUBS, 13 cycles against 20), all at or above
-   requantize without a test each (the two tests cost what the four skipped ones did), and only a
-   mixed quad takes REQ_Q four times. */
-.macro QUAD id, a0r, a1r, a2r, b0r, b1r, b2r
+/* one quad: A in \a0r..\a2r (window rows 0..2, becoming C), the next B into \b0r..\b2r. (Testing
+   the four sums' signs once, to store amin four times or requantize without a test each, gained
+   on the all-ones input, whose quads are all of one sign, but lost on the ten real keyword
+   inputs, where a third of the quads are mixed.) */
+.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r
     lw   a5, 20(sp)
     lw   s9, 20(sp)
     lw   a3, 20(sp)
@@ -302,40 +292,16 @@ etmcu_xpulp_dw_row_k3:
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
     PAIR_SUMS a3, s1, \a0r, \a1r, \a2r
-    and  t2, a5, s9
-    and  t2, t2, a3
-    and  t2, t2, s1
-    bltz t2, .Lqn\id                       /* all four below zero */
-    or   t2, a5, s9
-    or   t2, t2, a3
-    or   t2, t2, s1
-    bltz t2, .Lqm\id                       /* some below zero */
-    REQ_P a5
-    REQ_P s9
-    REQ_P a3
-    REQ_P s1
-.Lqd\id:
-.endm
-/* QUAD \id's other two cases, out of the loop's straight line */
-.macro QUAD_STUBS id
-.Lqn\id:
-    lw   t2, 16(sp)
-    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4: amin */
-    .insn r 0x2b, 3, 0x10, a4, a2, t2
-    .insn r 0x2b, 3, 0x10, a4, a2, t2
-    .insn r 0x2b, 3, 0x10, a4, a2, t2
-    j    .Lqd\id
-.Lqm\id:
     REQ_Q a5
     REQ_Q s9
     REQ_Q a3
     REQ_Q s1
-    j    .Lqd\id
 .endm
 /* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per call): from
    outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)) and
    y_step (a4): 28(sp) y from one line's first output to the next's, 44(sp) the line's entry
-   (.Lq_even / .Lq_odd / .Lq_none), 48(sp) passes of two quads, 52(sp) the tail's entry (by
+   (.Lq_even / .Lq_odd / .Lq_none), 48(sp) 4 x quads (a1 past the A loads to past the last quad:
+   the quads' loop ends there), 52(sp) the tail's entry (by
    outputs % 4), 56(sp) a1 past a line's last B to the next window. Clobbers t2, a0, a3, a5. */
 .macro LINES_PREP
     lw   t2, 4(sp)
@@ -344,9 +310,9 @@ etmcu_xpulp_dw_row_k3:
     add  a0, a0, a3
     sw   a0, 28(sp)
     srli a0, t2, 2                         /* quads */
+    slli a5, a0, 2
+    sw   a5, 48(sp)                        /* a1 past the A loads to a1 past the last quad */
     addi a3, a0, 1
-    srli a5, a3, 1
-    sw   a5, 48(sp)
     slli a3, a3, 2
     lw   a5, 32(sp)
     sub  a5, a5, a3
@@ -388,9 +354,8 @@ etmcu_xpulp_dw_k3_lines:
     mul  t2, t2, a0
     add  t2, t2, a2
     sw   t2, 60(sp)                        /* y past the last line: the lines' end */
-    lw   t2, 44(sp)                        /* a line's entry: by the quads' count */
-    lw   a0, 48(sp)
-    jr   t2
+    lw   t2, 12(sp)
+    j    .Lq_first_line
 .Lq_three:                                 /* A in a6, a7, t5; a1 at B; a5 full. The pair, then C's first */
     lw   s9, 20(sp)
     lw   a3, 20(sp)
@@ -427,27 +392,27 @@ etmcu_xpulp_dw_k3_lines:
     lw   t2, 12(sp)
     add  a2, a2, t5
     beq  a2, a0, .Lq_ret
+.Lq_first_line:                            /* (t2: 12(sp)) */
     lw   a0, 48(sp)
     bnez t2, .Lq_jump                      /* the next line */
 .Lq_even:
     .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A */
     .insn r 0x2b, 3, 0x06, t5, a1, t0
     .insn i 0x0b, 2, a6, a1, 4
+    add  a0, a0, a1
 .Lq_first:
-    QUAD 1, a6, a7, t5, s5, s10, ra
+    QUAD a6, a7, t5, s5, s10, ra
 .Lq_second:
-    QUAD 2, s5, s10, ra, a6, a7, t5
-    addi a0, a0, -1
-    bnez a0, .Lq_first
+    QUAD s5, s10, ra, a6, a7, t5
+    bne  a1, a0, .Lq_first                 /* (a0: a1 past the line's last quad) */
     lw   t2, 52(sp)                        /* the outputs past the quads: by their count */
     lw   a5, 20(sp)                        /* (the first of their sums) */
     jr   t2
-    QUAD_STUBS 1
-    QUAD_STUBS 2
 .Lq_odd:
     .insn r 0x2b, 3, 0x06, s10, a1, t1
     .insn r 0x2b, 3, 0x06, ra, a1, t0
     .insn i 0x0b, 2, s5, a1, 4
+    add  a0, a0, a1
     j    .Lq_second
 .Lq_none:
     .insn r 0x2b, 3, 0x06, a7, a1, t1
@@ -478,7 +443,7 @@ etmcu_xpulp_dw_k3_lines:
 #define C_DSTSKIP 16
 #define C_LINES 20
 #define C_PAIRS 24
-#define C_GKIND 28
+#define C_ODD 28
 #define C_W 32
 #define C_WSTEP 36
 #define C_TSTEP 40
@@ -544,14 +509,18 @@ etmcu_xpulp_dw_k3_channels:
     sw   t2, 36(sp)
     lw   a4, C_YSTEP(a0)
     LINES_PREP
-    li   t2, 0x05040302                    /* the selector of SHIFT2 */
-    sw   t2, 0(sp)
     li   t2, 0x01010101
     sw   t2, 8(sp)
+    /* what the lines read and neither they nor the channels' code below write: set once */
+    lw   a0, 116(sp)                       /* (LINES_PREP clobbered it) */
+    li   t3, 0x05040302                    /* the selector of SHIFT2 */
+    lw   s0, C_AMAX(a0)
+    lw   t1, C_LS(a0)
+    add  t0, t1, t1
 .Lc_channel:
     lw   a0, 116(sp)
     lw   s3, 120(sp)                       /* (s3: the channel until its weights) */
-    lw   t2, C_GKIND(a0)                   /* 2: pairs, 3: pairs and an odd last byte */
+    lw   t2, C_ODD(a0)                     /* 0: pairs, 1: pairs and an odd last byte */
     lw   a6, C_SRC(a0)
     lw   a5, C_DST(a0)
     lw   a3, C_ALONG(a0)
@@ -560,7 +529,6 @@ etmcu_xpulp_dw_k3_channels:
     lw   t6, C_LINES(a0)
     lw   a7, C_PAIRS(a0)
     add  a6, a6, s3
-    addi t2, t2, -2
     beqz t2, .Lc_even
     SETUP_R 1, 31, 1f                      /* lines (t6) */
     SETUP_R 0, 17, 2f                      /* pairs (a7) */
@@ -591,20 +559,17 @@ etmcu_xpulp_dw_k3_channels:
     lw   t2, C_BIASSTEP(a0)
     add  a6, a6, s3
     mul  t2, t2, s3
-    mv   a7, a6
-    add  s1, s1, t2                        /* (TAPS clobbers t2 and a3) */
-    TAPS s2, a7, t5
-    add  a6, a6, t4
-    mv   a7, a6
     slli s10, s3, 2                        /* (s10: 4 x the channel) */
-    TAPS s9, a7, t5                        /* (s9: word 1 while s3 is the channel) */
+    add  s1, s1, t2                        /* (TAPS clobbers t2 and a3) */
+    TAPS s2, a6, t5
+    add  a6, a6, t4                        /* (t4: word_step - 2 tap_step) */
+    TAPS s9, a6, t5                        /* (s9: word 1 while s3 is the channel) */
     add  a6, a6, t4
     TAPS s4, a6, t5
     lw   a2, C_Y(a0)
     mv   s3, s9
     lw   t2, 8(sp)                         /* 0x01010101 */
-    li   a5, 0
-    .insn r 0x7b, 1, 0x54, a5, s2, t2      /* the taps' sum */
+    .insn r 0x7b, 1, 0x48, a5, s2, t2      /* the taps' sum: cv.dotsp.b, then cv.sdotsp.b */
     .insn r 0x7b, 1, 0x54, a5, s3, t2
     .insn r 0x7b, 1, 0x54, a5, s4, t2
     lw   s1, 0(s1)                         /* full = bias + input offset * the taps' sum */
@@ -627,19 +592,14 @@ etmcu_xpulp_dw_k3_channels:
     slli s8, s4, 8
     sll  s11, s11, t6
     addi s11, s11, 1                       /* offset << (r+1), plus the sign term of a sum >= 0 */
-    lw   s0, C_AMAX(a0)
-    lw   a4, C_YSTEP(a0)
     lw   a1, C_WINDOW(a0)
-    lw   t1, C_LS(a0)
-    lw   t3, 0(sp)
-    add  t0, t1, t1
     jal  ra, etmcu_xpulp_dw_k3_lines
     lw   a0, 116(sp)                       /* the next channel */
     lw   t2, 120(sp)
-    lw   t3, C_CHANNELS(a0)
+    lw   t4, C_CHANNELS(a0)
     addi t2, t2, 1
     sw   t2, 120(sp)
-    bne  t2, t3, .Lc_channel
+    bne  t2, t4, .Lc_channel
     lw   ra, 112(sp)
     lw   s0, 108(sp)
     lw   s1, 104(sp)
