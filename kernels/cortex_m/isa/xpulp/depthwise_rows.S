@@ -297,18 +297,21 @@ etmcu_xpulp_dw_row_k3:
     REQ_Q a3
     REQ_Q s1
 .endm
-/* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per call): from
-   outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)) and
-   y_step (a4): 28(sp) y from one line's first output to the next's, 44(sp) the line's entry
-   (.Lq_even / .Lq_odd / .Lq_none), 48(sp) 4 x quads (a1 past the A loads to past the last quad:
-   the quads' loop ends there), 52(sp) the tail's entry (by
-   outputs % 4), 56(sp) a1 past a line's last B to the next window. Clobbers t2, a0, a3, a5. */
+/* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per strip): from
+   outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)), lines
+   (36(sp)) and y_step (a4): 36(sp) y from the first line's first output to past the last line,
+   12(sp) 0 when the line's entry is .Lq_even, 44(sp) the entry (.Lq_even / .Lq_odd / .Lq_none),
+   48(sp) 4 x quads (a1 past the A loads to past the last quad: the quads' loop ends there),
+   52(sp) the tail's entry (by outputs % 4), 56(sp) a1 past a line's last B to the next window.
+   Clobbers t2, a0, a3, a5. */
 .macro LINES_PREP
     lw   t2, 4(sp)
     mul  a0, t2, a4
     lw   a3, 24(sp)
-    add  a0, a0, a3
-    sw   a0, 28(sp)
+    add  a0, a0, a3                        /* y from one line's first output to the next's */
+    lw   a3, 36(sp)
+    mul  a0, a0, a3
+    sw   a0, 36(sp)                        /* ... times the lines: y from the first to past the last */
     srli a0, t2, 2                         /* quads */
     slli a5, a0, 2
     sw   a5, 48(sp)                        /* a1 past the A loads to a1 past the last quad */
@@ -343,15 +346,12 @@ etmcu_xpulp_dw_row_k3:
    the caller's frame): a1 the first line's window, t1 / t0 line_stride and twice it, a2 y, a4
    y_step, t4 the multiplier, s11 offset << (r+1) plus 1, t6 r + 1, s0 amax, s2..s4 / s6..s8 the
    weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
-   a line's end to the next line's first output, 36(sp) lines, and LINES_PREP's slots (from
-   4(sp) outputs per line, 24(sp), 32(sp) window to the next line's window, and a4). Every other
-   register is clobbered. */
+   a line's end to the next line's first output, and LINES_PREP's slots. Every other register is
+   clobbered; t0, t1, t3, s0 and a4 are only read. */
     .type etmcu_xpulp_dw_k3_lines, @function
 etmcu_xpulp_dw_k3_lines:
     sw   ra, 40(sp)
     lw   t2, 36(sp)
-    lw   a0, 28(sp)
-    mul  t2, t2, a0
     add  t2, t2, a2
     sw   t2, 60(sp)                        /* y past the last line: the lines' end */
     lw   t2, 12(sp)
@@ -511,15 +511,14 @@ etmcu_xpulp_dw_k3_channels:
     LINES_PREP
     li   t2, 0x01010101
     sw   t2, 8(sp)
+    li   s3, 0                             /* the channel (s3 until its weights, then 120(sp)) */
     /* what the lines read and neither they nor the channels' code below write: set once */
     lw   a0, 116(sp)                       /* (LINES_PREP clobbered it) */
     li   t3, 0x05040302                    /* the selector of SHIFT2 */
     lw   s0, C_AMAX(a0)
     lw   t1, C_LS(a0)
     add  t0, t1, t1
-.Lc_channel:
-    lw   a0, 116(sp)
-    lw   s3, 120(sp)                       /* (s3: the channel until its weights) */
+.Lc_channel:                               /* (a0: the block, s3: the channel) */
     lw   t2, C_ODD(a0)                     /* 0: pairs, 1: pairs and an odd last byte */
     lw   a6, C_SRC(a0)
     lw   a5, C_DST(a0)
@@ -595,11 +594,11 @@ etmcu_xpulp_dw_k3_channels:
     lw   a1, C_WINDOW(a0)
     jal  ra, etmcu_xpulp_dw_k3_lines
     lw   a0, 116(sp)                       /* the next channel */
-    lw   t2, 120(sp)
+    lw   s3, 120(sp)
     lw   t4, C_CHANNELS(a0)
-    addi t2, t2, 1
-    sw   t2, 120(sp)
-    bne  t2, t4, .Lc_channel
+    addi s3, s3, 1
+    sw   s3, 120(sp)
+    bne  s3, t4, .Lc_channel
     lw   ra, 112(sp)
     lw   s0, 108(sp)
     lw   s1, 104(sp)
