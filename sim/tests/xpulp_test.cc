@@ -82,7 +82,12 @@ TEST(Xpulp, Simd) {
   EXPECT_EQ(One(R(0x7b, 1, (0x17 << 2), 12, 10, 1), 0x80ff7f01, 0), 0xffffffffu);    // extract.b 2
   EXPECT_EQ(One(R(0x7b, 2, (0x17 << 2) | 1, 12, 10, 0), 0x80ff7f01, 0), 0x80ffu);    // extractu.h 1
   EXPECT_EQ(One(R(0x7b, 5, (0x17 << 2) | 1, 12, 10, 0), 0x55, 0, 0xaaaaaaaa),
-            0xaaaa55aau);                                                            // insert.b 1
+            0xaaaa55aau);  // insert.b 1
+  // insert.b 2: the lane's high bit in the rs2 field (isa/xpulp/depthwise_rows.S TAPS)
+  EXPECT_EQ(One(R(0x7b, 5, (0x17 << 2), 12, 10, 1), 0x55, 0, 0xaaaaaaaa), 0xaa55aaaau);
+  // shuffle2.b: lane i from rs1 when bit 2 of selector byte i is set, else from the old rd; the
+  // depthwise quads' selector 0x05040302 gives rd's bytes 2, 3 then rs1's bytes 0, 1
+  EXPECT_EQ(One(CvSimd(0x1c, 1, 12, 10, 11), 0xa3a2a1a0, 0x05040302, 0xb3b2b1b0), 0xa1a0b3b2u);
   EXPECT_EQ(One(CvSimd(0x08, 0, 12, 10, 11), 0x80008000, 0x00040004), 0x08000800u);  // srl.h
   EXPECT_EQ(One(CvSimd(0x09, 0, 12, 10, 11), 0x80008000, 0x00040004), 0xf800f800u);  // sra.h
 }

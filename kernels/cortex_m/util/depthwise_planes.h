@@ -380,8 +380,8 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     if constexpr (Isa::kChannelLoop) {
       // an ISA's own loop over the strip's channels (gather, weights and rows), when it takes
       // the layer
-      const DwGather g{plane + static_cast<size_t>(l0) * ls + b0, src, ls, across, along,
-                       b1 - b0, l1 - l0};
+      const DwGather g{
+          plane + static_cast<size_t>(l0) * ls + b0, src, ls, across, along, b1 - b0, l1 - l0};
       if (j.cm == 1 && Isa::channel_loop(j, a1, g, oy0, columns)) continue;
     }
     for (int32_t ci = 0; ci < cin; ++ci) {

@@ -23,8 +23,9 @@ struct DwK3Channels {
   int32_t along, src_skip, dst_skip, lines, pairs;
   int32_t odd;          // 1: each line's bytes are odd (lines >= 1, bytes >= 2: pairs first)
   const int8_t* w;      // channel 0's weight word 0, tap 0 (channel ci: w + ci)
-  int32_t word_step, tap_step;  // bytes from a weight word's last tap to the next's first, between taps
-  const int32_t* bias;          // channel 0's (bias_step 0: the zero word below)
+  int32_t word_step;    // bytes from a weight word's last tap to the next word's first
+  int32_t tap_step;     // bytes between a weight word's taps
+  const int32_t* bias;  // channel 0's (bias_step 0: the zero word below)
   int32_t bias_step;
   const int32_t *mult, *shift;
   int32_t ioff, amin, amax;  // amin is the output offset (the floor 0)

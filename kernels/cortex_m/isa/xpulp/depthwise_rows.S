@@ -342,8 +342,8 @@ etmcu_xpulp_dw_row_k3:
 2:  sw   a5, 52(sp)
 .endm
 
-/* The lines of one channel (etmcu_xpulp_dw_k3_lines: a subroutine of this file's two kernels, in
-   the caller's frame): a1 the first line's window, t1 / t0 line_stride and twice it, a2 y, a4
+/* The lines of one channel (etmcu_xpulp_dw_k3_lines: the subroutine of etmcu_xpulp_dw_k3_channels,
+   in its frame): a1 the first line's window, t1 / t0 line_stride and twice it, a2 y, a4
    y_step, t4 the multiplier, s11 offset << (r+1) plus 1, t6 r + 1, s0 amax, s2..s4 / s6..s8 the
    weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
    a line's end to the next line's first output, and LINES_PREP's slots. Every other register is
@@ -430,12 +430,13 @@ etmcu_xpulp_dw_k3_lines:
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
 
 /* void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c): the channels of one strip of a 3x3,
-   stride-1 depthwise layer with channel multiplier 1 and the floor 0 (util/depthwise_planes.h
-   documents the block, isa/xpulp/depthwise.h decides when). Per input channel: its plane gathered
-   (as xpulp::gather_rows: nested hardware loops of byte loads and stores, two per byte), its three
-   weight words packed and their taps summed (cv.sdotsp.b with 0x01010101), full and the 4v
-   requantization constants, then its lines through etmcu_xpulp_dw_k3_lines; one call per strip instead of the
-   C loop's row-kernel call, argument block and prologue per channel. */
+   stride-1 depthwise layer with channel multiplier 1 and the floor 0 (isa/xpulp/depthwise.h
+   documents the block and decides when). Per input channel: its plane gathered (as
+   xpulp::gather_rows: nested hardware loops of byte loads and stores, two cycles per byte), its
+   three weight words packed and their taps summed (cv.dotsp.b / cv.sdotsp.b with 0x01010101),
+   full and the 4v requantization constants, then its lines through etmcu_xpulp_dw_k3_lines; one
+   call per strip instead of the C loop's row-kernel call, argument block and prologue per
+   channel. */
 #define C_SRC 0
 #define C_DST 4
 #define C_ALONG 8
