@@ -31,11 +31,16 @@ _start:
     call    main
     tail    board_exit
 
-/* Any trap is fatal: print "X <mcause> <mepc>" and exit with 3. mtvec's BASE must be 256-byte
+/* Any trap is fatal: print "X <mcause> <mepc>" and exit with 3 (gp reloaded first: a trap may
+   come from a kernel that borrowed it). mtvec's BASE must be 256-byte
    aligned: the linker script places this section (link.ld, .vectors). */
     .section .text.vectors, "ax"
 fw_trap_entry:
     csrr    a0, mcause
     csrr    a1, mepc
     la      sp, __stack_top
+    .option push
+    .option norelax
+    la      gp, __global_pointer$       /* (the Xpulp pointwise kernel uses gp as a register) */
+    .option pop
     tail    fw_fatal_trap

@@ -131,7 +131,9 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   };
   const int32_t cached = cout < kStripCachedChannels ? cout : kStripCachedChannels;
   int32_t full[kStripCachedChannels];
-  for (int32_t ch = 0; ch < cached; ++ch) full[ch] = folded(ch);
+  int8::row_sums(j.w, c, cached, full);
+  for (int32_t ch = 0; ch < cached; ++ch)
+    full[ch] = wrap_add(j.bias ? j.bias[ch] : 0, wrap_mul(j.ioff, full[ch]));
   auto full_of = [&](int32_t ch) { return ch < cached ? full[ch] : folded(ch); };
   int32_t blocks = 0;  // channels [0, blocks) by the micro-kernel
   if (int8::kPointwise4ch && c % 4 == 0 && c < int8::kPointwiseMaxRow &&

@@ -1,6 +1,7 @@
 // int8 dot products with the Arm DSP extension (Cortex-M4/M7/M33): four bytes per load,
 // multiplied in 16-bit pairs (SXTB16 + SMLAD), as CMSIS-NN's DSP kernels do.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernels/cortex_m/isa/dsp/smlad.h"
@@ -37,6 +38,11 @@ inline int32_t row_sum(const int8_t* w, int32_t n) {
     s = __usada8(v ^ 0x80808080u, 0, s);
   }
   return static_cast<int32_t>(s) - 128 * i + byte_sum(w + i, n - i);
+}
+
+// The sums of `rows` rows of n bytes each, back to back (a layer's weight rows): row_sum per row.
+inline void row_sums(const int8_t* w, int32_t n, int32_t rows, int32_t* out) {
+  for (int32_t r = 0; r < rows; ++r) out[r] = row_sum(w + static_cast<ptrdiff_t>(r) * n, n);
 }
 
 }  // namespace int8

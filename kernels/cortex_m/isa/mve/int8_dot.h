@@ -3,6 +3,7 @@
 // has the DSP extension).
 #pragma once
 #include <arm_mve.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernels/cortex_m/isa/dsp/smlad.h"
@@ -43,6 +44,11 @@ inline int32_t row_sum(const int8_t* w, int32_t n) {
     s = vaddvaq_p_s8(s, vldrbq_z_s8(w + i, p), p);
   }
   return s;
+}
+
+// The sums of `rows` rows of n bytes each, back to back (a layer's weight rows): row_sum per row.
+inline void row_sums(const int8_t* w, int32_t n, int32_t rows, int32_t* out) {
+  for (int32_t r = 0; r < rows; ++r) out[r] = row_sum(w + static_cast<ptrdiff_t>(r) * n, n);
 }
 
 }  // namespace int8

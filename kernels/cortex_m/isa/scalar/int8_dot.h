@@ -1,6 +1,7 @@
 // int8 dot products for cores without SIMD (plain RV32IMC, Armv6-M): several weight rows against
 // one input, so that each input byte loaded feeds kOc multiply-accumulates.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kernels/cortex_m/util/dot_common.h"
@@ -54,6 +55,11 @@ inline void dot(const int8_t* x, const int8_t* const* w, int32_t n, int32_t* d) 
 
 // The sum of n weight bytes (the offset folding's sum(w)).
 inline int32_t row_sum(const int8_t* w, int32_t n) { return byte_sum(w, n); }
+
+// The sums of `rows` rows of n bytes each, back to back (a layer's weight rows): row_sum per row.
+inline void row_sums(const int8_t* w, int32_t n, int32_t rows, int32_t* out) {
+  for (int32_t r = 0; r < rows; ++r) out[r] = row_sum(w + static_cast<ptrdiff_t>(r) * n, n);
+}
 
 }  // namespace int8
 }  // namespace kernels

@@ -1,6 +1,7 @@
 // int8 dot products for the CV32E40P with its PULP extensions: cv.sdotsp.b adds the four signed
 // byte products of two words to a register in one cycle.
 #pragma once
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -115,6 +116,40 @@ __attribute__((noinline)) inline int32_t row_sum(const int8_t* w, int32_t n) {
   }
   for (; i < n; ++i) s += w[i];
   return s;
+}
+
+// The sums of `rows` rows of n bytes each, back to back (a layer's weight rows). On the core, with
+// aligned rows of a multiple of 8 bytes, one call for all of them: the row loop is a second
+// hardware loop around row_sum's (35 cycles per 64-byte row against about 54 for a call of
+// row_sum each: upstream KWS's 64-channel pointwise layers spent 3,456 cycles a call on them).
+__attribute__((noinline)) inline void row_sums(const int8_t* w, int32_t n, int32_t rows,
+                                               int32_t* out) {
+#if defined(__riscv)
+  if ((reinterpret_cast<uintptr_t>(w) & 3u) == 0 && n >= 8 && n % 8 == 0 && rows >= 1) {
+    const int8_t* p = w;
+    int32_t* o = out;
+    int32_t s;
+    uint32_t a, b;
+    __asm__ volatile(
+        ".p2align 2\n\t"  // the loops' setups, starts and ends on words (hardware loop rule)
+        ".option push\n\t"
+        ".option norvc\n\t"  // the loop ends are counted in four-byte instructions
+        ".insn i 0x2b, 4, x15, %[rows], 8\n\t"
+        "li %[s], 0\n\t"
+        ".insn i 0x2b, 4, x14, %[pairs], 5\n\t"
+        ".insn i 0x0b, 2, %[a], %[p], 4\n\t"
+        ".insn i 0x0b, 2, %[b], %[p], 4\n\t"
+        ".insn r 0x7b, 1, 0x54, %[s], %[a], %[ones]\n\t"
+        ".insn r 0x7b, 1, 0x54, %[s], %[b], %[ones]\n\t"
+        ".insn s 0x2b, 2, %[s], 4(%[o])\n\t"  // cv.sw post-increment: the row's sum
+        ".option pop\n\t"
+        : [s] "=&r"(s), [p] "+r"(p), [o] "+r"(o), [a] "=&r"(a), [b] "=&r"(b)
+        : [rows] "r"(rows), [pairs] "r"(n >> 3), [ones] "r"(0x01010101u)
+        : "memory");
+    return;
+  }
+#endif
+  for (int32_t r = 0; r < rows; ++r) out[r] = row_sum(w + static_cast<ptrdiff_t>(r) * n, n);
 }
 
 }  // namespace int8

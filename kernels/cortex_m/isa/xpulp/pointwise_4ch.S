@@ -137,6 +137,36 @@
     REQQ_NONNEG \acc3
 .endm
 
+/* The five-pixel path's, a fused ReLU's: acc's output at t1, t1 += y_step (tp); m in t3,
+   offset << (r+1) plus the sign term's +1 in t4, r + 1 in t5, amin in gp, amax in t6 */
+.macro REQ5_NONNEG acc
+    mv   t2, gp
+    blt  \acc, zero, .Lq5\@
+    slli t2, \acc, 2
+    mulh t2, t2, t3
+    .insn r 0x2b, 3, 0x42, t2, t4, t5      /* cv.addRNr t2, t4, t5 */
+    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
+.Lq5\@:
+    .insn r 0x2b, 3, 0x10, tp, t1, t2      /* cv.sb.pr t2, (t1), tp */
+.endm
+
+/* channel k of the five pixels (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step) */
+.macro REQ_CHANNEL5 k, acc0, acc1, acc2, acc3, acc4
+    lw   t3, (A_MULT + 4 * \k)(a0)
+    lw   t4, (112 + 4 * \k)(sp)            /* offset << (r+1), plus 1 */
+    lw   t5, (A_RIGHT4 + 4 * \k)(a0)
+    .if \k
+    add  t1, t1, t0
+    .else
+    lw   t1, 96(sp)
+    .endif
+    REQ5_NONNEG \acc0
+    REQ5_NONNEG \acc1
+    REQ5_NONNEG \acc2
+    REQ5_NONNEG \acc3
+    REQ5_NONNEG \acc4
+.endm
+
 .macro REQ_CHANNEL1 k, acc
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
@@ -153,7 +183,7 @@
     .type etmcu_xpulp_pointwise_4ch, @function
     .p2align 2
 etmcu_xpulp_pointwise_4ch:
-    addi sp, sp, -80
+    addi sp, sp, -128
     sw   ra, 48(sp)
     sw   s0, 44(sp)
     sw   s1, 40(sp)
@@ -192,6 +222,179 @@ etmcu_xpulp_pointwise_4ch:
     bne  t0, s9, .Ltriple     /* (x_step == 4 words: the next block's rows below) */
     li   t0, 4
     blt  s11, t0, .Ltriple
+    /* Five pixels by four channels where the four-pixel loop could run, with a fused ReLU's
+       requantization and an even number of words, while five are left (C = x_step = w_stride
+       = 4 words, one row): each input word of the five rows and of the four weight
+       rows (9 loads) feeds twenty cv.sdotsp.b, 29 cycles per 80 multiply-accumulates against 24
+       per 64 in the four-pixel loop. Twenty sums, four weight words, two ping-ponged x words and
+       the two pointers with their steps C and -C take 30 registers: ra, gp and tp included (gp
+       and tp saved here; the fatal-trap entry reloads gp), a0 kept at 88(sp). Without registers
+       for 2C, 3C and 4C offsets, the pointers walk: one word forward through the rows (+C, the
+       last +4), the next word backward (-C, the last +4), so a loop pass is two words.
+       t0 the rows, t1 the weights, t2 = C, tp = -C; t3..t6 the weight words, gp / a0 the x
+       words; the sums channel k of pixel p: p0 s0..s3, p1 s4..s7, p2 s8..s11, p3 a1..a4,
+       p4 a5, a6, a7, ra. The block's x and y live at 92 / 96(sp), the outputs past the last block at
+       100(sp) (the loop's end), 1 - 5 y_step at 104(sp), the passes at 108(sp), the channels'
+       offset << (r+1) plus 1 at 112..124(sp), the pixels left after the blocks at 76(sp). */
+    andi t0, a7, 1
+    bnez t0, .Lquad_go        /* (an odd number of words: the four-pixel loop) */
+    lw   t0, A_FLOOR(a0)
+    bnez t0, .Lquad_go
+    li   t0, 5
+    blt  s11, t0, .Lquad_go
+    sw   gp, 80(sp)
+    sw   tp, 84(sp)
+    sw   a0, 88(sp)
+    sw   a1, 92(sp)
+    sw   a6, 96(sp)
+    li   t0, 0xcccccccd
+    mulhu t0, s11, t0
+    srli t0, t0, 2            /* blocks: pixels / 5 */
+    slli t1, t0, 2
+    add  t1, t1, t0           /* their pixels */
+    sub  t2, s11, t1
+    sw   t2, 76(sp)           /* the pixels left after them */
+    mul  t1, t1, s10
+    add  t1, t1, a6
+    sw   t1, 100(sp)          /* the outputs past the last block */
+    slli t0, s10, 2
+    add  t0, t0, s10
+    li   t1, 1
+    sub  t0, t1, t0
+    sw   t0, 104(sp)          /* 1 - 5 y_step: a channel's fifth output to the next's first */
+    srli t0, a7, 1
+    sw   t0, 108(sp)          /* loop passes: two words each */
+    lw   t0, (A_KOFF4 + 0)(a0)
+    lw   t1, (A_KOFF4 + 4)(a0)
+    lw   t2, (A_KOFF4 + 8)(a0)
+    lw   t3, (A_KOFF4 + 12)(a0)
+    addi t0, t0, 1            /* the sign term's +1 folded in, once per call */
+    addi t1, t1, 1
+    addi t2, t2, 1
+    addi t3, t3, 1
+    sw   t0, 112(sp)
+    sw   t1, 116(sp)
+    sw   t2, 120(sp)
+    sw   t3, 124(sp)
+.Lquint:
+    lw   t0, 92(sp)
+    lw   t1, A_W(a0)
+    lw   t2, A_XSTEP(a0)
+    lw   t3, 108(sp)
+    lw   s0, (A_FULL + 0)(a0)
+    lw   s1, (A_FULL + 4)(a0)
+    lw   s2, (A_FULL + 8)(a0)
+    lw   s3, (A_FULL + 12)(a0)
+    sub  tp, zero, t2
+    mv   s4, s0
+    mv   s5, s1
+    mv   s6, s2
+    mv   s7, s3
+    mv   s8, s0
+    mv   s9, s1
+    mv   s10, s2
+    mv   s11, s3
+    mv   a1, s0
+    mv   a2, s1
+    mv   a3, s2
+    mv   a4, s3
+    mv   a5, s0
+    mv   a6, s1
+    mv   a7, s2
+    mv   ra, s3
+    .insn i 0x2b, 4, x14, t3, 59
+    /* a word forward: weight rows 0..3, pixels 0..4 */
+    .insn r 0x2b, 3, 0x02, t3, t1, t2      /* w0, t1 += C */
+    .insn r 0x2b, 3, 0x02, t4, t1, t2      /* w1 */
+    .insn r 0x2b, 3, 0x02, t5, t1, t2      /* w2 */
+    .insn i 0x0b, 2, t6, t1, 4             /* w3, t1 += 4 */
+    .insn r 0x2b, 3, 0x02, gp, t0, t2      /* x0, t0 += C */
+    .insn r 0x2b, 3, 0x02, a0, t0, t2      /* x1 */
+    .insn r 0x7b, 1, 0x54, s0, gp, t3
+    .insn r 0x7b, 1, 0x54, s1, gp, t4
+    .insn r 0x7b, 1, 0x54, s2, gp, t5
+    .insn r 0x7b, 1, 0x54, s3, gp, t6
+    .insn r 0x2b, 3, 0x02, gp, t0, t2      /* x2 */
+    .insn r 0x7b, 1, 0x54, s4, a0, t3
+    .insn r 0x7b, 1, 0x54, s5, a0, t4
+    .insn r 0x7b, 1, 0x54, s6, a0, t5
+    .insn r 0x7b, 1, 0x54, s7, a0, t6
+    .insn r 0x2b, 3, 0x02, a0, t0, t2      /* x3 */
+    .insn r 0x7b, 1, 0x54, s8, gp, t3
+    .insn r 0x7b, 1, 0x54, s9, gp, t4
+    .insn r 0x7b, 1, 0x54, s10, gp, t5
+    .insn r 0x7b, 1, 0x54, s11, gp, t6
+    .insn i 0x0b, 2, gp, t0, 4             /* x4, t0 += 4 */
+    .insn r 0x7b, 1, 0x54, a1, a0, t3
+    .insn r 0x7b, 1, 0x54, a2, a0, t4
+    .insn r 0x7b, 1, 0x54, a3, a0, t5
+    .insn r 0x7b, 1, 0x54, a4, a0, t6
+    .insn r 0x7b, 1, 0x54, a5, gp, t3
+    .insn r 0x7b, 1, 0x54, a6, gp, t4
+    .insn r 0x7b, 1, 0x54, a7, gp, t5
+    .insn r 0x7b, 1, 0x54, ra, gp, t6
+    /* the next word backward: weight rows 3..0, pixels 4..0 */
+    .insn r 0x2b, 3, 0x02, t6, t1, tp      /* w3, t1 -= C */
+    .insn r 0x2b, 3, 0x02, t5, t1, tp      /* w2 */
+    .insn r 0x2b, 3, 0x02, t4, t1, tp      /* w1 */
+    .insn i 0x0b, 2, t3, t1, 4             /* w0, t1 += 4 */
+    .insn r 0x2b, 3, 0x02, gp, t0, tp      /* x4, t0 -= C */
+    .insn r 0x2b, 3, 0x02, a0, t0, tp      /* x3 */
+    .insn r 0x7b, 1, 0x54, a5, gp, t3
+    .insn r 0x7b, 1, 0x54, a6, gp, t4
+    .insn r 0x7b, 1, 0x54, a7, gp, t5
+    .insn r 0x7b, 1, 0x54, ra, gp, t6
+    .insn r 0x2b, 3, 0x02, gp, t0, tp      /* x2 */
+    .insn r 0x7b, 1, 0x54, a1, a0, t3
+    .insn r 0x7b, 1, 0x54, a2, a0, t4
+    .insn r 0x7b, 1, 0x54, a3, a0, t5
+    .insn r 0x7b, 1, 0x54, a4, a0, t6
+    .insn r 0x2b, 3, 0x02, a0, t0, tp      /* x1 */
+    .insn r 0x7b, 1, 0x54, s8, gp, t3
+    .insn r 0x7b, 1, 0x54, s9, gp, t4
+    .insn r 0x7b, 1, 0x54, s10, gp, t5
+    .insn r 0x7b, 1, 0x54, s11, gp, t6
+    .insn i 0x0b, 2, gp, t0, 4             /* x0, t0 += 4 */
+    .insn r 0x7b, 1, 0x54, s4, a0, t3
+    .insn r 0x7b, 1, 0x54, s5, a0, t4
+    .insn r 0x7b, 1, 0x54, s6, a0, t5
+    .insn r 0x7b, 1, 0x54, s7, a0, t6
+    .insn r 0x7b, 1, 0x54, s0, gp, t3
+    .insn r 0x7b, 1, 0x54, s1, gp, t4
+    .insn r 0x7b, 1, 0x54, s2, gp, t5
+    .insn r 0x7b, 1, 0x54, s3, gp, t6
+    /* t0 is the block's first row + C: the next block's is 4 C further */
+    lw   a0, 88(sp)
+    slli t3, t2, 2
+    add  t0, t0, t3
+    sw   t0, 92(sp)
+    lw   gp, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    lw   tp, A_YSTEP(a0)
+    lw   t0, 104(sp)
+    REQ_CHANNEL5 0, s0, s4, s8, a1, a5
+    REQ_CHANNEL5 1, s1, s5, s9, a2, a6
+    REQ_CHANNEL5 2, s2, s6, s10, a3, a7
+    REQ_CHANNEL5 3, s3, s7, s11, a4, ra
+    lw   t0, 100(sp)
+    addi t1, t1, -3           /* the next block's outputs: channel 3's fifth + y_step - 3 */
+    sw   t1, 96(sp)
+    bne  t1, t0, .Lquint
+    /* the rest (0..4 pixels): the paths below, with the registers they start from */
+    lw   gp, 80(sp)
+    lw   tp, 84(sp)
+    lw   s11, 76(sp)
+    beqz s11, .Ldone
+    lw   a1, 92(sp)
+    mv   a6, t1
+    lw   s9, A_XSTEP(a0)
+    lw   s10, A_YSTEP(a0)
+    lw   s8, A_W(a0)
+    lw   a7, A_WORDS(a0)
+    lw   a5, A_WSTRIDE(a0)
+    li   t0, 4
+    blt  s11, t0, .Ltriple    /* (four left: the four-pixel loop, whose conditions hold) */
+.Lquad_go:
     sw   a1, 64(sp)
     sw   a6, 68(sp)
     addi t0, s11, -4
@@ -455,7 +658,7 @@ etmcu_xpulp_pointwise_4ch:
     lw   s9, 8(sp)
     lw   s10, 4(sp)
     lw   s11, 0(sp)
-    addi sp, sp, 80
+    addi sp, sp, 128
     beqz t0, 1f
     j    etmcu_xpulp_pointwise_1px
 1:  ret
