@@ -302,10 +302,8 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       // sum(w): per kernel row when the border rows are clipped (their sums are needed there)
       int32_t sw = 0;
       if (cols) {
-        for (int32_t t = 0; t < j.kh * j.kw; ++t) {
-          tap_sums[k][t] = int8::row_sum(w + t * c, c);
-          sw += tap_sums[k][t];
-        }
+        int8::row_sums(w, c, j.kh * j.kw, tap_sums[k]);  // (the taps' rows are back to back)
+        for (int32_t t = 0; t < j.kh * j.kw; ++t) sw += tap_sums[k][t];
         for (int32_t ky = 0; ky < j.kh && clip; ++ky) {
           row_sums[k][ky] = 0;
           for (int32_t kx = 0; kx < j.kw; ++kx) row_sums[k][ky] += tap_sums[k][ky * j.kw + kx];
