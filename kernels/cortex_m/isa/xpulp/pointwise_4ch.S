@@ -108,17 +108,25 @@
     REQQ \acc3
 .endm
 
-/* REQQ where the floor is 0 (amin is the output offset): a sum at or above it has the sign term
-   +1 (folded into a3) and a result of at least amin (no cv.max) */
+/* A fused ReLU's requantization and store (the floor is 0: amin is the output offset): a sum at
+   or above it has the sign term +1 (folded into koff) and a result of at least amin (no cv.max);
+   a negative one stores amin. m, koff = offset << (r+1) (+1), right = r + 1, amin, amax; the
+   output at (out), out += step; res the result (a temporary). */
+.macro REQ_RELU acc, m, koff, right, amin, amax, out, step, res
+    mv   \res, \amin
+    blt  \acc, zero, .Lrr\@
+    slli \res, \acc, 2
+    mulh \res, \res, \m
+    .insn r 0x2b, 3, 0x42, \res, \koff, \right   /* cv.addRNr */
+    .insn r 0x2b, 3, 0x2b, \res, \res, \amax    /* cv.min */
+.Lrr\@:
+    .insn r 0x2b, 3, 0x10, \step, \out, \res    /* cv.sb.pr res, (out), step */
+.endm
+
+/* the four-pixel path's: acc's output at a1, a1 += y_step (t4); m in a2, koff + 1 in a3, r + 1 in
+   t3, amin in ra, amax in t6 */
 .macro REQQ_NONNEG acc
-    mv   t2, ra
-    blt  \acc, zero, .Lqn\@
-    slli t0, \acc, 2
-    mulh t2, t0, a2
-    .insn r 0x2b, 3, 0x42, t2, a3, t3      /* cv.addRNr t2, a3, t3 */
-    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
-.Lqn\@:
-    .insn r 0x2b, 3, 0x10, t4, a1, t2      /* cv.sb.pr t2, (a1), t4 */
+    REQ_RELU \acc, a2, a3, t3, ra, t6, a1, t4, t2
 .endm
 
 /* (a1 from the previous channel's fourth output: t5 = 1 - 4 y_step) */
@@ -138,17 +146,10 @@
     REQQ_NONNEG \acc3
 .endm
 
-/* The five-pixel path's, a fused ReLU's: acc's output at t1, t1 += y_step (tp); m in t3,
-   offset << (r+1) plus the sign term's +1 in t4, r + 1 in t5, amin in gp, amax in t6 */
+/* the five-pixel path's: acc's output at t1, t1 += y_step (tp); m in t3, koff + 1 in t4, r + 1 in
+   t5, amin in gp, amax in t6 */
 .macro REQ5_NONNEG acc
-    mv   t2, gp
-    blt  \acc, zero, .Lq5\@
-    slli t2, \acc, 2
-    mulh t2, t2, t3
-    .insn r 0x2b, 3, 0x42, t2, t4, t5      /* cv.addRNr t2, t4, t5 */
-    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
-.Lq5\@:
-    .insn r 0x2b, 3, 0x10, tp, t1, t2      /* cv.sb.pr t2, (t1), tp */
+    REQ_RELU \acc, t3, t4, t5, gp, t6, t1, tp, t2
 .endm
 
 /* channel k of the five pixels (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step) */
