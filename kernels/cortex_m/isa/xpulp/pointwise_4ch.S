@@ -146,14 +146,34 @@
     REQQ_NONNEG \acc3
 .endm
 
-/* the five-pixel path's: acc's output at t1, t1 += y_step (tp); m in t3, koff + 1 in t4, r + 1 in
-   t5, amin in gp, amax in t6 */
-.macro REQ5_NONNEG acc
-    REQ_RELU \acc, t3, t4, t5, gp, t6, t1, tp, t2
+/* The five-pixel path's requantization, in two copies of the block's twenty outputs: the
+   positive flow (the last output's sum was at or above the floor 0) and the negative flow (it was
+   below). In its own flow an output's test falls through (1 cycle) to its work: in the positive
+   one the arithmetic and the store of its result (9 cycles), in the negative one the store of
+   amin (1 cycle); a change of sign branches (3 cycles) into the other flow at the same output.
+   One flow would spend a `mv` of amin per output and a taken branch per negative sum (11 / 5
+   cycles). Channel k's outputs are n = 5k .. 5k + 4. t3 = m, t4 = offset << (r+1) plus 1,
+   t5 = r + 1, gp = amin, t6 = amax; the output at t1, t1 += y_step (tp); t2 the result. */
+.macro Q5_POS n, acc
+.Lq5pc\n:
+    blt  \acc, zero, .Lq5ns\n
+.Lq5pb\n:
+    slli t2, \acc, 2
+    mulh t2, t2, t3
+    .insn r 0x2b, 3, 0x42, t2, t4, t5     /* cv.addRNr */
+    .insn r 0x2b, 3, 0x2b, t2, t2, t6     /* cv.min */
+    .insn r 0x2b, 3, 0x10, tp, t1, t2     /* cv.sb.pr t2, (t1), tp */
 .endm
 
-/* channel k of the five pixels (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step) */
-.macro REQ_CHANNEL5 k, acc0, acc1, acc2, acc3, acc4
+.macro Q5_NEG n, acc
+.Lq5nc\n:
+    bge  \acc, zero, .Lq5pb\n
+.Lq5ns\n:
+    .insn r 0x2b, 3, 0x10, tp, t1, gp     /* cv.sb.pr gp, (t1), tp */
+.endm
+
+/* channel k's parameters (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step) */
+.macro Q5_PARAMS k
     lw   t3, (A_MULT + 4 * \k)(a0)
     lw   t4, (112 + 4 * \k)(sp)            /* offset << (r+1), plus 1 */
     lw   t5, (A_RIGHT4 + 4 * \k)(a0)
@@ -162,11 +182,15 @@
     .else
     lw   t1, 96(sp)
     .endif
-    REQ5_NONNEG \acc0
-    REQ5_NONNEG \acc1
-    REQ5_NONNEG \acc2
-    REQ5_NONNEG \acc3
-    REQ5_NONNEG \acc4
+.endm
+
+/* after the twentieth output: the next block's outputs (channel 3's fifth + y_step - 3), and
+   the next block unless this was the last */
+.macro Q5_NEXT
+    lw   t0, 100(sp)
+    addi t1, t1, -3
+    sw   t1, 96(sp)
+    bne  t1, t0, .Lquint
 .endm
 
 .macro REQ_CHANNEL1 k, acc
@@ -374,14 +398,57 @@ etmcu_xpulp_pointwise_4ch:
     lw   t6, A_AMAX(a0)
     lw   tp, A_YSTEP(a0)
     lw   t0, 104(sp)
-    REQ_CHANNEL5 0, s0, s4, s8, a1, a5
-    REQ_CHANNEL5 1, s1, s5, s9, a2, a6
-    REQ_CHANNEL5 2, s2, s6, s10, a3, a7
-    REQ_CHANNEL5 3, s3, s7, s11, a4, ra
-    lw   t0, 100(sp)
-    addi t1, t1, -3           /* the next block's outputs: channel 3's fifth + y_step - 3 */
-    sw   t1, 96(sp)
-    bne  t1, t0, .Lquint
+    Q5_PARAMS 0
+    Q5_POS 0, s0
+    Q5_POS 1, s4
+    Q5_POS 2, s8
+    Q5_POS 3, a1
+    Q5_POS 4, a5
+    Q5_PARAMS 1
+    Q5_POS 5, s1
+    Q5_POS 6, s5
+    Q5_POS 7, s9
+    Q5_POS 8, a2
+    Q5_POS 9, a6
+    Q5_PARAMS 2
+    Q5_POS 10, s2
+    Q5_POS 11, s6
+    Q5_POS 12, s10
+    Q5_POS 13, a3
+    Q5_POS 14, a7
+    Q5_PARAMS 3
+    Q5_POS 15, s3
+    Q5_POS 16, s7
+    Q5_POS 17, s11
+    Q5_POS 18, a4
+    Q5_POS 19, ra
+    Q5_NEXT
+    j    .Lq5rest
+    Q5_NEG 0, s0
+    Q5_NEG 1, s4
+    Q5_NEG 2, s8
+    Q5_NEG 3, a1
+    Q5_NEG 4, a5
+    Q5_PARAMS 1
+    Q5_NEG 5, s1
+    Q5_NEG 6, s5
+    Q5_NEG 7, s9
+    Q5_NEG 8, a2
+    Q5_NEG 9, a6
+    Q5_PARAMS 2
+    Q5_NEG 10, s2
+    Q5_NEG 11, s6
+    Q5_NEG 12, s10
+    Q5_NEG 13, a3
+    Q5_NEG 14, a7
+    Q5_PARAMS 3
+    Q5_NEG 15, s3
+    Q5_NEG 16, s7
+    Q5_NEG 17, s11
+    Q5_NEG 18, a4
+    Q5_NEG 19, ra
+    Q5_NEXT
+.Lq5rest:
     /* the rest (0..4 pixels): the paths below, with the registers they start from */
     lw   gp, 80(sp)
     lw   tp, 84(sp)
