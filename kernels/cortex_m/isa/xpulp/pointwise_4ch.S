@@ -108,29 +108,45 @@
     REQQ \acc3
 .endm
 
-/* A fused ReLU's requantization and store (the floor is 0: amin is the output offset): a sum at
-   or above it has the sign term +1 (folded into koff) and a result of at least amin (no cv.max);
-   a negative one stores amin. m, koff = offset << (r+1) (+1), right = r + 1, amin, amax; the
-   output at (out), out += step; res the result (a temporary). */
-.macro REQ_RELU acc, m, koff, right, amin, amax, out, step, res
-    mv   \res, \amin
-    blt  \acc, zero, .Lrr\@
-    slli \res, \acc, 2
-    mulh \res, \res, \m
-    .insn r 0x2b, 3, 0x42, \res, \koff, \right   /* cv.addRNr */
-    .insn r 0x2b, 3, 0x2b, \res, \res, \amax    /* cv.min */
-.Lrr\@:
-    .insn r 0x2b, 3, 0x10, \step, \out, \res    /* cv.sb.pr res, (out), step */
+/* A fused ReLU's requantization and store (the floor is 0: amin is the output offset), in two
+   copies of a block's outputs: the positive flow (the last output's sum was at or above 0) and
+   the negative flow (it was below). A sum at or above 0 has the sign term +1 (folded into koff)
+   and a result of at least amin (no cv.max); a negative one stores amin. In its own flow an
+   output's test falls through (1 cycle) to its work: in the positive one the arithmetic and the
+   store of the result (9 cycles), in the negative one the store of amin (1 cycle); a change of
+   sign branches (3 cycles) into the other flow at the same output. One flow would spend a `mv` of
+   amin per output and a taken branch per negative sum (11 / 5 cycles). Output n of the flows
+   `tag`; m, koff = offset << (r+1) plus 1, right = r + 1, amin, amax; the output at (out),
+   out += step; t2 the result. */
+.macro RELU_POS tag, n, acc, m, koff, right, amax, out, step
+.L\tag\()pc\n:
+    blt  \acc, zero, .L\tag\()ns\n
+.L\tag\()pb\n:
+    slli t2, \acc, 2
+    mulh t2, t2, \m
+    .insn r 0x2b, 3, 0x42, t2, \koff, \right  /* cv.addRNr */
+    .insn r 0x2b, 3, 0x2b, t2, t2, \amax      /* cv.min */
+    .insn r 0x2b, 3, 0x10, \step, \out, t2    /* cv.sb.pr t2, (out), step */
 .endm
 
-/* the four-pixel path's: acc's output at a1, a1 += y_step (t4); m in a2, koff + 1 in a3, r + 1 in
-   t3, amin in ra, amax in t6 */
-.macro REQQ_NONNEG acc
-    REQ_RELU \acc, a2, a3, t3, ra, t6, a1, t4, t2
+.macro RELU_NEG tag, n, acc, amin, out, step
+.L\tag\()nc\n:
+    bge  \acc, zero, .L\tag\()pb\n
+.L\tag\()ns\n:
+    .insn r 0x2b, 3, 0x10, \step, \out, \amin  /* cv.sb.pr amin, (out), step */
 .endm
 
-/* (a1 from the previous channel's fourth output: t5 = 1 - 4 y_step) */
-.macro REQ_CHANNEL4_NONNEG k, acc0, acc1, acc2, acc3
+/* the four-pixel path's: channel k's outputs are n = 4k .. 4k + 3; a2 = m, a3 = koff, t3 = r + 1,
+   ra = amin, t6 = amax, the output at a1, a1 += y_step (t4) */
+.macro Q4_POS n, acc
+    RELU_POS q4, \n, \acc, a2, a3, t3, t6, a1, t4
+.endm
+.macro Q4_NEG n, acc
+    RELU_NEG q4, \n, \acc, ra, a1, t4
+.endm
+
+/* channel k's parameters (a1 from the previous channel's fourth output: t5 = 1 - 4 y_step) */
+.macro Q4_PARAMS k
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
     lw   t3, (A_RIGHT4 + 4 * \k)(a0)
@@ -140,36 +156,15 @@
     lw   a1, 68(sp)
     .endif
     addi a3, a3, 1
-    REQQ_NONNEG \acc0
-    REQQ_NONNEG \acc1
-    REQQ_NONNEG \acc2
-    REQQ_NONNEG \acc3
 .endm
 
-/* The five-pixel path's requantization, in two copies of the block's twenty outputs: the
-   positive flow (the last output's sum was at or above the floor 0) and the negative flow (it was
-   below). In its own flow an output's test falls through (1 cycle) to its work: in the positive
-   one the arithmetic and the store of its result (9 cycles), in the negative one the store of
-   amin (1 cycle); a change of sign branches (3 cycles) into the other flow at the same output.
-   One flow would spend a `mv` of amin per output and a taken branch per negative sum (11 / 5
-   cycles). Channel k's outputs are n = 5k .. 5k + 4. t3 = m, t4 = offset << (r+1) plus 1,
-   t5 = r + 1, gp = amin, t6 = amax; the output at t1, t1 += y_step (tp); t2 the result. */
+/* the five-pixel path's: channel k's outputs are n = 5k .. 5k + 4; t3 = m, t4 = koff, t5 = r + 1,
+   gp = amin, t6 = amax, the output at t1, t1 += y_step (tp) */
 .macro Q5_POS n, acc
-.Lq5pc\n:
-    blt  \acc, zero, .Lq5ns\n
-.Lq5pb\n:
-    slli t2, \acc, 2
-    mulh t2, t2, t3
-    .insn r 0x2b, 3, 0x42, t2, t4, t5     /* cv.addRNr */
-    .insn r 0x2b, 3, 0x2b, t2, t2, t6     /* cv.min */
-    .insn r 0x2b, 3, 0x10, tp, t1, t2     /* cv.sb.pr t2, (t1), tp */
+    RELU_POS q5, \n, \acc, t3, t4, t5, t6, t1, tp
 .endm
-
 .macro Q5_NEG n, acc
-.Lq5nc\n:
-    bge  \acc, zero, .Lq5pb\n
-.Lq5ns\n:
-    .insn r 0x2b, 3, 0x10, tp, t1, gp     /* cv.sb.pr gp, (t1), tp */
+    RELU_NEG q5, \n, \acc, gp, t1, tp
 .endm
 
 /* channel k's parameters (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step) */
@@ -528,10 +523,47 @@ etmcu_xpulp_pointwise_4ch:
     lw   t4, A_YSTEP(a0)
     bnez t5, 5f
     lw   t5, 72(sp)
-    REQ_CHANNEL4_NONNEG 0, s0, s4, s8, a4     /* (a fused ReLU: about 4 cycles less per sum */
-    REQ_CHANNEL4_NONNEG 1, s1, s5, s9, a5     /* that reaches the requantization) */
-    REQ_CHANNEL4_NONNEG 2, s2, s6, s10, a6
-    REQ_CHANNEL4_NONNEG 3, s3, s7, s11, a7
+    /* (a fused ReLU: the two flows) */
+    Q4_PARAMS 0
+    Q4_POS 0, s0
+    Q4_POS 1, s4
+    Q4_POS 2, s8
+    Q4_POS 3, a4
+    Q4_PARAMS 1
+    Q4_POS 4, s1
+    Q4_POS 5, s5
+    Q4_POS 6, s9
+    Q4_POS 7, a5
+    Q4_PARAMS 2
+    Q4_POS 8, s2
+    Q4_POS 9, s6
+    Q4_POS 10, s10
+    Q4_POS 11, a6
+    Q4_PARAMS 3
+    Q4_POS 12, s3
+    Q4_POS 13, s7
+    Q4_POS 14, s11
+    Q4_POS 15, a7
+    j    4f
+    Q4_NEG 0, s0
+    Q4_NEG 1, s4
+    Q4_NEG 2, s8
+    Q4_NEG 3, a4
+    Q4_PARAMS 1
+    Q4_NEG 4, s1
+    Q4_NEG 5, s5
+    Q4_NEG 6, s9
+    Q4_NEG 7, a5
+    Q4_PARAMS 2
+    Q4_NEG 8, s2
+    Q4_NEG 9, s6
+    Q4_NEG 10, s10
+    Q4_NEG 11, a6
+    Q4_PARAMS 3
+    Q4_NEG 12, s3
+    Q4_NEG 13, s7
+    Q4_NEG 14, s11
+    Q4_NEG 15, a7
     j    4f
 5:  REQ_CHANNEL4 0, s0, s4, s8, a4
     REQ_CHANNEL4 1, s1, s5, s9, a5
