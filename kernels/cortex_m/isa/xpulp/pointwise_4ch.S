@@ -118,14 +118,18 @@
    amin per output and a taken branch per negative sum (11 / 5 cycles). Output n of the flows
    `tag`; m, koff = offset << (r+1) plus 1, right = r + 1, amin, amax; the output at (out),
    out += step; t2 the result. */
-.macro RELU_POS tag, n, acc, m, koff, right, amax, out, step
-.L\tag\()pc\n:
-    blt  \acc, zero, .L\tag\()ns\n
-.L\tag\()pb\n:
+.macro RELU_ARITH acc, m, koff, right, amax
     slli t2, \acc, 2
     mulh t2, t2, \m
     .insn r 0x2b, 3, 0x42, t2, \koff, \right  /* cv.addRNr */
     .insn r 0x2b, 3, 0x2b, t2, t2, \amax      /* cv.min */
+.endm
+
+.macro RELU_POS tag, n, acc, m, koff, right, amax, out, step
+.L\tag\()pc\n:
+    blt  \acc, zero, .L\tag\()ns\n
+.L\tag\()pb\n:
+    RELU_ARITH \acc, \m, \koff, \right, \amax
     .insn r 0x2b, 3, 0x10, \step, \out, t2    /* cv.sb.pr t2, (out), step */
 .endm
 
@@ -134,6 +138,37 @@
     bge  \acc, zero, .L\tag\()pb\n
 .L\tag\()ns\n:
     .insn r 0x2b, 3, 0x10, \step, \out, \amin  /* cv.sb.pr amin, (out), step */
+.endm
+
+/* the same with the output at off(base), base unchanged */
+.macro RELU_POS_AT tag, n, acc, m, koff, right, amax, off, base
+.L\tag\()pc\n:
+    blt  \acc, zero, .L\tag\()ns\n
+.L\tag\()pb\n:
+    RELU_ARITH \acc, \m, \koff, \right, \amax
+    sb   t2, \off(\base)
+.endm
+
+.macro RELU_NEG_AT tag, n, acc, amin, off, base
+.L\tag\()nc\n:
+    bge  \acc, zero, .L\tag\()pb\n
+.L\tag\()ns\n:
+    sb   \amin, \off(\base)
+.endm
+
+/* the three-pixel path's: channel k's outputs are n = 3k .. 3k + 2, at k(a6), k(t3), k(t4);
+   a2 = m, a3 = koff, a4 = r + 1, ra = amin, t6 = amax */
+.macro Q3_POS k, n, acc, base
+    RELU_POS_AT q3, \n, \acc, a2, a3, a4, t6, \k, \base
+.endm
+.macro Q3_NEG k, n, acc, base
+    RELU_NEG_AT q3, \n, \acc, ra, \k, \base
+.endm
+.macro Q3_PARAMS k
+    lw   a2, (A_MULT + 4 * \k)(a0)
+    lw   a3, (A_KOFF4 + 4 * \k)(a0)
+    lw   a4, (A_RIGHT4 + 4 * \k)(a0)
+    addi a3, a3, 1
 .endm
 
 /* the four-pixel path's: channel k's outputs are n = 4k .. 4k + 3; a2 = m, a3 = koff, t3 = r + 1,
@@ -654,10 +689,12 @@ etmcu_xpulp_pointwise_4ch:
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   a5, A_FLOOR(a0)
+    beqz a5, .Lq3relu        /* (a fused ReLU: the two flows, out of line below) */
     REQ_CHANNEL3 0, s0, s4, s8
     REQ_CHANNEL3 1, s1, s5, s9
     REQ_CHANNEL3 2, s2, s6, s10
     REQ_CHANNEL3 3, s3, s7, s11
+.Lq3next:
     lw   s8, 56(sp)           /* restore the pair loop's registers */
     lw   s11, 60(sp)
     lw   a1, 64(sp)
@@ -672,6 +709,41 @@ etmcu_xpulp_pointwise_4ch:
     addi s11, s11, -3
     bgtz s11, .Ltriple
     j    .Ldone
+    /* the three-pixel path's requantization with a fused ReLU: the two flows */
+.Lq3relu:
+    Q3_PARAMS 0
+    Q3_POS 0, 0, s0, a6
+    Q3_POS 0, 1, s4, t3
+    Q3_POS 0, 2, s8, t4
+    Q3_PARAMS 1
+    Q3_POS 1, 3, s1, a6
+    Q3_POS 1, 4, s5, t3
+    Q3_POS 1, 5, s9, t4
+    Q3_PARAMS 2
+    Q3_POS 2, 6, s2, a6
+    Q3_POS 2, 7, s6, t3
+    Q3_POS 2, 8, s10, t4
+    Q3_PARAMS 3
+    Q3_POS 3, 9, s3, a6
+    Q3_POS 3, 10, s7, t3
+    Q3_POS 3, 11, s11, t4
+    j    .Lq3next
+    Q3_NEG 0, 0, s0, a6
+    Q3_NEG 0, 1, s4, t3
+    Q3_NEG 0, 2, s8, t4
+    Q3_PARAMS 1
+    Q3_NEG 1, 3, s1, a6
+    Q3_NEG 1, 4, s5, t3
+    Q3_NEG 1, 5, s9, t4
+    Q3_PARAMS 2
+    Q3_NEG 2, 6, s2, a6
+    Q3_NEG 2, 7, s6, t3
+    Q3_NEG 2, 8, s10, t4
+    Q3_PARAMS 3
+    Q3_NEG 3, 9, s3, a6
+    Q3_NEG 3, 10, s7, t3
+    Q3_NEG 3, 11, s11, t4
+    j    .Lq3next
 .Lpair:
     li   t0, 1
     beq  s11, t0, .Lsingle    /* the last pixel alone */
