@@ -114,8 +114,8 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
 // pixel (one micro-kernel call per block: fewer calls).
 // Blocks of four channels whose requantization and sums fit the micro-kernel's contract go
 // through it (from the first, as interior_blocks), the rest through dot(). The folded bias of
-// the first kStripCachedChannels channels is computed once per call; a strip only loads it and
-// rebuilds the (cheap) requantization parameters.
+// the first kStripCachedChannels channels is computed once per call; a strip passes their blocks
+// to the kernel in one call (pointwise_groups), the others one block at a time.
 constexpr int32_t kStripCachedChannels = 128;
 
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
@@ -163,15 +163,28 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
     const int32_t np = pixels - p0 < strip ? pixels - p0 : strip;
     const int8_t* xs = j.x + static_cast<size_t>(p0) * c;
     int8_t* ys = j.y + static_cast<size_t>(p0) * cout;
-    for (int32_t oc = 0; oc < blocks; oc += 4) {
+    b.x = xs;
+    b.pixels = np;
+    // the blocks whose folded bias is cached: one call for all (the Xpulp kernel loops itself)
+    const int32_t grouped = (blocks < cached ? blocks : cached) & ~3;
+    if (grouped > 0) {
+      b.w = j.w;
+      b.y = ys;
+      b.groups = grouped / 4;
+      b.group_full = full;
+      b.group_mult = j.mult;
+      b.group_shift = j.shift;
+      b.group_offset = j.ooff;
+      int8::pointwise_groups(b);
+      b.groups = 0;
+    }
+    for (int32_t oc = grouped; oc < blocks; oc += 4) {
       for (int k = 0; k < 4; ++k) {
         b.full[k] = full_of(oc + k);
         int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[oc + k], j.shift[oc + k], j.ooff);
       }
-      b.x = xs;
       b.w = j.w + static_cast<size_t>(oc) * c;
       b.y = ys + oc;
-      b.pixels = np;
       int8::pointwise_4ch(b);
     }
     for (int32_t oc = blocks; oc < cout;

@@ -43,6 +43,15 @@ struct PointwiseBlock {
   int32_t offset_high4[4];
   int32_t round_high4[4];
   int32_t right4[4];
+  // Blocks of four channels one after another over the same pixels (pointwise_groups): their
+  // count, and per channel from the block's first on its folded bias (as `full`), multiplier and
+  // shift (requant_4v_ok), with the output offset; each block's weights w_stride * 4 bytes and its
+  // outputs 4 bytes after the last's. 0: one block, its parameters above (pointwise_4ch).
+  int32_t groups = 0;
+  const int32_t* group_full;
+  const int32_t* group_mult;
+  const int32_t* group_shift;
+  int32_t group_offset;
 };
 static_assert(
     sizeof(void*) != 4 ||
@@ -52,7 +61,10 @@ static_assert(
          offsetof(PointwiseBlock, w_stride) == 124 && offsetof(PointwiseBlock, neg_floor) == 128 &&
          offsetof(PointwiseBlock, w_row_skip) == 132 &&
          offsetof(PointwiseBlock, offset_high4) == 136 &&
-         offsetof(PointwiseBlock, round_high4) == 152 && offsetof(PointwiseBlock, right4) == 168),
+         offsetof(PointwiseBlock, round_high4) == 152 && offsetof(PointwiseBlock, right4) == 168 &&
+         offsetof(PointwiseBlock, groups) == 184 && offsetof(PointwiseBlock, group_full) == 188 &&
+         offsetof(PointwiseBlock, group_mult) == 192 && offsetof(PointwiseBlock, group_shift) == 196 &&
+         offsetof(PointwiseBlock, group_offset) == 200),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // The sums stay below 2^29 (the 4v requantization's bound) when |full| < 2^28 and the filter is
@@ -77,6 +89,24 @@ inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, i
   b.offset_high4[k] = q4.offset_high;
   b.round_high4[k] = q4.offset_high + (int32_t(1) << (q4.right - 1));
   b.right4[k] = q4.right;
+}
+
+// b.groups blocks one after another through `one` (a kernel for one block whose parameters are
+// in b): each block's parameters set from the arrays, then its weights and outputs moved on. The
+// ISAs whose kernel loops over the blocks itself (kPointwiseGroups) take the same fields.
+template <bool k2v, class One>
+void pointwise_groups_c(PointwiseBlock& b, One one) {
+  const int32_t groups = b.groups;
+  b.groups = 0;
+  for (int32_t g = 0; g < groups; ++g) {
+    for (int k = 0; k < 4; ++k) {
+      b.full[k] = b.group_full[4 * g + k];
+      set_requant<k2v>(b, k, b.group_mult[4 * g + k], b.group_shift[4 * g + k], b.group_offset);
+    }
+    one(static_cast<const PointwiseBlock&>(b));
+    b.w += static_cast<ptrdiff_t>(4) * b.w_stride;
+    b.y += 4;
+  }
 }
 
 // A negative sum requantizes to at most the output offset (the multiplier is positive: both

@@ -26,6 +26,11 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
+// Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
+inline void pointwise_groups(PointwiseBlock& b) {
+  pointwise_groups_c<kPointwiseRequant2v>(b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
+}
+
 }  // namespace int8
 }  // namespace kernels
 }  // namespace etmcu

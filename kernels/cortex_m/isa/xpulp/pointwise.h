@@ -11,7 +11,8 @@
 #include "kernels/cortex_m/util/pointwise.h"
 
 #if defined(__riscv)
-extern "C" void etmcu_xpulp_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b);
+// (writes *b when b->groups > 0: see pointwise_groups)
+extern "C" void etmcu_xpulp_pointwise_4ch(etmcu::kernels::int8::PointwiseBlock* b);
 extern "C" void etmcu_xpulp_pointwise_1px(const etmcu::kernels::int8::PointwiseBlock* b,
                                           const int8_t* x, int8_t* y);
 #endif
@@ -30,7 +31,8 @@ constexpr bool kPointwiseWeightSkip = true;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)
-  etmcu_xpulp_pointwise_4ch(&b);
+  // (groups == 0: the kernel only reads the block)
+  etmcu_xpulp_pointwise_4ch(const_cast<PointwiseBlock*>(&b));
 #else
   pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
     uint32_t xv, wv;
@@ -38,6 +40,17 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     memcpy(&wv, w, 4);
     return xpulp::sdotsp_b(acc, xv, wv);
   });
+#endif
+}
+
+// Blocks of four channels one after another (PointwiseBlock::groups): the assembly loops over
+// them itself, setting each block's parameters up from the layer's arrays (about 50 cycles a
+// block, against a C call per block: the parameters, the call and the kernel's entry and exit).
+inline void pointwise_groups(PointwiseBlock& b) {
+#if defined(__riscv)
+  etmcu_xpulp_pointwise_4ch(&b);
+#else
+  pointwise_groups_c<kPointwiseRequant2v>(b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
 #endif
 }
 

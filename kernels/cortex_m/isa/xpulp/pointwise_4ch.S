@@ -3,7 +3,11 @@
    requantization together, on the CV32E40P with its PULP extensions. The C side
    (isa/xpulp/pointwise.h) fills the argument block and checks what this code assumes.
 
-   void etmcu_xpulp_pointwise_4ch(const XpulpPointwiseArgs* a);
+   void etmcu_xpulp_pointwise_4ch(PointwiseBlock* a);
+
+   With a->groups > 0 it runs that many blocks of four channels one after another over the same
+   pixels, writing each block's parameters (from a->group_full / group_mult / group_shift and
+   group_offset) and its w and y into *a as it goes (util/pointwise.h: pointwise_groups).
 
    For pixel p < a->pixels (receptive field at x + p * x_step: `rows` runs of 4 * words bytes,
    row_skip apart; outputs at y + p * y_step) and channel k < 4 (weights at w + k * w_stride):
@@ -45,6 +49,11 @@
 #define A_WROWSKIP 132
 #define A_KOFF4 136
 #define A_RIGHT4 168
+#define A_GROUPS 184
+#define A_GFULL 188
+#define A_GMULT 192
+#define A_GSHIFT 196
+#define A_GOFFSET 200
 
 /* t2 = the requantized, clamped acc, leaving through the label that ends it: the caller's store
    follows. a2 = m, a3 = offset << (r+1), \right = r + 1, ra = amin, t6 = amax; a sum below
@@ -235,11 +244,14 @@
     .section .text.etmcu_xpulp_pointwise_4ch, "ax", @progbits
     .option push
     .option norvc
+    /* (no linker relaxation: the branches stay resolved here, no local labels in the ELF that
+       would cut the function in two for tools/firmware/stack_bound.py) */
+    .option norelax
     .globl etmcu_xpulp_pointwise_4ch
     .type etmcu_xpulp_pointwise_4ch, @function
     .p2align 2
 etmcu_xpulp_pointwise_4ch:
-    addi sp, sp, -128
+    addi sp, sp, -144
     sw   ra, 48(sp)
     sw   s0, 44(sp)
     sw   s1, 40(sp)
@@ -253,6 +265,68 @@ etmcu_xpulp_pointwise_4ch:
     sw   s9, 8(sp)
     sw   s10, 4(sp)
     sw   s11, 0(sp)
+    /* Blocks of four channels one after another over the same pixels (groups > 0: the blocks'
+       parameters from the layer's arrays, full, multiplier and shift per channel, the weights
+       and outputs of each block 4 w_stride and 4 bytes after the last's), or one block whose
+       parameters are in the argument block (groups == 0). The blocks left, this one included,
+       at 128(sp). */
+    lw   t0, A_GROUPS(a0)
+    sw   t0, 128(sp)
+    sw   zero, 140(sp)        /* where a block of channels starts: 0 the path's choice below, */
+    beqz t0, .Lblock          /* 1 (the five-pixel path) past what the blocks share */
+.Lgroup:
+    /* this block's parameters into the argument block (the 4v form: offset << (1 - shift) and
+       1 - shift), the arrays' pointers on to the next block's */
+    lw   t1, A_GFULL(a0)
+    lw   t2, A_GMULT(a0)
+    lw   t3, A_GSHIFT(a0)
+    lw   t4, A_GOFFSET(a0)
+    lw   a1, 0(t1)
+    lw   a2, 4(t1)
+    lw   a3, 8(t1)
+    lw   a4, 12(t1)
+    lw   a5, 0(t2)
+    lw   a6, 4(t2)
+    lw   a7, 8(t2)
+    lw   t5, 12(t2)
+    sw   a1, (A_FULL + 0)(a0)
+    sw   a2, (A_FULL + 4)(a0)
+    sw   a3, (A_FULL + 8)(a0)
+    sw   a4, (A_FULL + 12)(a0)
+    sw   a5, (A_MULT + 0)(a0)
+    sw   a6, (A_MULT + 4)(a0)
+    sw   a7, (A_MULT + 8)(a0)
+    sw   t5, (A_MULT + 12)(a0)
+    lw   a1, 0(t3)
+    lw   a2, 4(t3)
+    lw   a3, 8(t3)
+    lw   a4, 12(t3)
+    li   t6, 1
+    sub  a1, t6, a1
+    sub  a2, t6, a2
+    sub  a3, t6, a3
+    sub  a4, t6, a4
+    sw   a1, (A_RIGHT4 + 0)(a0)
+    sw   a2, (A_RIGHT4 + 4)(a0)
+    sw   a3, (A_RIGHT4 + 8)(a0)
+    sw   a4, (A_RIGHT4 + 12)(a0)
+    sll  a1, t4, a1
+    sll  a2, t4, a2
+    sll  a3, t4, a3
+    sll  a4, t4, a4
+    sw   a1, (A_KOFF4 + 0)(a0)
+    sw   a2, (A_KOFF4 + 4)(a0)
+    sw   a3, (A_KOFF4 + 8)(a0)
+    sw   a4, (A_KOFF4 + 12)(a0)
+    addi t1, t1, 16
+    addi t2, t2, 16
+    addi t3, t3, 16
+    sw   t1, A_GFULL(a0)
+    sw   t2, A_GMULT(a0)
+    sw   t3, A_GSHIFT(a0)
+    lw   t0, 140(sp)
+    bnez t0, .Lq5group
+.Lblock:
     lw   a1, A_X(a0)          /* a1: this pair's first row */
     lw   s9, A_XSTEP(a0)
     lw   s11, A_PIXELS(a0)    /* pixels left */
@@ -291,18 +365,16 @@ etmcu_xpulp_pointwise_4ch:
        words; the sums channel k of pixel p: p0 s0..s3, p1 s4..s7, p2 s8..s11, p3 a1..a4,
        p4 a5, a6, a7, ra. The block's x and y live at 92 / 96(sp), the outputs past the last block at
        100(sp) (the loop's end), 1 - 5 y_step at 104(sp), the passes at 108(sp), the channels'
-       offset << (r+1) plus 1 at 112..124(sp), the pixels left after the blocks at 76(sp). */
+       offset << (r+1) plus 1 at 112..124(sp), the pixels left after the blocks at 76(sp), their
+       outputs' span at 136(sp). */
     andi t0, a7, 1
     bnez t0, .Lquad_go        /* (an odd number of words: the four-pixel loop) */
     lw   t0, A_FLOOR(a0)
     bnez t0, .Lquad_go
     li   t0, 5
     blt  s11, t0, .Lquad_go
-    sw   gp, 80(sp)
-    sw   tp, 84(sp)
+    /* what every block of channels shares (the next ones re-enter at .Lq5group) */
     sw   a0, 88(sp)
-    sw   a1, 92(sp)
-    sw   a6, 96(sp)
     li   t0, 0xcccccccd
     mulhu t0, s11, t0
     srli t0, t0, 2            /* blocks: pixels / 5 */
@@ -311,8 +383,7 @@ etmcu_xpulp_pointwise_4ch:
     sub  t2, s11, t1
     sw   t2, 76(sp)           /* the pixels left after them */
     mul  t1, t1, s10
-    add  t1, t1, a6
-    sw   t1, 100(sp)          /* the outputs past the last block */
+    sw   t1, 136(sp)          /* their outputs' span */
     slli t0, s10, 2
     add  t0, t0, s10
     li   t1, 1
@@ -320,11 +391,24 @@ etmcu_xpulp_pointwise_4ch:
     sw   t0, 104(sp)          /* 1 - 5 y_step: a channel's fifth output to the next's first */
     srli t0, a7, 1
     sw   t0, 108(sp)          /* loop passes: two words each */
+    li   t0, 1
+    sw   t0, 140(sp)
+.Lq5group:
+    /* this block of channels: a0 the argument block (its x, y and parameters) */
+    sw   gp, 80(sp)
+    sw   tp, 84(sp)
+    lw   a1, A_X(a0)
+    lw   a6, A_Y(a0)
+    lw   t1, 136(sp)
+    sw   a1, 92(sp)
+    sw   a6, 96(sp)
+    add  t1, t1, a6
+    sw   t1, 100(sp)          /* the outputs past the last block */
     lw   t0, (A_KOFF4 + 0)(a0)
     lw   t1, (A_KOFF4 + 4)(a0)
     lw   t2, (A_KOFF4 + 8)(a0)
     lw   t3, (A_KOFF4 + 12)(a0)
-    addi t0, t0, 1            /* the sign term's +1 folded in, once per call */
+    addi t0, t0, 1            /* the sign term's +1 folded in, once per block of channels */
     addi t1, t1, 1
     addi t2, t2, 1
     addi t3, t3, 1
@@ -809,14 +893,28 @@ etmcu_xpulp_pointwise_4ch:
     addi s11, s11, -2
     bgtz s11, .Lpair
     j    .Ldone
-    /* An odd last pixel: the one-pixel function below, entered as a tail call (a0 the block,
-       a1 the pixel's receptive field, a2 its outputs) once this frame is gone (t0 = 1). */
+    /* An odd last pixel: the one-pixel function below (a0 the block, a1 the pixel's receptive
+       field, a2 its outputs; a0 kept at 132(sp) across it) */
 .Lsingle:
     mv   a2, a6
-    li   t0, 1
-    j    .Lrestore
+    sw   a0, 132(sp)
+    jal  etmcu_xpulp_pointwise_1px
+    lw   a0, 132(sp)
 .Ldone:
-    li   t0, 0
+    /* the next block, if any: its weights 4 w_stride on, its outputs 4 bytes */
+    lw   t0, 128(sp)
+    addi t0, t0, -1
+    blez t0, .Lrestore
+    sw   t0, 128(sp)
+    lw   t1, A_W(a0)
+    lw   t2, A_WSTRIDE(a0)
+    lw   t3, A_Y(a0)
+    slli t2, t2, 2
+    add  t1, t1, t2
+    addi t3, t3, 4
+    sw   t1, A_W(a0)
+    sw   t3, A_Y(a0)
+    j    .Lgroup
 .Lrestore:
     lw   ra, 48(sp)
     lw   s0, 44(sp)
@@ -831,10 +929,8 @@ etmcu_xpulp_pointwise_4ch:
     lw   s9, 8(sp)
     lw   s10, 4(sp)
     lw   s11, 0(sp)
-    addi sp, sp, 128
-    beqz t0, 1f
-    j    etmcu_xpulp_pointwise_1px
-1:  ret
+    addi sp, sp, 144
+    ret
     .size etmcu_xpulp_pointwise_4ch, . - etmcu_xpulp_pointwise_4ch
 
 /* void etmcu_xpulp_pointwise_1px(const XpulpPointwiseArgs* a, const int8_t* x, int8_t* y):
