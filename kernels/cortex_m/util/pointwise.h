@@ -63,7 +63,8 @@ static_assert(
          offsetof(PointwiseBlock, offset_high4) == 136 &&
          offsetof(PointwiseBlock, round_high4) == 152 && offsetof(PointwiseBlock, right4) == 168 &&
          offsetof(PointwiseBlock, groups) == 184 && offsetof(PointwiseBlock, group_full) == 188 &&
-         offsetof(PointwiseBlock, group_mult) == 192 && offsetof(PointwiseBlock, group_shift) == 196 &&
+         offsetof(PointwiseBlock, group_mult) == 192 &&
+         offsetof(PointwiseBlock, group_shift) == 196 &&
          offsetof(PointwiseBlock, group_offset) == 200),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
