@@ -2,6 +2,11 @@
 // and writes the requested tensors back, so pytest (tests/python/int8) can drive single kernels.
 // Exit 0 after writing outputs, 1 when the kernel returns an error, 2 for a bad description.
 //
+// int8_run_op --serve: the same for many calls in one process (a start of an ASan build costs
+// about 0.1 s, and the int8 tests make thousands of calls): each line of stdin is the path of a
+// CALL.json; the reply on stdout is what one run prints (a bad description's message included),
+// then a line "exit <code>" with the code one run would exit with. No state outlives a call.
+//
 // {"op": "cortex_m::pad.out",
 //  "args": [{"tensor": {"dtype": 1, "sizes": [1,3,4,4], "dim_order": [0,2,3,1],
 //                       "file": "x.bin", "write": "y.bin"}},   // bytes in memory order
@@ -35,18 +40,19 @@ struct Holder {
   std::vector<std::vector<int64_t>> lists;
 };
 
+// Where a bad description's message goes: stderr for one run, stdout (the reply) when serving.
+std::FILE* g_fail_stream = nullptr;
+
 int fail(const std::string& why) {
-  std::fprintf(stderr, "int8_run_op: %s\n", why.c_str());
+  std::fprintf(g_fail_stream != nullptr ? g_fail_stream : stderr, "int8_run_op: %s\n", why.c_str());
   return 2;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  if (argc != 2) return fail("usage: int8_run_op CALL.json");
-  std::ifstream f(argv[1]);
-  if (!f) return fail("cannot read " + std::string(argv[1]));
-  const nlohmann::json call = nlohmann::json::parse(f);
+int run_call(const char* path) {
+  std::ifstream f(path);
+  if (!f) return fail("cannot read " + std::string(path));
+  const nlohmann::json call = nlohmann::json::parse(f, nullptr, /*allow_exceptions=*/false);
+  if (call.is_discarded()) return fail(std::string(path) + ": not JSON");
   const std::string op = call["op"].get<std::string>();
   const etmcu::KernelEntry* entry = etmcu::find_kernel_entry(op.c_str(), op.size());
   etmcu::OpFunction fn = entry != nullptr ? entry->fn : nullptr;
@@ -158,4 +164,25 @@ int main(int argc, char** argv) {
   }
   std::printf("temp_declared %u\nok\n", static_cast<unsigned>(declared));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) {
+    g_fail_stream = stdout;
+    std::string line;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, stdin) != nullptr) {
+      line = buf;
+      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+      if (line.empty()) continue;
+      const int rc = run_call(line.c_str());
+      std::printf("exit %d\n", rc);
+      std::fflush(stdout);
+    }
+    return 0;
+  }
+  if (argc != 2) return fail("usage: int8_run_op CALL.json | int8_run_op --serve");
+  return run_call(argv[1]);
 }

@@ -1,10 +1,12 @@
 """Harness of the int8 kernel tests: the single-op runner (tests/kernels/int8/run_op.cpp) built
 in build/host (or $ETMCU_INT8_RUN_OP, or build/int8), and a helper to call one kernel."""
 
+import atexit
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +63,59 @@ class Ref:
         self.i = i
 
 
+class _Server:
+    """One `runner --serve` process: it runs the calls of this test process one after another, as
+    separate runs would (run_op.cpp keeps nothing between calls), without a process start per call
+    (about 0.1 s for an ASan build, thousands of calls per variant). Its stderr (a sanitizer's
+    report) goes to a file that a failure shows."""
+
+    def __init__(self, runner):
+        self.runner = runner
+        self.err = tempfile.TemporaryFile(mode="w+")
+        self.p = subprocess.Popen([runner, "--serve"], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=self.err, text=True, bufsize=1)
+
+    def run(self, spec):
+        """(exit code, stdout, stderr) as one run of `runner spec` gives them."""
+        self.p.stdin.write(f"{spec}\n")
+        self.p.stdin.flush()
+        out = []
+        while True:
+            line = self.p.stdout.readline()
+            if not line:   # the runner died in this call (a sanitizer's abort, a crash)
+                self.p.wait()
+                self.err.seek(0)
+                return self.p.returncode or -1, "".join(out), self.err.read()
+            if line.startswith("exit ") and line[5:].strip().lstrip("-").isdigit():
+                return int(line[5:]), "".join(out), ""
+            out.append(line)
+
+    def close(self):
+        if self.p.poll() is None:
+            self.p.stdin.close()
+            self.p.wait()
+
+
+_servers = {}
+
+
+def _run(runner, spec):
+    """Runs one call through the runner's server in this process (restarted after a crash)."""
+    srv = _servers.get(runner)
+    if srv is None or srv.p.poll() is not None:
+        srv = _servers[runner] = _Server(runner)
+    rc, out, err = srv.run(spec)
+    if srv.p.poll() is not None:
+        del _servers[runner]
+    return subprocess.CompletedProcess([runner, str(spec)], rc, out, err)
+
+
+@atexit.register
+def _close_servers():
+    for srv in _servers.values():
+        srv.close()
+
+
 class Call:
     def __init__(self, runner, tmp, trusted=None):
         self.runner = runner
@@ -106,7 +161,7 @@ class Call:
         if arena_bytes is not None:
             doc["arena_bytes"] = int(arena_bytes)
         spec.write_text(json.dumps(doc))
-        p = subprocess.run([self.runner, str(spec)], capture_output=True, text=True)
+        p = _run(self.runner, spec)
         if expect_error:
             assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
             return p.stdout.strip()
@@ -115,7 +170,7 @@ class Call:
         self.temp_declared = int(p.stdout.split("temp_declared ")[1].split()[0])
         result = [np.fromfile(path, dtype=a.phys.dtype).reshape(a.phys.shape) for a, path in outs]
         if self.trusted is not None:
-            t = subprocess.run([self.trusted, str(spec)], capture_output=True, text=True)
+            t = _run(self.trusted, spec)
             assert t.returncode == 0, ("without argument checks", t.returncode, t.stdout, t.stderr)
             assert f"temp_declared {self.temp_declared}" in t.stdout, t.stdout
             for r, (a, path) in zip(result, outs):
