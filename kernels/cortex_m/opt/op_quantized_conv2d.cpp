@@ -113,10 +113,22 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
 // (`reverse`; pointwise_distance, kernels/api/alias_contract.h); otherwise one strip holds every
 // pixel (one micro-kernel call per block: fewer calls).
 // Blocks of four channels whose requantization and sums fit the micro-kernel's contract go
-// through it (from the first, as interior_blocks), the rest through dot(). The folded bias of
-// the first kStripCachedChannels channels is computed once per call; a strip passes their blocks
-// to the kernel in one call (pointwise_groups), the others one block at a time.
+// through it (from the first, as interior_blocks), the rest through dot(). The folded biases are
+// kept for kStripCachedChannels channels at a time (512 B of stack): a strip passes a chunk's
+// blocks to the kernel in one call (pointwise_groups). A layer with more channels folds each
+// chunk past the first again where a strip needs it (once per call in one strip, the layers that
+// are not over their input: MobileNetV1's 256-channel ones).
 constexpr int32_t kStripCachedChannels = 128;
+
+// full[k] = bias + ioff * sum(w) of channel first + k, for the kStripCachedChannels channels from
+// `first` on (fewer at the end).
+__attribute__((noinline)) void fold_biases(const int8::ConvJob& j, int32_t first, int32_t* full) {
+  const int32_t c = j.in.c, left = j.out.c - first;
+  const int32_t n = left < kStripCachedChannels ? left : kStripCachedChannels;
+  int8::row_sums(j.w + static_cast<size_t>(first) * c, c, n, full);
+  for (int32_t k = 0; k < n; ++k)
+    full[k] = wrap_add(j.bias ? j.bias[first + k] : 0, wrap_mul(j.ioff, full[k]));
+}
 
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
 // out (nothing written).
@@ -125,22 +137,20 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   const int32_t c = j.in.c, cout = j.out.c;
   const int32_t pixels = j.out.n * j.out.h * j.out.w;
   const OutputQ oq{j.ooff, j.amin, j.amax};
+  int32_t full[kStripCachedChannels];
+  int32_t cached_from = 0;  // full[] holds the folded biases of channels cached_from + [0, 128)
+  fold_biases(j, 0, full);
   auto folded = [&](int32_t ch) {
     return wrap_add(j.bias ? j.bias[ch] : 0,
                     wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * c, c)));
   };
-  const int32_t cached = cout < kStripCachedChannels ? cout : kStripCachedChannels;
-  int32_t full[kStripCachedChannels];
-  int8::row_sums(j.w, c, cached, full);
-  for (int32_t ch = 0; ch < cached; ++ch)
-    full[ch] = wrap_add(j.bias ? j.bias[ch] : 0, wrap_mul(j.ioff, full[ch]));
-  auto full_of = [&](int32_t ch) { return ch < cached ? full[ch] : folded(ch); };
   int32_t blocks = 0;  // channels [0, blocks) by the micro-kernel
   if (int8::kPointwise4ch && c % 4 == 0 && c < int8::kPointwiseMaxRow &&
       ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) == 0) {
     for (bool ok = true; ok && blocks + 4 <= cout; blocks += ok ? 4 : 0)
       for (int k = 0; k < 4 && ok; ++k) {
-        const int32_t ch = blocks + k, f = full_of(ch);
+        const int32_t ch = blocks + k;
+        const int32_t f = ch < kStripCachedChannels ? full[ch] : folded(ch);
         ok = cmsis::requant_4v_ok(j.mult[ch], j.shift[ch]) && f > -int8::kPointwiseMaxFull &&
              f < int8::kPointwiseMaxFull;
       }
@@ -148,7 +158,7 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;
   int8::PointwiseBlock b;
   b.x_step = c;
-  b.words = c / 4;
+  int8::set_run(b, c);
   b.y_step = cout;
   b.amin = j.amin;
   b.amax = j.amax;
@@ -165,27 +175,24 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
     int8_t* ys = j.y + static_cast<size_t>(p0) * cout;
     b.x = xs;
     b.pixels = np;
-    // the blocks whose folded bias is cached: one call for all (the Xpulp kernel loops itself)
-    const int32_t grouped = (blocks < cached ? blocks : cached) & ~3;
-    if (grouped > 0) {
-      b.w = j.w;
-      b.y = ys;
-      b.groups = grouped / 4;
+    // the micro-kernel's blocks, a chunk of cached channels per call (the Xpulp kernel loops
+    // itself)
+    for (int32_t first = 0; first < blocks; first += kStripCachedChannels) {
+      if (first != cached_from) {  // (only layers of more than 128 channels)
+        fold_biases(j, first, full);
+        cached_from = first;
+      }
+      const int32_t n =
+          blocks - first < kStripCachedChannels ? blocks - first : kStripCachedChannels;
+      b.w = j.w + static_cast<size_t>(first) * c;
+      b.y = ys + first;
+      b.groups = n / 4;
       b.group_full = full;
-      b.group_mult = j.mult;
-      b.group_shift = j.shift;
+      b.group_mult = j.mult + first;
+      b.group_shift = j.shift + first;
       b.group_offset = j.ooff;
       int8::pointwise_groups(b);
       b.groups = 0;
-    }
-    for (int32_t oc = grouped; oc < blocks; oc += 4) {
-      for (int k = 0; k < 4; ++k) {
-        b.full[k] = full_of(oc + k);
-        int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[oc + k], j.shift[oc + k], j.ooff);
-      }
-      b.w = j.w + static_cast<size_t>(oc) * c;
-      b.y = ys + oc;
-      int8::pointwise_4ch(b);
     }
     for (int32_t oc = blocks; oc < cout;
          oc += kOc) {  // past the last channel: repeated, not stored
@@ -194,7 +201,8 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
       for (int k = 0; k < kOc; ++k) {
         ch[k] = oc + k < cout ? oc + k : cout - 1;
         f[k] = j.w + static_cast<size_t>(ch[k]) * c;
-        fk[k] = full_of(ch[k]);
+        const int32_t cached = ch[k] - cached_from;
+        fk[k] = cached >= 0 && cached < kStripCachedChannels ? full[cached] : folded(ch[k]);
       }
       int8::BlockRequant<kOc> rq;
       rq.prepare(j.mult, j.shift, ch, j.ooff);
@@ -233,14 +241,15 @@ bool has_border(const int8::ConvJob& j, int32_t kwi) {
   return ys.first > 0 || ys.end < j.out.h || xs.first > 0 || xs.end < j.out.w;
 }
 
-// The width the pointwise micro-kernel reads per kernel row: kw taps when kw * C is whole words,
-// else widened to the next kw' whose rows are (C = 3 or 1 with kw = 3: four taps, the extra tap's
-// weights zero). 0 when widening would more than double the row or its repacked weights (four
-// channels) would not fit kWideWeightBytes.
+// The width the pointwise micro-kernel reads per kernel row: kw taps when kw * C is whole words
+// or the ISA's kernel takes runs of any length (kPointwiseByteRuns: a 3-channel layer's 27 taps
+// cost 27 multiply-accumulates, not 36), else widened to the next kw' whose rows are (C = 3 or 1
+// with kw = 3: four taps, the extra tap's weights zero). 0 when widening would more than double
+// the row or its repacked weights (four channels) would not fit kWideWeightBytes.
 constexpr int32_t kWideWeightBytes = 256;
 int32_t interior_width(const int8::ConvJob& j) {
   const int32_t c = j.in.c;
-  if (c % 4 == 0) return j.kw;
+  if (c % 4 == 0 || int8::kPointwiseByteRuns) return j.kw;
   int32_t kwi = j.kw;
   while ((kwi * c) % 4 != 0) ++kwi;
   return kwi <= 2 * j.kw && 4 * j.kh * kwi * c <= kWideWeightBytes ? kwi : 0;
@@ -261,7 +270,8 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   const int32_t wide_filter = j.kh * kwi * c;
   if (kwi == 0 || wide_filter >= int8::kPointwiseMaxRow) return 0;
   // (word-aligned rows and pointers where not widened: the Xpulp kernel's loads stay aligned)
-  if (!widened && ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
+  if (!widened && !int8::kPointwiseByteRuns &&
+      ((reinterpret_cast<uintptr_t>(j.x) | reinterpret_cast<uintptr_t>(j.w)) & 3u) != 0)
     return 0;
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
   const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);
@@ -271,7 +281,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   const bool vborder = ys.first > 0 || ys.end < j.out.h;
   alignas(4) int8_t wide[kWideWeightBytes];  // (a fixed size: no VLA, the stack bound stays static)
   int8::PointwiseBlock b;
-  b.words = kwi * c / 4;
+  int8::set_run(b, kwi * c);
   b.rows = j.kh;
   b.row_skip = (j.in.w - kwi) * c;
   b.w_stride = wide_filter;
@@ -374,7 +384,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
           const int32_t kx0 = ix0 < 0 ? -ix0 : 0;
           const int32_t kx1 = j.in.w - ix0 < j.kw ? j.in.w - ix0 : j.kw;
           const int32_t run = (kx1 - kx0) * c;
-          b.words = run / 4;
+          int8::set_run(b, run);
           b.row_skip = j.in.w * c - run;
           b.w_row_skip = (j.kw - (kx1 - kx0)) * c;
           if (ys.end > ys.first) {  // the rows whose windows are inside vertically: one run
@@ -405,7 +415,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
             int8::pointwise_4ch(b);
           }
         }
-      b.words = kwi * c / 4;
+      int8::set_run(b, kwi * c);
       b.row_skip = (j.in.w - kwi) * c;
       b.w_row_skip = 0;
       b.x_step = c * j.stride.w;
@@ -513,7 +523,7 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
   const Inside ys = inside(j.in.h, j.out.h, j.kh, j.stride.h, j.pad.h);
   const Inside xs = inside(j.in.w, j.out.w, kwi, j.stride.w, j.pad.w);  // as interior_blocks
   int8::PointwiseBlock b;
-  b.words = kp / 4;
+  int8::set_run(b, kp);
   b.rows = 1;
   b.row_skip = 0;
   b.w_stride = repack ? kp : filter;

@@ -114,7 +114,7 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
       if (mag(constant(o, 0)) + xmax >= kMax) return 0;
   }
   int8::PointwiseBlock b;
-  b.words = k / 4;
+  int8::set_run(b, k);
   b.rows = 1;
   b.row_skip = 0;
   b.w_stride = k;

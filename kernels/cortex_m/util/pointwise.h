@@ -18,7 +18,7 @@ struct PointwiseBlock {
   const int8_t* x;     // the first pixel's receptive field (4-byte aligned)
   int32_t x_step;      // bytes from one pixel's row to the next (a multiple of 4)
   int32_t pixels;      // >= 1
-  int32_t words;       // row length / 4 (>= 1)
+  int32_t words;       // run length / 4 (>= 1; set_run sets it and run_bytes)
   const int8_t* w;     // the block's first channel's weights (aligned); the next w_stride further
   int8_t* y;           // output of the first pixel, first channel of the block
   int32_t y_step;      // bytes from one pixel's outputs to the next
@@ -52,6 +52,9 @@ struct PointwiseBlock {
   const int32_t* group_mult;
   const int32_t* group_shift;
   int32_t group_offset;
+  // A run's length in bytes: 4 * words, or any length >= 1 where the ISA's kernel loads bytes
+  // (kPointwiseByteRuns: rows of a 3-channel layer's window, 9 bytes, without widening).
+  int32_t run_bytes;
 };
 static_assert(
     sizeof(void*) != 4 ||
@@ -65,8 +68,15 @@ static_assert(
          offsetof(PointwiseBlock, groups) == 184 && offsetof(PointwiseBlock, group_full) == 188 &&
          offsetof(PointwiseBlock, group_mult) == 192 &&
          offsetof(PointwiseBlock, group_shift) == 196 &&
-         offsetof(PointwiseBlock, group_offset) == 200),
+         offsetof(PointwiseBlock, group_offset) == 200 &&
+         offsetof(PointwiseBlock, run_bytes) == 204),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
+
+// A run of `bytes` bytes (whole words unless the ISA's kernel takes byte runs).
+inline void set_run(PointwiseBlock& b, int32_t bytes) {
+  b.words = bytes / 4;
+  b.run_bytes = bytes;
+}
 
 // The sums stay below 2^29 (the 4v requantization's bound) when |full| < 2^28 and the filter is
 // shorter than 2^14 bytes (|sum(x * w)| <= 2^14 per byte).
@@ -132,8 +142,10 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
       const int8_t* w = b.w + static_cast<ptrdiff_t>(k) * b.w_stride;
       const int8_t* xr = x;
       int32_t v = b.full[k];
-      for (int32_t r = 0; r < b.rows; ++r, xr += 4 * b.words + b.row_skip, w += b.w_row_skip)
+      for (int32_t r = 0; r < b.rows; ++r, xr += b.run_bytes + b.row_skip, w += b.w_row_skip) {
         for (int32_t i = 0; i < b.words; ++i, w += 4) v = dot4(v, xr + 4 * i, w);
+        for (int32_t i = 4 * b.words; i < b.run_bytes; ++i, ++w) v += xr[i] * *w;  // byte runs
+      }
       const cmsis::Requant4v q{b.mult[k], b.offset_high4[k], b.right4[k]};
       y[k] = static_cast<int8_t>(
           v < b.neg_floor ? b.amin

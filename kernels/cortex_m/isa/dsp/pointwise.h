@@ -30,6 +30,8 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = true;
 // Reads no PointwiseBlock::w_row_skip: border windows are gathered instead (op_quantized_conv2d).
 constexpr bool kPointwiseWeightSkip = false;
+// Runs are whole words (PointwiseBlock::words).
+constexpr bool kPointwiseByteRuns = false;
 
 #if defined(__ARM_FEATURE_DSP)
 namespace dsp {

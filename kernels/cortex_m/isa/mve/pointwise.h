@@ -25,6 +25,8 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = true;
 // Reads PointwiseBlock::w_row_skip (border windows clipped to the input, nothing gathered).
 constexpr bool kPointwiseWeightSkip = true;
+// Runs are whole words (PointwiseBlock::words).
+constexpr bool kPointwiseByteRuns = false;
 
 namespace mve {
 

@@ -21,6 +21,9 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = false;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
+// Runs of any length (PointwiseBlock::run_bytes): the kernel loads bytes, so a 3-channel
+// layer's 9-byte window rows go unwidened.
+constexpr bool kPointwiseByteRuns = true;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)

@@ -18,12 +18,15 @@
    itself, and the pair's outputs go through the triple's requantization as three pixels (the
    second one twice): four more requantizations once per call instead of 500 B of code.
 
-   The triple loop has one copy of its 16-byte step for every run length (a multiple of 4): a run
-   whose length is not a multiple of 16 enters the step D = (-length) mod 16 bytes in (at BYTE3
-   D, by branches: a register jump would read as an indirect call to the firmware's stack bound),
-   with its pointers D bytes before the run, so that the step's immediate offsets land on the
-   run's bytes (the pointers stay D bytes back for the whole pass: the row skips are less D). A
-   separate 4-byte loop for the tail was 380 B more. */
+   The triple loop has one copy of its 16-byte step for every run length (run_bytes, any length:
+   the loads are bytes, so a 3-channel layer's 9-byte window rows need no widening to whole
+   words): a run whose length is not a multiple of 16 enters the step D = (-length) mod 16 bytes
+   in (at BYTE3 D, by branches: a register jump would read as an indirect call to the firmware's
+   stack bound; the entries that are not whole words behind one more test), with its pointers D
+   bytes before the run, so that the step's immediate offsets land on the run's bytes (the
+   pointers stay D bytes back for the whole pass: the row skips are less D). A separate 4-byte
+   loop for the tail was 380 B more. The pairs' 4-byte step is entered the same way, at
+   D2 = (-length) mod 4. */
 #define A_X 0
 #define A_XSTEP 4
 #define A_PIXELS 8
@@ -44,6 +47,7 @@
 #define A_WSTRIDE 124
 #define A_FLOOR 128
 #define A_WROWSKIP 132
+#define A_RUN 204
 
 /* frame: row bytes, pixels left, the pass's first outputs, the pass's first row (less D, below);
    saved registers; the triple loop's run entry and skips (D = the bytes of the run's first
@@ -57,6 +61,8 @@
 #define F_RSKIP 76
 #define F_WRSKIP 80
 #define F_W 84
+#define F_D2 88
+#define F_DSEL 92
 #define F_SIZE 96
 
 /* byte i of the rows: a3/a4 the two input bytes, a5/a6 weight bytes, a7 the product */
@@ -181,12 +187,17 @@ etmcu_rv32_pointwise_4ch:
     sw   s9, 24(sp)
     sw   s10, 20(sp)
     sw   s11, 16(sp)
-    lw   t0, A_WORDS(a0)
-    slli t0, t0, 2
+    lw   t0, A_RUN(a0)            /* the run's bytes (any length >= 1: byte loads) */
     sw   t0, F_ROW(sp)
     neg  t1, t0
-    andi t1, t1, 12               /* D = (-row) mod 16 (row is a multiple of 4) */
+    andi t2, t1, 3
+    sw   t2, F_D2(sp)             /* the pairs' D2 = (-row) mod 4 */
+    andi t1, t1, 15               /* D = (-row) mod 16 */
     sw   t1, F_D(sp)
+    mv   t3, t1                   /* the entry's selector: D, or -D when not whole words */
+    beqz t2, 1f
+    neg  t3, t1
+1:  sw   t3, F_DSEL(sp)
     add  t2, t0, t1
     sw   t2, F_ROWD(sp)           /* a run's bytes from the entry: D + row */
     lw   t2, A_ROWSKIP(a0)
@@ -231,33 +242,46 @@ etmcu_rv32_pointwise_4ch:
     mv   s10, s2
     mv   s11, s3
     lw   ra, A_ROWS(a0)           /* kernel rows left */
-7:  lw   t1, F_D(sp)
+7:  lw   t1, F_DSEL(sp)
     lw   t6, F_ROWD(sp)
     add  t6, a1, t6               /* the end of the run (less D) */
     beqz t1, 8f                   /* the entry BYTE3 D */
+    bltz t1, .Lbytes              /* (a run that is not whole words: below the loop) */
     addi t1, t1, -8
     bltz t1, .Lenter4
     beqz t1, .Lenter8
     j    .Lenter12
 8:
     BYTE3 0
+.Lenter1:
     BYTE3 1
+.Lenter2:
     BYTE3 2
+.Lenter3:
     BYTE3 3
 .Lenter4:
     BYTE3 4
+.Lenter5:
     BYTE3 5
+.Lenter6:
     BYTE3 6
+.Lenter7:
     BYTE3 7
 .Lenter8:
     BYTE3 8
+.Lenter9:
     BYTE3 9
+.Lenter10:
     BYTE3 10
+.Lenter11:
     BYTE3 11
 .Lenter12:
     BYTE3 12
+.Lenter13:
     BYTE3 13
+.Lenter14:
     BYTE3 14
+.Lenter15:
     BYTE3 15
     addi a1, a1, 16
     addi a2, a2, 16
@@ -279,6 +303,30 @@ etmcu_rv32_pointwise_4ch:
     add  t4, t4, t1
     add  t5, t5, t1
     j    7b
+.Lbytes:                          /* -D (t1), D in 1..15 and not a multiple of 4 */
+    neg  t1, t1
+    andi t0, t1, 3
+    srli t1, t1, 2                /* D / 4: which quarter of the step */
+    addi t0, t0, -2               /* D mod 4: 1, 2 or 3 -> < 0, 0, > 0 */
+    beqz t1, .Lbytes0
+    addi t1, t1, -2
+    bltz t1, .Lbytes4
+    beqz t1, .Lbytes8
+    bltz t0, .Lenter13
+    beqz t0, .Lenter14
+    j    .Lenter15
+.Lbytes0:
+    bltz t0, .Lenter1
+    beqz t0, .Lenter2
+    j    .Lenter3
+.Lbytes4:
+    bltz t0, .Lenter5
+    beqz t0, .Lenter6
+    j    .Lenter7
+.Lbytes8:
+    bltz t0, .Lenter9
+    beqz t0, .Lenter10
+    j    .Lenter11
 9:
     lw   a1, F_Y(sp)              /* outputs: y_step apart */
     lw   t1, A_YSTEP(a0)
@@ -307,15 +355,25 @@ etmcu_rv32_pointwise_4ch:
     j    .Ltriple
 .Lpairs:                          /* the last one or two pixels (t0 of them) */
     blez t0, .Ldone               /* (after a pair's pass through the triple's outputs: < 0) */
-    lw   a1, F_X(sp)              /* the pair's two input rows (F_X without the loop's D) */
+    lw   a1, F_X(sp)              /* the pair's two input rows (less D2: F_X + D - D2) */
     lw   t1, F_D(sp)
     add  a1, a1, t1
+    lw   t1, F_D2(sp)
+    sub  a1, a1, t1
     lw   t1, A_XSTEP(a0)
     add  a2, a1, t1
     li   t1, 1
     bne  t0, t1, 3f
     mv   a2, a1                   /* the last, odd pixel: a pair with itself */
-3:  lw   t2, A_W(a0)              /* the four weight rows */
+3:  lw   s8, F_D2(sp)             /* s8..s11 (free here): D2, the run's bytes from its entry, */
+    lw   s9, F_ROW(sp)            /* and the two row skips less D2 */
+    add  s9, s9, s8
+    lw   s10, A_ROWSKIP(a0)
+    sub  s10, s10, s8
+    lw   s11, A_WROWSKIP(a0)
+    sub  s11, s11, s8
+    lw   t2, A_W(a0)              /* the four weight rows (less D2) */
+    sub  t2, t2, s8
     lw   t1, A_WSTRIDE(a0)
     add  t3, t2, t1
     add  t4, t3, t1
@@ -329,11 +387,14 @@ etmcu_rv32_pointwise_4ch:
     mv   s6, s2
     mv   s7, s3
     lw   t0, A_ROWS(a0)           /* kernel rows left */
-7:  lw   t1, F_ROW(sp)
-    add  t6, a1, t1               /* the end of this run */
+7:  add  t6, a1, s9               /* the end of this run (less D2) */
+    bnez s8, .Lpair_bytes         /* the entry BYTE D2 */
 4:  BYTE 0
+.Lpair1:
     BYTE 1
+.Lpair2:
     BYTE 2
+.Lpair3:
     BYTE 3
     addi a1, a1, 4
     addi a2, a2, 4
@@ -344,15 +405,18 @@ etmcu_rv32_pointwise_4ch:
     bne  a1, t6, 4b
     addi t0, t0, -1
     beqz t0, 9f
-    lw   t1, A_ROWSKIP(a0)        /* the next kernel row of both receptive fields */
-    add  a1, a1, t1
-    add  a2, a2, t1
-    lw   t1, A_WROWSKIP(a0)       /* and of the weights */
-    add  t2, t2, t1
-    add  t3, t3, t1
-    add  t4, t4, t1
-    add  t5, t5, t1
+    add  a1, a1, s10              /* the next kernel row of both receptive fields */
+    add  a2, a2, s10
+    add  t2, t2, s11              /* and of the weights */
+    add  t3, t3, s11
+    add  t4, t4, s11
+    add  t5, t5, s11
     j    7b
+.Lpair_bytes:                     /* D2 (s8) in 1..3 */
+    addi t1, s8, -2
+    bltz t1, .Lpair1
+    beqz t1, .Lpair2
+    j    .Lpair3
 9:
     /* the outputs through the triple's requantization, as three pixels: the first at F_Y, the
        second y_step further and again as the third (all three at F_Y when odd); its pass then

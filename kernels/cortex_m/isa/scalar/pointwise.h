@@ -16,6 +16,8 @@ constexpr bool kPointwise4ch = false;
 constexpr bool kPointwiseRequant2v = true;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = false;
+// Runs are whole words (PointwiseBlock::words).
+constexpr bool kPointwiseByteRuns = false;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
   pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {

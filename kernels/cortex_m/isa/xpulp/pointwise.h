@@ -28,6 +28,8 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = false;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
+// Runs are whole words (PointwiseBlock::words).
+constexpr bool kPointwiseByteRuns = false;
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)
