@@ -33,7 +33,15 @@ else
 fi
 
 step "host build"
-cmake --preset host >/dev/null
+# CI builds the host tree without debug information: the step took 169 s with -g and 129 s
+# without on 2 cores (measured); the code is the same (-O2 -DNDEBUG, as RelWithDebInfo). A local
+# run keeps the preset's RelWithDebInfo, and the ASan build below keeps its -g (line numbers in a
+# sanitizer's report).
+host_flags=()
+if [[ "${CI:-}" == true ]]; then
+  host_flags=("-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
+fi
+cmake --preset host "${host_flags[@]}" >/dev/null
 cmake --build build/host -j "$JOBS"
 
 step "ctest (host)"
