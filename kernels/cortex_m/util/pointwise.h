@@ -15,11 +15,11 @@ namespace kernels {
 namespace int8 {
 
 struct PointwiseBlock {
-  const int8_t* x;     // the first pixel's receptive field (4-byte aligned)
-  int32_t x_step;      // bytes from one pixel's row to the next (a multiple of 4)
+  const int8_t* x;     // the first pixel's receptive field (4-byte aligned but for byte runs)
+  int32_t x_step;      // bytes from one pixel's row to the next (a multiple of 4, as x)
   int32_t pixels;      // >= 1
   int32_t words;       // run length / 4 (>= 1; set_run sets it and run_bytes)
-  const int8_t* w;     // the block's first channel's weights (aligned); the next w_stride further
+  const int8_t* w;     // the block's first channel's weights (aligned, as x); the next w_stride on
   int8_t* y;           // output of the first pixel, first channel of the block
   int32_t y_step;      // bytes from one pixel's outputs to the next
   int32_t amin, amax;  // activation range

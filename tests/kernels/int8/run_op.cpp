@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -172,10 +173,8 @@ int main(int argc, char** argv) {
   if (argc == 2 && std::strcmp(argv[1], "--serve") == 0) {
     g_fail_stream = stdout;
     std::string line;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, stdin) != nullptr) {
-      line = buf;
-      while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    while (std::getline(std::cin, line)) {
+      if (!line.empty() && line.back() == '\r') line.pop_back();
       if (line.empty()) continue;
       const int rc = run_call(line.c_str());
       std::printf("exit %d\n", rc);

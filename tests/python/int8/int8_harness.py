@@ -70,7 +70,6 @@ class _Server:
     report) goes to a file that a failure shows."""
 
     def __init__(self, runner):
-        self.runner = runner
         self.err = tempfile.TemporaryFile(mode="w+")
         self.p = subprocess.Popen([runner, "--serve"], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, stderr=self.err, text=True, bufsize=1)

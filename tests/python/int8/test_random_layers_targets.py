@@ -165,31 +165,14 @@ class Model(nn.Module):
     def __init__(self):
         super().__init__()
         torch.manual_seed({seed})
-        self.net = nn.Sequential(
-            {layers})
+        self.net = {net}
 
     def forward(self, x):
-        return self.net(x)
+        return {forward}
 """
-
-
-# Seed 8's branches: each one's output is an output of the model.
-BRANCHES_TEMPLATE = """import torch
-from torch import nn
-
-INPUT_SHAPES = [{shape}]
-
-
-class Model(nn.Module):
-    def __init__(self):
-        super().__init__()
-        torch.manual_seed({seed})
-        self.branches = nn.ModuleList([
-            {layers}])
-
-    def forward(self, x):
-        return tuple(b(x) for b in self.branches)
-"""
+# A chain of layers, or (seed 8) branches whose outputs are each an output of the model.
+CHAIN = ("nn.Sequential(\n            {})", "self.net(x)")
+BRANCHES = ("nn.ModuleList([\n            {}])", "tuple(b(x) for b in self.net)")
 
 
 @pytest.fixture(scope="module")
@@ -200,8 +183,9 @@ def random_models(tmp_path_factory):
     for seed in SEEDS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        template = BRANCHES_TEMPLATE if seed == 8 else MODEL_TEMPLATE
-        src.write_text(template.format(shape=shape, seed=seed, layers=",\n            ".join(layers)))
+        net, forward = BRANCHES if seed == 8 else CHAIN
+        src.write_text(MODEL_TEMPLATE.format(shape=shape, seed=seed, forward=forward,
+                                             net=net.format(",\n            ".join(layers))))
         pte = out / f"random_{seed}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8"],
