@@ -25,7 +25,7 @@ FW = ROOT / "tools" / "firmware" / "etmcu_fw.py"
 sys.path.insert(0, str(ROOT / "tools" / "firmware"))
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import corpus_table  # noqa: E402  (compare())
-from test_random_layers_targets import MODEL_TEMPLATE, draw_model  # noqa: E402
+from test_random_layers_targets import draw_model, model_source  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CLI.exists(), reason="host tools not built")
 
@@ -119,7 +119,7 @@ def programs(tmp_path_factory):
     }
     for seed in (1, 2):
         shape, layers = draw_model(seed)
-        src = MODEL_TEMPLATE.format(shape=shape, seed=seed, layers=",\n            ".join(layers))
+        src = model_source(shape, seed, layers)
         progs[f"random{seed}"] = export(out, f"random_{seed}", src, shape, seed)
     return progs
 

@@ -175,6 +175,13 @@ CHAIN = ("nn.Sequential(\n            {})", "self.net(x)")
 BRANCHES = ("nn.ModuleList([\n            {}])", "tuple(b(x) for b in self.net)")
 
 
+def model_source(shape, seed, layers, branches=False):
+    """The Python source of a drawn model: its layers chained, or each a branch and an output."""
+    net, forward = BRANCHES if branches else CHAIN
+    return MODEL_TEMPLATE.format(shape=shape, seed=seed, forward=forward,
+                                 net=net.format(",\n            ".join(layers)))
+
+
 @pytest.fixture(scope="module")
 def random_models(tmp_path_factory):
     out = tmp_path_factory.mktemp("random_int8")
@@ -183,9 +190,7 @@ def random_models(tmp_path_factory):
     for seed in SEEDS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        net, forward = BRANCHES if seed == 8 else CHAIN
-        src.write_text(MODEL_TEMPLATE.format(shape=shape, seed=seed, forward=forward,
-                                             net=net.format(",\n            ".join(layers))))
+        src.write_text(model_source(shape, seed, layers, branches=seed == 8))
         pte = out / f"random_{seed}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8"],
