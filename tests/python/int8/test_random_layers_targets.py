@@ -25,7 +25,7 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4, 5, 6, 7, 8]
+SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
 
 # Seed 5 is not drawn: one layer of each shape class the optimised kernels pick, so every one of
 # them runs on the simulated core whatever the draws give: a 3-channel layer (with Xpulp rows
@@ -101,6 +101,25 @@ BYTE_RUNS = ((1, 3, 13, 11), [
     "nn.Sequential(nn.Conv2d(3, 11, 1), nn.Conv2d(11, 5, 1, stride=(1, 2)), nn.ReLU())",  # 11 (D 5)
     "nn.Sequential(nn.Conv2d(3, 5, 1, stride=(2, 1)))",                   # 3 (D 13)
     "nn.Sequential(nn.Conv2d(3, 5, 1), nn.Conv2d(5, 6, 1, stride=(2, 1)))"])  # 5 (D 11)
+# Seed 9 is not drawn: 3x3 stride-2 depthwise layers with a ReLU, for Xpulp's stride-2 lines
+# (etmcu_xpulp_dw_k3s2_lines: pairs of outputs from aligned plane words, in twos). Each branch's
+# stem sets its output's size (rows x columns): lines of 25, 24, 8, 7, 3, 2 and 1 outputs (pairs
+# even and odd, with and without an odd last output, none), a layer of three strips of rows (the
+# first), one without bias, one without padding, one after MobileNetV1's asymmetric pad and one
+# taller than wide (transposed planes: lines of 11). Each branch is an output.
+DW_S2 = ((1, 3, 21, 49), [
+    "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=2, padding=1, groups=4), nn.ReLU())",  # 11 x 25
+    "nn.Sequential(nn.Conv2d(3, 3, (1, 3)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 11 x 24
+    "nn.Sequential(nn.Conv2d(3, 5, (7, 35)), nn.Conv2d(5, 5, 3, stride=2, padding=1, groups=5), nn.ReLU())",  # 8 x 8
+    "nn.Sequential(nn.Conv2d(3, 2, (9, 37)), "
+    "nn.Conv2d(2, 2, 3, stride=2, padding=1, groups=2, bias=False), nn.ReLU())",  # 7 x 7
+    "nn.Sequential(nn.Conv2d(3, 4, (17, 45)), nn.Conv2d(4, 4, 3, stride=2, padding=1, groups=4), nn.ReLU())",  # 3 x 3
+    "nn.Sequential(nn.Conv2d(3, 3, (18, 47)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 2 x 2
+    "nn.Sequential(nn.Conv2d(3, 2, (20, 48)), nn.Conv2d(2, 2, 3, stride=2, padding=1, groups=2), nn.ReLU())",  # 1 x 1
+    "nn.Sequential(nn.Conv2d(3, 4, (1, 39)), nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 10 x 5
+    "nn.Sequential(nn.Conv2d(3, 4, 1), nn.ZeroPad2d((0, 1, 0, 1)), "
+    "nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 10 x 24
+    "nn.Sequential(nn.Conv2d(3, 3, (1, 37)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())"])  # 11 x 7
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -118,6 +137,8 @@ def draw_model(seed):
         return PW_BLOCKS
     if seed == 8:
         return BYTE_RUNS
+    if seed == 9:
+        return DW_S2
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)
@@ -190,7 +211,7 @@ def random_models(tmp_path_factory):
     for seed in SEEDS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        src.write_text(model_source(shape, seed, layers, branches=seed == 8))
+        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9)))
         pte = out / f"random_{seed}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8"],

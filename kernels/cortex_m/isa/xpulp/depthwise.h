@@ -14,9 +14,10 @@
 namespace etmcu {
 namespace kernels {
 namespace int8 {
-// The argument block of etmcu_xpulp_dw_k3_channels (depthwise_rows.S reads it at these offsets):
-// one strip of a 3x3, stride-1 layer with channel multiplier 1 and the floor 0, every input
-// channel's plane gathered, weights packed and lines run in one call.
+// The argument block of etmcu_xpulp_dw_k3_channels and, for stride 2, etmcu_xpulp_dw_k3s2_channels
+// (depthwise_rows.S reads it at these offsets): one strip of a 3x3 layer of stride 1 or 2 with
+// channel multiplier 1 and the floor 0, every input channel's plane gathered, weights packed and
+// lines run in one call.
 struct DwK3Channels {
   const int8_t* src;  // the gather (DwGather) for channel 0: src + ci for channel ci
   int8_t* dst;
@@ -45,6 +46,7 @@ static_assert(sizeof(void*) != 4 ||
 
 #if defined(__riscv)
 extern "C" void etmcu_xpulp_dw_k3_channels(const etmcu::kernels::int8::DwK3Channels* c);
+extern "C" void etmcu_xpulp_dw_k3s2_channels(const etmcu::kernels::int8::DwK3Channels* c);
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
@@ -59,21 +61,26 @@ struct XpulpPlanes {
   static constexpr bool kRow1 = true, kRow4 = true;
   // its row kernels honour DwRowArgs::y_row_jump: 3x3 layers may take transposed planes
   static constexpr bool kTransposedK3 = true;
-  // its own loop over a strip's channels for 3x3, stride-1 layers with the floor 0 (channel_loop)
+  // its own loop over a strip's channels for 3x3 layers of stride 1 or 2 with the floor 0
+  // (channel_loop)
   static constexpr bool kChannelLoop = true;
-  // One strip of a layer with channel multiplier 1 in one call of etmcu_xpulp_dw_k3_channels, when
-  // it is 3x3 with stride 1 and the floor 0; false: the C loop runs it. a: the strip's row-kernel
-  // geometry (rows1_geometry), g: its gather.
+  // One strip of a layer with channel multiplier 1 in one call of etmcu_xpulp_dw_k3_channels
+  // (stride 1) or etmcu_xpulp_dw_k3s2_channels (stride 2, kPathDwK3Stride2), when it is 3x3 with
+  // stride 1 or 2 and the floor 0; false: the C loop runs it. a: the strip's row-kernel geometry
+  // (rows1_geometry), g: its gather.
   static bool channel_loop(const DwJob& j, const DwRowArgs& a, const DwGather& g, int32_t oy0,
                            bool columns) {
 #if defined(__riscv)
-    // (a plane line of two input bytes at least: the gather's pair loop)
-    if (j.kh != 3 || j.kw != 3 || j.stride.h != 1 || j.stride.w != 1 || a.neg_floor != 0 ||
-        g.lines < 1 || g.n < 2)
+    // (a plane line of two input bytes at least: the gather's pair loop; the same stride, 1 or 2,
+    // in both directions)
+    const int32_t s = j.stride.h;
+    if (j.kh != 3 || j.kw != 3 || s != j.stride.w || s > 2 || a.neg_floor != 0 || g.lines < 1 ||
+        g.n < 2)
       return false;
-    const int32_t line_step = a.outputs + a.row_jump;  // (x_step 1)
+    const int32_t line_step = a.outputs * a.x_step + a.row_jump;
     if (((line_step | a.line_stride | reinterpret_cast<uintptr_t>(a.window)) & 3) != 0)
       return false;
+    if (s == 2 && !kernel_path_or_fallback(kPathDwK3Stride2)) return false;
     DwK3Channels c;
     c.src = g.src;
     c.dst = g.dst;
@@ -104,7 +111,10 @@ struct XpulpPlanes {
     c.line_step = line_step;
     c.y_step = a.y_step;
     c.y_line_jump = a.y_row_jump;
-    etmcu_xpulp_dw_k3_channels(&c);
+    if (s == 2)  // (after the path's test: without the path, the compiler drops this call)
+      etmcu_xpulp_dw_k3s2_channels(&c);
+    else
+      etmcu_xpulp_dw_k3_channels(&c);
     return true;
 #else
     (void)j, (void)a, (void)g, (void)oy0, (void)columns;

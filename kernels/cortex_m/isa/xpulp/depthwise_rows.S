@@ -429,6 +429,119 @@ etmcu_xpulp_dw_k3_lines:
     ret
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
 
+/* The stride-2 form: pairs of neighbouring outputs 2k, 2k + 1 of a line, whose windows start at
+   bytes 4k and 4k + 2 of each window row's plane line (lines start on words). Per window row the
+   aligned word A (bytes 4k..4k+3) gives output 2k with the weight word; the next aligned word B,
+   loaded for this pair and kept as the next pair's A, and A make bytes 4k+2..4k+5 in one
+   cv.shuffle2.b (SHIFT2), which give output 2k + 1 with the same weight word. Three aligned
+   loads, three shuffles and six cv.sdotsp.b per pair, against six misaligned loads (two cycles
+   each) in the row kernel. The pairs go in twos with the two register sets' roles swapped (as the
+   quads); an odd count enters at the second; a line's odd last output from the A left in a6, a7,
+   t5. LINES_PREP_S2's slots: 44(sp) the entry (.Ls_even / .Ls_odd / .Ls_none), 48(sp) 4 x pairs,
+   52(sp) the tail (.Ls_one / .Ls_next), 56(sp) a1 past a line's last B to the next window, 36(sp)
+   y from the first line's first output to past the last line. Registers as the stride-1
+   subroutine's (t3 the SHIFT2 selector; the one-byte shifts s6..s8 unused). */
+.macro PAIR_S2 a0r, a1r, a2r, b0r, b1r, b2r
+    lw   a5, 20(sp)
+    lw   s9, 20(sp)
+    .insn r 0x2b, 3, 0x06, \b1r, a1, t1    /* B, row 1: cv.lw \b1r, t1(a1) */
+    .insn r 0x2b, 3, 0x06, \b2r, a1, t0    /* row 2 */
+    .insn i 0x0b, 2, \b0r, a1, 4           /* row 0: cv.lw \b0r, 4(a1!) */
+    .insn r 0x7b, 1, 0x54, a5, \a0r, s2
+    .insn r 0x7b, 1, 0x54, a5, \a1r, s3
+    .insn r 0x7b, 1, 0x54, a5, \a2r, s4
+    SHIFT2 \a0r, \b0r
+    SHIFT2 \a1r, \b1r
+    SHIFT2 \a2r, \b2r
+    .insn r 0x7b, 1, 0x54, s9, \a0r, s2
+    .insn r 0x7b, 1, 0x54, s9, \a1r, s3
+    .insn r 0x7b, 1, 0x54, s9, \a2r, s4
+    REQ_Q a5
+    REQ_Q s9
+.endm
+/* LINES_PREP for the stride-2 subroutine (its slots above; reads 4(sp), 24(sp), 32(sp), 36(sp) and
+   a4 as LINES_PREP). Clobbers t2, a0, a3, a5. */
+.macro LINES_PREP_S2
+    lw   t2, 4(sp)
+    mul  a0, t2, a4
+    lw   a3, 24(sp)
+    add  a0, a0, a3
+    lw   a3, 36(sp)
+    mul  a0, a0, a3
+    sw   a0, 36(sp)
+    srli a0, t2, 1                         /* pairs */
+    slli a5, a0, 2
+    sw   a5, 48(sp)
+    addi a3, a5, 4
+    lw   a5, 32(sp)
+    sub  a5, a5, a3
+    sw   a5, 56(sp)                        /* line step - 4 (the first A) - 4 x pairs */
+    lla  a5, .Ls_none
+    beqz a0, 1f
+    andi a0, a0, 1
+    lla  a5, .Ls_odd
+    bnez a0, 1f
+    lla  a5, .Ls_even
+1:  sw   a5, 44(sp)
+    andi t2, t2, 1
+    lla  a5, .Ls_next
+    beqz t2, 2f
+    lla  a5, .Ls_one
+2:  sw   a5, 52(sp)
+.endm
+
+    .section .text.etmcu_xpulp_dw_k3s2_channels, "ax", @progbits
+    .type etmcu_xpulp_dw_k3s2_lines, @function
+    .p2align 2
+etmcu_xpulp_dw_k3s2_lines:
+    sw   ra, 40(sp)
+    lw   t2, 36(sp)
+    add  t2, t2, a2
+    sw   t2, 60(sp)                        /* y past the last line */
+.Ls_line:
+    lw   a0, 48(sp)
+    lw   t2, 44(sp)
+    jr   t2
+.Ls_even:
+    .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A */
+    .insn r 0x2b, 3, 0x06, t5, a1, t0
+    .insn i 0x0b, 2, a6, a1, 4
+    add  a0, a0, a1                        /* a1 past the line's last B */
+.Ls_first:
+    PAIR_S2 a6, a7, t5, s5, s10, ra
+.Ls_second:
+    PAIR_S2 s5, s10, ra, a6, a7, t5
+    bne  a1, a0, .Ls_first
+    lw   t2, 52(sp)
+    jr   t2
+.Ls_odd:
+    .insn r 0x2b, 3, 0x06, s10, a1, t1
+    .insn r 0x2b, 3, 0x06, ra, a1, t0
+    .insn i 0x0b, 2, s5, a1, 4
+    add  a0, a0, a1
+    j    .Ls_second
+.Ls_none:                                  /* one output in the line */
+    .insn r 0x2b, 3, 0x06, a7, a1, t1
+    .insn r 0x2b, 3, 0x06, t5, a1, t0
+    .insn i 0x0b, 2, a6, a1, 4
+.Ls_one:                                   /* the odd last output, from A in a6, a7, t5 */
+    lw   a5, 20(sp)
+    .insn r 0x7b, 1, 0x54, a5, a6, s2
+    .insn r 0x7b, 1, 0x54, a5, a7, s3
+    .insn r 0x7b, 1, 0x54, a5, t5, s4
+    REQ_Q a5
+.Ls_next:
+    lw   t2, 56(sp)
+    lw   a0, 60(sp)
+    lw   t5, 24(sp)
+    add  a1, a1, t2
+    add  a2, a2, t5
+    bne  a2, a0, .Ls_line
+    lw   ra, 40(sp)
+    ret
+    .size etmcu_xpulp_dw_k3s2_lines, . - etmcu_xpulp_dw_k3s2_lines
+    .text
+
 /* void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c): the channels of one strip of a 3x3,
    stride-1 depthwise layer with channel multiplier 1 and the floor 0 (isa/xpulp/depthwise.h
    documents the block and decides when). Per input channel: its plane gathered (as
@@ -478,10 +591,9 @@ etmcu_xpulp_dw_k3_lines:
     .insn r 0x7b, 5, 0x5c, \rd, a3, x1     /* cv.insert.b \rd, a3, 2 */
 .endm
 
-    .globl etmcu_xpulp_dw_k3_channels
-    .type etmcu_xpulp_dw_k3_channels, @function
-    .p2align 2
-etmcu_xpulp_dw_k3_channels:
+/* The body of both channel loops: \prep the lines' once-per-strip slots, \lines the lines'
+   subroutine (the stride's). */
+.macro K3_CHANNELS prep, lines
     addi sp, sp, -160                      /* 0..60 as etmcu_xpulp_dw_k3_lines reads them, 116.. */
     sw   ra, 112(sp)
     sw   s0, 108(sp)
@@ -509,7 +621,7 @@ etmcu_xpulp_dw_k3_channels:
     lw   t2, C_LINESOUT(a0)
     sw   t2, 36(sp)
     lw   a4, C_YSTEP(a0)
-    LINES_PREP
+    \prep
     li   t2, 0x01010101
     sw   t2, 8(sp)
     li   s3, 0                             /* the channel (s3 until its weights, then 120(sp)) */
@@ -519,7 +631,7 @@ etmcu_xpulp_dw_k3_channels:
     lw   s0, C_AMAX(a0)
     lw   t1, C_LS(a0)
     add  t0, t1, t1
-.Lc_channel:                               /* (a0: the block, s3: the channel) */
+.Lc_channel\@:                               /* (a0: the block, s3: the channel) */
     lw   t2, C_ODD(a0)                     /* 0: pairs, 1: pairs and an odd last byte */
     lw   a6, C_SRC(a0)
     lw   a5, C_DST(a0)
@@ -529,7 +641,7 @@ etmcu_xpulp_dw_k3_channels:
     lw   t6, C_LINES(a0)
     lw   a7, C_PAIRS(a0)
     add  a6, a6, s3
-    beqz t2, .Lc_even
+    beqz t2, .Lc_even\@
     SETUP_R 1, 31, 1f                      /* lines (t6) */
     SETUP_R 0, 17, 2f                      /* pairs (a7) */
     .insn r 0x2b, 3, 0x00, s1, a6, a3      /* cv.lb.pr s1, (a6), a3 */
@@ -540,8 +652,8 @@ etmcu_xpulp_dw_k3_channels:
     add  a6, a6, t4
     .insn s 0x2b, 0, s1, 1(a5)
     add  a5, a5, t5
-1:  j    .Lc_weights
-.Lc_even:
+1:  j    .Lc_weights\@
+.Lc_even\@:
     SETUP_R 1, 31, 1f
     SETUP_R 0, 17, 2f
     .insn r 0x2b, 3, 0x00, s1, a6, a3
@@ -551,7 +663,7 @@ etmcu_xpulp_dw_k3_channels:
 2:  add  a6, a6, t4
     add  a5, a5, t5
 1:
-.Lc_weights:
+.Lc_weights\@:
     lw   a6, C_W(a0)
     lw   t4, C_WSTEP(a0)
     lw   t5, C_TSTEP(a0)
@@ -593,13 +705,13 @@ etmcu_xpulp_dw_k3_channels:
     sll  s11, s11, t6
     addi s11, s11, 1                       /* offset << (r+1), plus the sign term of a sum >= 0 */
     lw   a1, C_WINDOW(a0)
-    jal  ra, etmcu_xpulp_dw_k3_lines
+    jal  ra, \lines
     lw   a0, 116(sp)                       /* the next channel */
     lw   s3, 120(sp)
     lw   t4, C_CHANNELS(a0)
     addi s3, s3, 1
     sw   s3, 120(sp)
-    bne  s3, t4, .Lc_channel
+    bne  s3, t4, .Lc_channel\@
     lw   ra, 112(sp)
     lw   s0, 108(sp)
     lw   s1, 104(sp)
@@ -615,7 +727,25 @@ etmcu_xpulp_dw_k3_channels:
     lw   s11, 64(sp)
     addi sp, sp, 160
     ret
+.endm
+
+    .globl etmcu_xpulp_dw_k3_channels
+    .type etmcu_xpulp_dw_k3_channels, @function
+    .p2align 2
+etmcu_xpulp_dw_k3_channels:
+    K3_CHANNELS LINES_PREP, etmcu_xpulp_dw_k3_lines
     .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
+
+    /* The stride-2 form in a section of its own: only programs with such layers link it (the
+       path bit kPathDwK3Stride2). */
+    .section .text.etmcu_xpulp_dw_k3s2_channels, "ax", @progbits
+    .globl etmcu_xpulp_dw_k3s2_channels
+    .type etmcu_xpulp_dw_k3s2_channels, @function
+    .p2align 2
+etmcu_xpulp_dw_k3s2_channels:
+    K3_CHANNELS LINES_PREP_S2, etmcu_xpulp_dw_k3s2_lines
+    .size etmcu_xpulp_dw_k3s2_channels, . - etmcu_xpulp_dw_k3s2_channels
+    .text
 
     .globl etmcu_xpulp_dw_row
     .type etmcu_xpulp_dw_row, @function
