@@ -48,6 +48,11 @@ ROOTS = {"_start", "fw_trap_entry", "Reset_Handler", "Fault_Handler"}
 # (kernels/cortex_m/isa/xpulp/depthwise_rows.S) jump to a line's and a tail's entry, labels inside
 # their own body whose addresses the callers' LINES_PREP / LINES_PREP_S2 stored in the frame.
 SELF_JUMPS = {"memset", "etmcu_xpulp_dw_k3_lines", "etmcu_xpulp_dw_k3s2_lines"}
+# Functions without a .ci whose register calls go to a known set of functions: the Xpulp depthwise
+# channel loop calls the prep and lines subroutines its argument block names (one pair per stride;
+# those the firmware links are its callees).
+INDIRECT_CALLEES = {"etmcu_xpulp_dw_k3_channels": {"etmcu_xpulp_dw_k3_prep", "etmcu_xpulp_dw_k3_lines",
+                                                   "etmcu_xpulp_dw_k3s2_prep", "etmcu_xpulp_dw_k3s2_lines"}}
 # The one recursion in target code, bounded by a constant: the flatbuffer verifier's table walk
 # (runtime/pte/verifier.cpp, Verifier::table) recurses once per nesting level and fails past
 # kVerifierMaxDepth, so at most kVerifierMaxDepth + 2 activations are live. Only direct
@@ -375,6 +380,9 @@ def bound(elf, family, ci_files, fp=False):
             ind = name in ci_indirect  # its register jumps without a .ci call site are switch tables
         elif ind and name in SELF_JUMPS:
             ind = False
+        elif ind and name in INDIRECT_CALLEES:
+            ind = False
+            callees = set(callees) | {c for c in INDIRECT_CALLEES[name] if c in dis.funcs}
         info[name] = (fr, callees, ind)
         return info[name]
 

@@ -46,7 +46,7 @@ enum Path : uint32_t {
   kPathMicroMultiRun,  // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
                        // several runs
   kPathMicroUnpacked,  // Arm DSP 4-channel micro-kernel: outputs clamped one by one
-  kPathDwK3Stride2,    // depthwise, Xpulp: the 3x3 stride-2 channel loop (k3s2_channels)
+  kPathDwK3Stride2,    // depthwise, Xpulp: the 3x3 channel loop's stride-2 subroutines
   kPathCount
 };
 static_assert(kPathCount <= 24,

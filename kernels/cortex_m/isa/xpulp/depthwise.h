@@ -14,8 +14,8 @@
 namespace etmcu {
 namespace kernels {
 namespace int8 {
-// The argument block of etmcu_xpulp_dw_k3_channels and, for stride 2, etmcu_xpulp_dw_k3s2_channels
-// (depthwise_rows.S reads it at these offsets): one strip of a 3x3 layer of stride 1 or 2 with
+// The argument block of etmcu_xpulp_dw_k3_channels (depthwise_rows.S reads it at these offsets):
+// one strip of a 3x3 layer of stride 1 or 2 with
 // channel multiplier 1 and the floor 0, every input channel's plane gathered, weights packed and
 // lines run in one call.
 struct DwK3Channels {
@@ -35,10 +35,16 @@ struct DwK3Channels {
   const int8_t* window;  // the plane's first line
   int32_t line_stride, outputs, lines_out, line_step, y_step, y_line_jump;
   int32_t zero;
+  // The stride's subroutines (depthwise_rows.S; they run on the channel loop's frame, not callable
+  // from C): once per strip, the lines' slots; per channel, its lines.
+  void (*prep_fn)();
+  void (*lines_fn)();
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwK3Channels, odd) == 28 && offsetof(DwK3Channels, ioff) == 60 &&
-                   offsetof(DwK3Channels, y) == 72 && offsetof(DwK3Channels, y_line_jump) == 104),
+                   offsetof(DwK3Channels, y) == 72 && offsetof(DwK3Channels, y_line_jump) == 104 &&
+                   offsetof(DwK3Channels, prep_fn) == 112 &&
+                   offsetof(DwK3Channels, lines_fn) == 116),
               "DwK3Channels layout differs from the one depthwise_rows.S reads");
 }  // namespace int8
 }  // namespace kernels
@@ -46,7 +52,11 @@ static_assert(sizeof(void*) != 4 ||
 
 #if defined(__riscv)
 extern "C" void etmcu_xpulp_dw_k3_channels(const etmcu::kernels::int8::DwK3Channels* c);
-extern "C" void etmcu_xpulp_dw_k3s2_channels(const etmcu::kernels::int8::DwK3Channels* c);
+// The channel loop's subroutines, by stride (DwK3Channels::prep_fn, lines_fn).
+extern "C" void etmcu_xpulp_dw_k3_prep();
+extern "C" void etmcu_xpulp_dw_k3_lines();
+extern "C" void etmcu_xpulp_dw_k3s2_prep();
+extern "C" void etmcu_xpulp_dw_k3s2_lines();
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
@@ -64,10 +74,9 @@ struct XpulpPlanes {
   // its own loop over a strip's channels for 3x3 layers of stride 1 or 2 with the floor 0
   // (channel_loop)
   static constexpr bool kChannelLoop = true;
-  // One strip of a layer with channel multiplier 1 in one call of etmcu_xpulp_dw_k3_channels
-  // (stride 1) or etmcu_xpulp_dw_k3s2_channels (stride 2, kPathDwK3Stride2), when it is 3x3 with
-  // stride 1 or 2 and the floor 0; false: the C loop runs it. a: the strip's row-kernel geometry
-  // (rows1_geometry), g: its gather.
+  // One strip of a layer with channel multiplier 1 in one call of etmcu_xpulp_dw_k3_channels, when
+  // it is 3x3 with stride 1 or 2 (kPathDwK3Stride2: the stride-2 subroutines) and the floor 0;
+  // false: the C loop runs it. a: the strip's row-kernel geometry (rows1_geometry), g: its gather.
   static bool channel_loop(const DwJob& j, const DwRowArgs& a, const DwGather& g, int32_t oy0,
                            bool columns) {
 #if defined(__riscv)
@@ -111,10 +120,10 @@ struct XpulpPlanes {
     c.line_step = line_step;
     c.y_step = a.y_step;
     c.y_line_jump = a.y_row_jump;
-    if (s == 2)  // (after the path's test: without the path, the compiler drops this call)
-      etmcu_xpulp_dw_k3s2_channels(&c);
-    else
-      etmcu_xpulp_dw_k3_channels(&c);
+    // (after the path's test: without the path, the compiler drops the stride-2 addresses)
+    c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep : etmcu_xpulp_dw_k3_prep;
+    c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines : etmcu_xpulp_dw_k3_lines;
+    etmcu_xpulp_dw_k3_channels(&c);
     return true;
 #else
     (void)j, (void)a, (void)g, (void)oy0, (void)columns;

@@ -348,6 +348,14 @@ etmcu_xpulp_dw_row_k3:
    weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
    a line's end to the next line's first output, and LINES_PREP's slots. Every other register is
    clobbered; t0, t1, t3, s0 and a4 are only read. */
+    .globl etmcu_xpulp_dw_k3_prep
+    .type etmcu_xpulp_dw_k3_prep, @function
+etmcu_xpulp_dw_k3_prep:                    /* LINES_PREP as a subroutine of the channel loop */
+    LINES_PREP
+    ret
+    .size etmcu_xpulp_dw_k3_prep, . - etmcu_xpulp_dw_k3_prep
+
+    .globl etmcu_xpulp_dw_k3_lines
     .type etmcu_xpulp_dw_k3_lines, @function
 etmcu_xpulp_dw_k3_lines:
     sw   ra, 40(sp)
@@ -490,9 +498,19 @@ etmcu_xpulp_dw_k3_lines:
 2:  sw   a5, 52(sp)
 .endm
 
-    .section .text.etmcu_xpulp_dw_k3s2_channels, "ax", @progbits
-    .type etmcu_xpulp_dw_k3s2_lines, @function
+    /* The stride-2 subroutines in a section of their own: only programs with such layers link
+       them (their addresses are taken behind the path bit kPathDwK3Stride2). */
+    .section .text.etmcu_xpulp_dw_k3s2, "ax", @progbits
+    .globl etmcu_xpulp_dw_k3s2_prep
+    .type etmcu_xpulp_dw_k3s2_prep, @function
     .p2align 2
+etmcu_xpulp_dw_k3s2_prep:
+    LINES_PREP_S2
+    ret
+    .size etmcu_xpulp_dw_k3s2_prep, . - etmcu_xpulp_dw_k3s2_prep
+
+    .globl etmcu_xpulp_dw_k3s2_lines
+    .type etmcu_xpulp_dw_k3s2_lines, @function
 etmcu_xpulp_dw_k3s2_lines:
     sw   ra, 40(sp)
     lw   t2, 36(sp)
@@ -577,6 +595,8 @@ etmcu_xpulp_dw_k3s2_lines:
 #define C_LINESTEP 96
 #define C_YSTEP 100
 #define C_YLINEJUMP 104
+#define C_PREPFN 112
+#define C_LINESFN 116
 
 /* cv.setup L, x\reg, label (the loop count in x\reg) */
 .macro SETUP_R L, reg, lab
@@ -591,9 +611,10 @@ etmcu_xpulp_dw_k3s2_lines:
     .insn r 0x7b, 5, 0x5c, \rd, a3, x1     /* cv.insert.b \rd, a3, 2 */
 .endm
 
-/* The body of both channel loops: \prep the lines' once-per-strip slots, \lines the lines'
-   subroutine (the stride's). */
-.macro K3_CHANNELS prep, lines
+    .globl etmcu_xpulp_dw_k3_channels
+    .type etmcu_xpulp_dw_k3_channels, @function
+    .p2align 2
+etmcu_xpulp_dw_k3_channels:
     addi sp, sp, -160                      /* 0..60 as etmcu_xpulp_dw_k3_lines reads them, 116.. */
     sw   ra, 112(sp)
     sw   s0, 108(sp)
@@ -621,7 +642,10 @@ etmcu_xpulp_dw_k3s2_lines:
     lw   t2, C_LINESOUT(a0)
     sw   t2, 36(sp)
     lw   a4, C_YSTEP(a0)
-    \prep
+    lw   t2, C_LINESFN(a0)
+    sw   t2, 124(sp)                       /* the lines' subroutine (the stride's) */
+    lw   t2, C_PREPFN(a0)
+    jalr ra, t2, 0                         /* and its once-per-strip slots */
     li   t2, 0x01010101
     sw   t2, 8(sp)
     li   s3, 0                             /* the channel (s3 until its weights, then 120(sp)) */
@@ -631,7 +655,7 @@ etmcu_xpulp_dw_k3s2_lines:
     lw   s0, C_AMAX(a0)
     lw   t1, C_LS(a0)
     add  t0, t1, t1
-.Lc_channel\@:                               /* (a0: the block, s3: the channel) */
+.Lc_channel:                               /* (a0: the block, s3: the channel) */
     lw   t2, C_ODD(a0)                     /* 0: pairs, 1: pairs and an odd last byte */
     lw   a6, C_SRC(a0)
     lw   a5, C_DST(a0)
@@ -641,7 +665,7 @@ etmcu_xpulp_dw_k3s2_lines:
     lw   t6, C_LINES(a0)
     lw   a7, C_PAIRS(a0)
     add  a6, a6, s3
-    beqz t2, .Lc_even\@
+    beqz t2, .Lc_even
     SETUP_R 1, 31, 1f                      /* lines (t6) */
     SETUP_R 0, 17, 2f                      /* pairs (a7) */
     .insn r 0x2b, 3, 0x00, s1, a6, a3      /* cv.lb.pr s1, (a6), a3 */
@@ -652,8 +676,8 @@ etmcu_xpulp_dw_k3s2_lines:
     add  a6, a6, t4
     .insn s 0x2b, 0, s1, 1(a5)
     add  a5, a5, t5
-1:  j    .Lc_weights\@
-.Lc_even\@:
+1:  j    .Lc_weights
+.Lc_even:
     SETUP_R 1, 31, 1f
     SETUP_R 0, 17, 2f
     .insn r 0x2b, 3, 0x00, s1, a6, a3
@@ -663,7 +687,7 @@ etmcu_xpulp_dw_k3s2_lines:
 2:  add  a6, a6, t4
     add  a5, a5, t5
 1:
-.Lc_weights\@:
+.Lc_weights:
     lw   a6, C_W(a0)
     lw   t4, C_WSTEP(a0)
     lw   t5, C_TSTEP(a0)
@@ -704,14 +728,15 @@ etmcu_xpulp_dw_k3s2_lines:
     slli s8, s4, 8
     sll  s11, s11, t6
     addi s11, s11, 1                       /* offset << (r+1), plus the sign term of a sum >= 0 */
+    lw   t2, 124(sp)
     lw   a1, C_WINDOW(a0)
-    jal  ra, \lines
+    jalr ra, t2, 0
     lw   a0, 116(sp)                       /* the next channel */
     lw   s3, 120(sp)
     lw   t4, C_CHANNELS(a0)
     addi s3, s3, 1
     sw   s3, 120(sp)
-    bne  s3, t4, .Lc_channel\@
+    bne  s3, t4, .Lc_channel
     lw   ra, 112(sp)
     lw   s0, 108(sp)
     lw   s1, 104(sp)
@@ -727,25 +752,7 @@ etmcu_xpulp_dw_k3s2_lines:
     lw   s11, 64(sp)
     addi sp, sp, 160
     ret
-.endm
-
-    .globl etmcu_xpulp_dw_k3_channels
-    .type etmcu_xpulp_dw_k3_channels, @function
-    .p2align 2
-etmcu_xpulp_dw_k3_channels:
-    K3_CHANNELS LINES_PREP, etmcu_xpulp_dw_k3_lines
     .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
-
-    /* The stride-2 form in a section of its own: only programs with such layers link it (the
-       path bit kPathDwK3Stride2). */
-    .section .text.etmcu_xpulp_dw_k3s2_channels, "ax", @progbits
-    .globl etmcu_xpulp_dw_k3s2_channels
-    .type etmcu_xpulp_dw_k3s2_channels, @function
-    .p2align 2
-etmcu_xpulp_dw_k3s2_channels:
-    K3_CHANNELS LINES_PREP_S2, etmcu_xpulp_dw_k3s2_lines
-    .size etmcu_xpulp_dw_k3s2_channels, . - etmcu_xpulp_dw_k3s2_channels
-    .text
 
     .globl etmcu_xpulp_dw_row
     .type etmcu_xpulp_dw_row, @function
