@@ -4,8 +4,8 @@
 
    void etmcu_xpulp_dw_row_k3(const DwRowArgs* a);   three window rows
    void etmcu_xpulp_dw_row(const DwRowArgs* a);      a->rows window rows (1 .. 12)
-   void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c);   a whole strip of a 3x3, stride-1
-                                                     layer with the floor 0 (below)
+   void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c);   a whole strip of a 3x3 layer of
+                                                     stride 1 or 2 with the floor 0 (below)
 
    Output row q < a->out_rows, output o < a->outputs: its window starts at
    window + q * (outputs * x_step + row_jump) + o * x_step in the plane, and its output at
@@ -560,14 +560,17 @@ etmcu_xpulp_dw_k3s2_lines:
     .size etmcu_xpulp_dw_k3s2_lines, . - etmcu_xpulp_dw_k3s2_lines
     .text
 
-/* void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c): the channels of one strip of a 3x3,
-   stride-1 depthwise layer with channel multiplier 1 and the floor 0 (isa/xpulp/depthwise.h
-   documents the block and decides when). Per input channel: its plane gathered (as
-   xpulp::gather_rows: nested hardware loops of byte loads and stores, two cycles per byte), its
-   three weight words packed and their taps summed (cv.dotsp.b / cv.sdotsp.b with 0x01010101),
-   full and the 4v requantization constants, then its lines through etmcu_xpulp_dw_k3_lines; one
-   call per strip instead of the C loop's row-kernel call, argument block and prologue per
-   channel. */
+/* void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c): the channels of one strip of a 3x3
+   depthwise layer of stride 1 or 2 with channel multiplier 1 and the floor 0 (isa/xpulp/depthwise.h
+   documents the block and decides when). Once per strip, the stride's prep subroutine
+   (etmcu_xpulp_dw_k3_prep / etmcu_xpulp_dw_k3s2_prep, named by the block) fills the lines' slots.
+   Per input channel: its plane gathered (as xpulp::gather_rows: nested hardware loops of byte
+   loads and stores, two cycles per byte), its three weight words packed and their taps summed
+   (cv.dotsp.b / cv.sdotsp.b with 0x01010101), full and the 4v requantization constants, then its
+   lines through the stride's lines subroutine (etmcu_xpulp_dw_k3_lines / etmcu_xpulp_dw_k3s2_lines);
+   one call per strip instead of the C loop's row-kernel call, argument block and prologue per
+   channel. The subroutines are called through registers, so that a program without stride-2
+   layers links none of the stride-2 code (the stack bound knows the four callees). */
 #define C_SRC 0
 #define C_DST 4
 #define C_ALONG 8
