@@ -4,9 +4,8 @@
 // baseline's runtime-side code) and the size build (byte loops: a byte per iteration, several
 // times slower on the copies the runtime and kernels make); the Cortex-M C libraries' four take
 // 650 to 750 B. These copy and fill two words per iteration, then one, with bytes only for an
-// unaligned rest (a copy of 16 bytes or more whose pointers differ in their offsets within a word:
-// each word from two, shifted), and compare bytes (docs/bare-metal.md, "C library"). Only aligned
-// word accesses: Armv6-M has no unaligned ones.
+// unaligned rest, and compare bytes (docs/bare-metal.md, "C library"). Word accesses only where
+// both pointers are aligned: Armv6-M has no unaligned ones.
 //
 // Compiled at -O2 without LTO and without GCC's loop-to-call rewriting (boards/CMakeLists.txt):
 // either could turn a loop here back into a call to the function it is in.
@@ -21,44 +20,9 @@ inline bool words_aligned(const void* a, const void* b) {
   return ((reinterpret_cast<uintptr_t>(a) | reinterpret_cast<uintptr_t>(b)) & 3u) == 0;
 }
 
-inline bool offsets_differ(const void* a, const void* b) {
-  return ((reinterpret_cast<uintptr_t>(a) ^ reinterpret_cast<uintptr_t>(b)) & 3u) != 0;
-}
-
-// A forward copy of n >= 16 bytes whose pointers differ in their offsets within a word: the
-// destination aligned by bytes, then each of its words from two aligned source words shifted and
-// joined (little-endian: the later bytes are the higher ones). MobileNetV1's input pad
-// copies rows of 3-channel pixels one pixel along: the byte loop ran at 5 cycles a byte. The
-// shifted loop reads whole aligned words around the source's first and last bytes, never a word
-// it needs nothing from (no access faults where a byte access would not), each before the
-// destination word it fills is written (right for memmove's destination before the source).
-// Out of line and called last (a jump, no frame), so that the copies of aligned words pay
-// nothing for it (upstream KWS: 129 calls).
-__attribute__((no_sanitize_address, noinline)) void* copy_misaligned(void* dst, const void* src,
-                                                                   size_t n) {
-  uint8_t* d = static_cast<uint8_t*>(dst);
-  const uint8_t* s = static_cast<const uint8_t*>(src);
-  for (; (reinterpret_cast<uintptr_t>(d) & 3u) != 0; --n) *d++ = *s++;
-  const unsigned k = reinterpret_cast<uintptr_t>(s) & 3u;
-  const Word* ws = reinterpret_cast<const Word*>(s - k);  // (k: 1 to 3)
-  const unsigned lo = 8 * k, hi = 32 - lo;
-  uint32_t a = *ws++;
-  uint8_t* const end = d + (n & ~size_t(3));
-  for (; d != end; d += 4) {
-    const uint32_t b = *ws++;
-    *reinterpret_cast<Word*>(d) = a >> lo | b << hi;
-    a = b;
-  }
-  s = reinterpret_cast<const uint8_t*>(ws) - 4 + k;
-  for (n &= 3; n != 0; --n) *d++ = *s++;
-  return dst;
-}
-
 // Front to back, each word (or byte) read before it is written: also right for an overlapping
 // destination that starts before the source (memmove).
-__attribute__((always_inline)) inline void* copy_forward(void* dst, const void* src, size_t n) {
-  uint8_t* d = static_cast<uint8_t*>(dst);
-  const uint8_t* s = static_cast<const uint8_t*>(src);
+__attribute__((always_inline)) inline void copy_forward(uint8_t* d, const uint8_t* s, size_t n) {
   if (words_aligned(d, s)) {
 #if defined(ETMCU_BOARD_XPULP)
     // A CV32E40P with Xpulp (the cv32e40p-pulp board): two words per pass of a hardware loop of
@@ -91,11 +55,8 @@ __attribute__((always_inline)) inline void* copy_forward(void* dst, const void* 
     }
     for (; n >= 4; n -= 4, d += 4, s += 4)
       *reinterpret_cast<Word*>(d) = *reinterpret_cast<const Word*>(s);
-  } else if (n >= 16 && offsets_differ(d, s)) {
-    return copy_misaligned(dst, src, n);
   }
   for (; n != 0; --n) *d++ = *s++;
-  return dst;
 }
 
 }  // namespace
@@ -103,7 +64,8 @@ __attribute__((always_inline)) inline void* copy_forward(void* dst, const void* 
 extern "C" {
 
 void* memcpy(void* __restrict dst, const void* __restrict src, size_t n) {
-  return copy_forward(dst, src, n);
+  copy_forward(static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), n);
+  return dst;
 }
 
 void* memmove(void* dst, const void* src, size_t n) {
@@ -111,7 +73,8 @@ void* memmove(void* dst, const void* src, size_t n) {
   const uint8_t* s = static_cast<const uint8_t*>(src);
   // Forward when the destination starts first or past the source's end; otherwise from the end.
   if (d <= s || d >= s + n) {
-    return copy_forward(dst, src, n);
+    copy_forward(d, s, n);
+    return dst;
   }
   d += n;
   s += n;

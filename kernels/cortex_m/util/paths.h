@@ -43,10 +43,11 @@ enum Path : uint32_t {
   kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4
   kPathDwLanesMult4,       // depthwise, MVE lanes: multipliers of 4
-  kPathMicroMultiRun,  // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
-                       // several runs
-  kPathMicroUnpacked,  // Arm DSP 4-channel micro-kernel: outputs clamped one by one
-  kPathDwK3Stride2,    // depthwise, Xpulp: the 3x3 channel loop's stride-2 subroutines
+  kPathMicroMultiRun,   // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
+                        // several runs
+  kPathMicroUnpacked,   // Arm DSP 4-channel micro-kernel: outputs clamped one by one
+  kPathDwK3Stride2,     // depthwise, Xpulp: the 3x3 channel loop's stride-2 subroutines
+  kPathPadShiftedRows,  // pad: rows moved by other than whole words, joined from shifted words
   kPathCount
 };
 static_assert(kPathCount <= 24,

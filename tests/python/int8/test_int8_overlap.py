@@ -56,6 +56,23 @@ def test_pad_out_over_its_input(call, seed, align):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("align", [1, 16])
+@pytest.mark.parametrize("shape,post", [((1, 9, 8, 3), [0, 1, 1, 0]), ((1, 7, 11, 5), [0, 1, 2, 0])])
+def test_pad_out_over_its_input_rows_shifted(call, shape, post, align):
+    """Rows of 16 bytes or more that land 3 (or 5, 10) bytes further along each row: the kernel's
+    word-joining row copy (MobileNetV1's 3-channel input pad), out before its input."""
+    rng = np.random.default_rng(4460 + shape[3])
+    x, pre = i8(rng, shape), [0, 0, 0, 0]
+    want = ref.pad(x, pre, post, -7)
+    d = (pad_min_distance(_Meta(x.shape), _Meta(want.shape), pre, post) + align - 1) // align * align
+    arena = max(d + x.nbytes, want.nbytes)
+    xin = T(x, [x.shape[0], x.shape[3], x.shape[1], x.shape[2]], list(CL), arena_offset=d)
+    out = T(np.zeros_like(want), [want.shape[0], want.shape[3], want.shape[1], want.shape[2]],
+            list(CL), write=True, arena_offset=0)
+    (got,) = call("cortex_m::pad.out", [xin, pre, post, -7, out, Ref(4)], arena_bytes=arena)
+    np.testing.assert_array_equal(got, want)
+
+
 def test_contract_refuses_what_it_does_not_cover():
     x, y = _Meta((1, 4, 4, 3), (0, 1, 2, 3)), _Meta((1, 5, 5, 3), (0, 1, 2, 3))
     assert pad_min_distance(x, y, [0, 0, 0, 0], [0, 1, 1, 0]) is None     # not channels-last

@@ -105,7 +105,8 @@ BYTE_RUNS = ((1, 3, 13, 11), [
 # (etmcu_xpulp_dw_k3s2_lines: pairs of outputs from aligned plane words, in twos). Each branch's
 # stem sets its output's size (rows x columns): lines of 25, 24, 8, 7, 3, 2 and 1 outputs (pairs
 # even and odd, with and without an odd last output, none), a layer of three strips of rows (the
-# first), one without bias, one without padding, one after MobileNetV1's asymmetric pad and one
+# first), one without bias, one without padding, two after MobileNetV1's asymmetric pad (the
+# second on the 3-channel input: rows moved by 3 bytes each, the pad's shifted-row copy) and one
 # taller than wide (transposed planes: lines of 11). Each branch is an output.
 DW_S2 = ((1, 3, 21, 49), [
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=2, padding=1, groups=4), nn.ReLU())",  # 11 x 25
@@ -119,7 +120,8 @@ DW_S2 = ((1, 3, 21, 49), [
     "nn.Sequential(nn.Conv2d(3, 4, (1, 39)), nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 10 x 5
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.ZeroPad2d((0, 1, 0, 1)), "
     "nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 10 x 24
-    "nn.Sequential(nn.Conv2d(3, 3, (1, 37)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())"])  # 11 x 7
+    "nn.Sequential(nn.Conv2d(3, 3, (1, 37)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 11 x 7
+    "nn.Sequential(nn.ZeroPad2d((0, 1, 0, 1)), nn.Conv2d(3, 3, 3, stride=2, groups=3), nn.ReLU())"])  # 10 x 24
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
