@@ -4,6 +4,7 @@
 // where the parameters allow, no 64-bit product for the inputs (add_same_32).
 #include "kernels/cortex_m/cortex_m_ops.h"
 #include "kernels/cortex_m/util/add.h"
+#include "kernels/cortex_m/util/paths.h"  // ETMCU_HOT_LOOPS
 
 namespace etmcu {
 namespace kernels {
@@ -57,9 +58,11 @@ constexpr size_t kAddTableMin = 1024;
 // folded form (requantize + offset in one 64-bit product) where the parameters allow it.
 // (The parameters are copied into locals: the int8 stores may alias anything, so the compiler
 // would reload every field from memory once per element.)
-__attribute__((noinline)) void add_same_32(const AddQ& q, const InputRescale& r1_,
-                                           const InputRescale& r2_, const cmsis::RequantFolded& f_,
-                                           const int8_t* a, const int8_t* b, int8_t* y, size_t n) {
+ETMCU_HOT_LOOPS __attribute__((noinline)) void add_same_32(const AddQ& q, const InputRescale& r1_,
+                                                           const InputRescale& r2_,
+                                                           const cmsis::RequantFolded& f_,
+                                                           const int8_t* a, const int8_t* b,
+                                                           int8_t* y, size_t n) {
   const InputRescale r1 = r1_, r2 = r2_;
   const cmsis::RequantFolded f = f_;
   const int32_t amin = q.amin, amax = q.amax;
