@@ -102,6 +102,19 @@ def int32_bias(b, n, s_in, s_w):
     return np.clip(q, -(1 << 31), (1 << 31) - 1).astype(np.int32)
 
 
+def fold_input_offset(bias_q, wq, z_in):
+    """(bias, input offset) for a convolution that pads nothing: bias + input_offset * sum(w) per
+    output channel (int32, wrapping as the kernels' sums do) and 0. With every window inside the
+    input, sum((x + input_offset) * w) = sum(x * w) + input_offset * sum(w), so the accumulators
+    are the same int32 values in any runtime (CMSIS-NN's, upstream's), and the device computes
+    no weight sums (they are computed here once: the program carries them, as linear's
+    kernel_sum). A padded window would take the offset for taps outside the input too: those
+    layers keep it."""
+    wsum = wq.astype(np.int64).reshape(wq.shape[0], -1).sum(axis=1)
+    folded = (bias_q.astype(np.int64) + (-z_in) * wsum + (1 << 31)) % (1 << 32) - (1 << 31)
+    return folded.astype(np.int32), 0
+
+
 def round_half_away(x):
     return int(math.floor(abs(x) + 0.5)) * (1 if x >= 0 else -1)
 
@@ -495,7 +508,10 @@ class Int8Rewriter:
         wq, ws = symmetric_weights(w.data, per_channel=True)
         mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
         layer = layer_name(w)
-        bias = self.g.constant(int32_bias(None if b is None else b.data, cout, s_in, ws), f"{layer}.bias_int32")
+        bias_q, ioff = int32_bias(None if b is None else b.data, cout, s_in, ws), -z_in
+        if list(padding) == [0, 0]:
+            bias_q, ioff = fold_input_offset(bias_q, wq, z_in)
+        bias = self.g.constant(bias_q, f"{layer}.bias_int32")
         mult_t = self.g.constant(np.array(mults, np.int32), f"{layer}.requant_mult")
         shift_t = self.g.constant(np.array(shifts, np.int32), f"{layer}.requant_shift")
         amin, amax = self.act_range(bounds, (s_out, z_out))
@@ -507,12 +523,12 @@ class Int8Rewriter:
                                      list(dilation))
             if self.target == "etmcu":  # also the plane our kernels take (in the arena, not temp)
                 size = max(size, depthwise_plane_bytes(out_f.shape[2], out_f.shape[3], kh, kw,
-                                                       list(stride), list(dilation), -z_in))
+                                                       list(stride), list(dilation), ioff))
             scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
             scratch.scratch = True
             self.emit("cortex_m::quantized_depthwise_conv2d.out",
                       [xq, wt, bias, list(stride), list(padding), list(dilation), cout // cin,
-                       -z_in, z_out, mult_t, shift_t, amin, amax, scratch], out, n.source)
+                       ioff, z_out, mult_t, shift_t, amin, amax, scratch], out, n.source)
         else:
             wt = self.g.constant(np.ascontiguousarray(wq.transpose(0, 2, 3, 1)), f"{layer}.weight_ohwi")
             size = conv_scratch(self.target, cin, w.shape[1], kh, kw, list(padding),
@@ -520,7 +536,7 @@ class Int8Rewriter:
             scratch = self.g.new_tensor((size,), np.uint8, name="scratch")
             scratch.scratch = True
             self.emit("cortex_m::quantized_conv2d.out",
-                      [xq, wt, bias, list(stride), list(padding), list(dilation), -z_in, z_out,
+                      [xq, wt, bias, list(stride), list(padding), list(dilation), ioff, z_out,
                        mult_t, shift_t, amin, amax, scratch], out, n.source)
         self.q[out_f.id] = out
         if fused:
@@ -580,7 +596,8 @@ class Int8Rewriter:
         cout = w.shape[0]
         wq, ws = symmetric_weights(w, per_channel=True)
         mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
-        bias_t = self.g.constant(int32_bias(bias, cout, s_in, ws), f"{layer}.bias_int32")
+        bias_q, ioff = fold_input_offset(int32_bias(bias, cout, s_in, ws), wq, z_in)
+        bias_t = self.g.constant(bias_q, f"{layer}.bias_int32")
         w_t = self.g.constant(np.ascontiguousarray(wq.reshape(cout, 1, 1, cin)), f"{layer}.weight_ohwi")
         mult_t = self.g.constant(np.array(mults, np.int32), f"{layer}.requant_mult")
         shift_t = self.g.constant(np.array(shifts, np.int32), f"{layer}.requant_shift")
@@ -594,7 +611,7 @@ class Int8Rewriter:
         y4 = self.g.new_tensor((b_, cout, 1, 1), np.int8, name="q", dim_order=CL)
         self.qp[y4.id] = (s_out, z_out)
         self.emit("cortex_m::quantized_conv2d.out",
-                  [x4, w_t, bias_t, [1, 1], [0, 0], [1, 1], -z_in, z_out, mult_t, shift_t,
+                  [x4, w_t, bias_t, [1, 1], [0, 0], [1, 1], ioff, z_out, mult_t, shift_t,
                    amin, amax, scratch], y4, n.source)
         out = self.g.new_tensor(out_f.shape, np.int8, name="view")
         self.qp[out.id] = (s_out, z_out)

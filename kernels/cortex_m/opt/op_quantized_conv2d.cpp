@@ -54,7 +54,8 @@ __attribute__((noinline)) void conv_rows(const int8::ConvJob& j, int32_t interio
     for (int k = 0; k < kOc; ++k) {
       f[k] = j.w + static_cast<size_t>(ch[k]) * filter;
       // bias + ioff * sum(w) for pixels whose receptive field is entirely inside the input
-      full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0, wrap_mul(j.ioff, int8::row_sum(f[k], filter)));
+      full[k] = wrap_add(j.bias ? j.bias[ch[k]] : 0,
+                         j.ioff == 0 ? 0 : wrap_mul(j.ioff, int8::row_sum(f[k], filter)));
     }
     const int stored = j.out.c - oc < kOc ? j.out.c - oc : kOc;
     for (int32_t n = 0; n < j.out.n; ++n) {
@@ -125,6 +126,10 @@ constexpr int32_t kStripCachedChannels = 128;
 __attribute__((noinline)) void fold_biases(const int8::ConvJob& j, int32_t first, int32_t* full) {
   const int32_t c = j.in.c, left = j.out.c - first;
   const int32_t n = left < kStripCachedChannels ? left : kStripCachedChannels;
+  if (j.ioff == 0) {  // (our exports fold the offset into the bias where no window is padded)
+    for (int32_t k = 0; k < n; ++k) full[k] = j.bias ? j.bias[first + k] : 0;
+    return;
+  }
   int8::row_sums(j.w + static_cast<size_t>(first) * c, c, n, full);
   for (int32_t k = 0; k < n; ++k)
     full[k] = wrap_add(j.bias ? j.bias[first + k] : 0, wrap_mul(j.ioff, full[k]));
@@ -141,8 +146,9 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   int32_t cached_from = 0;  // full[] holds the folded biases of channels cached_from + [0, 128)
   fold_biases(j, 0, full);
   auto folded = [&](int32_t ch) {
-    return wrap_add(j.bias ? j.bias[ch] : 0,
-                    wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * c, c)));
+    return wrap_add(
+        j.bias ? j.bias[ch] : 0,
+        j.ioff == 0 ? 0 : wrap_mul(j.ioff, int8::row_sum(j.w + static_cast<size_t>(ch) * c, c)));
   };
   int32_t blocks = 0;  // channels [0, blocks) by the micro-kernel
   if (int8::kPointwise4ch && c % 4 == 0 && c < int8::kPointwiseMaxRow &&
@@ -337,7 +343,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
           row_sums[k][ky] = widened ? byte_sum(wr, j.kw * c) : int8::row_sum(wr, j.kw * c);
           sw += row_sums[k][ky];
         }
-      } else {
+      } else if (j.ioff != 0) {
         sw = widened ? byte_sum(w, filter) : int8::row_sum(w, filter);
       }
       const int32_t full = wrap_add(j.bias ? j.bias[ch] : 0, wrap_mul(j.ioff, sw));
@@ -537,9 +543,10 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
     for (int k = 0; k < 4; ++k) {
       const int32_t ch = oc + k;
       const int8_t* w = j.w + static_cast<size_t>(ch) * filter;
-      const int32_t full =
-          wrap_add(j.bias ? j.bias[ch] : 0,
-                   wrap_mul(j.ioff, repack ? byte_sum(w, filter) : int8::row_sum(w, filter)));
+      const int32_t full = wrap_add(
+          j.bias ? j.bias[ch] : 0,
+          j.ioff == 0 ? 0
+                      : wrap_mul(j.ioff, repack ? byte_sum(w, filter) : int8::row_sum(w, filter)));
       if (!cmsis::requant_4v_ok(j.mult[ch], j.shift[ch]) || full <= -int8::kPointwiseMaxFull ||
           full >= int8::kPointwiseMaxFull)
         return false;

@@ -166,6 +166,47 @@ def test_quantized_conv2d(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+# Unpadded layers as our exporter emits them (etmcu.quantize.fold_input_offset): the input offset
+# folded into the bias, input_offset 0, so the kernels skip the weight sums. The kernel must give
+# the bytes of the unfolded layer: pointwise layers of 32 and 160 channels (the strips' folded
+# biases, a second 128-channel chunk), a 3x3 and a strided one, and a depthwise one.
+FOLDED = [  # h, w, cin, cout, k, stride
+    (6, 5, 32, 36, (1, 1), (1, 1)), (5, 7, 16, 160, (1, 1), (1, 1)), (9, 8, 8, 12, (3, 3), (1, 1)),
+    (9, 9, 12, 8, (3, 3), (2, 2)), (7, 6, 5, 7, (1, 1), (2, 2))]
+
+
+@pytest.mark.parametrize("case", range(len(FOLDED) + 1))
+def test_folded_input_offset_gives_the_unfolded_bytes(call, case):
+    from etmcu.quantize import fold_input_offset
+    rng = np.random.default_rng(2300 + case)
+    in_off = int(rng.integers(-127, 129)) or 1
+    out_off, (lo, hi) = int(rng.integers(-128, 128)), act_range(rng)
+    if case == len(FOLDED):  # depthwise 3x3 /2, 12 channels
+        x, wt = i8(rng, (1, 13, 11, 12)), i8(rng, (1, 3, 3, 12))
+        bias = rng.integers(-5000, 5000, size=12).astype(np.int32)
+        mult, shift = rq_params(rng, 12)
+        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (2, 2), (0, 0), (1, 1), 1, in_off, out_off,
+                                         mult, shift, lo, hi)
+        folded, ioff = fold_input_offset(bias, np.ascontiguousarray(wt.transpose(3, 0, 1, 2)),
+                                         -in_off)
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [nhwc(x), T(wt), T(folded), [2, 2], [0, 0], [1, 1], 1, ioff, out_off, T(mult),
+                       T(shift), lo, hi, scratch(), out_nhwc(want.shape), Ref(14)])
+    else:
+        h, w, cin, cout, k, stride = FOLDED[case]
+        x, wt = i8(rng, (1, h, w, cin)), i8(rng, (cout, k[0], k[1], cin))
+        bias = rng.integers(-5000, 5000, size=cout).astype(np.int32)
+        mult, shift = rq_params(rng, cout)
+        want = ref.conv2d_nhwc(x, wt, bias, stride, (0, 0), (1, 1), in_off, out_off, mult, shift,
+                               lo, hi)
+        folded, ioff = fold_input_offset(bias, wt, -in_off)
+        (got,) = call("cortex_m::quantized_conv2d.out",
+                      [nhwc(x), T(wt), T(folded), list(stride), [0, 0], [1, 1], ioff, out_off,
+                       T(mult), T(shift), lo, hi, scratch(16), out_nhwc(want.shape), Ref(13)])
+    assert ioff == 0
+    np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_quantized_conv2d_narrow_input(call, seed):
     """Few input channels (1, 2, 3, 5, 6, 7: rows that are not whole words), which the
