@@ -696,6 +696,26 @@ def test_quantized_add_long(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_quantized_add_long_one_mulh(call, seed):
+    """Long operands whose rescaled sums stay below 2^29 and whose output shift is in [-20, -1]
+    (ResNet-8's residual adds): the optimised kernels requantize the output with one mulh
+    (requantize_offset_4v) there; outputs at both ends of the range and at the rounding ties."""
+    rng = np.random.default_rng(870 + seed)
+    shape = (1, 16, 8, 8 + 4 * seed)
+    a, b = i8(rng, shape), i8(rng, shape)
+    pa = [int(rng.integers(-128, 128)), *[int(v) for v in rq_params(rng, 1, -4, -1)]]
+    pb = [int(rng.integers(-128, 128)), *[int(v) for v in rq_params(rng, 1, -4, -1)]]
+    zo = int(rng.integers(-128, 128))
+    mo, so = (int(v[0]) for v in rq_params(rng, 1, -20, -14))
+    lo, hi = act_range(rng) if seed % 2 else (-128, 127)
+    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
+    (got,) = call("cortex_m::quantized_add.out",
+                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+    assert len(np.unique(want)) > 16  # (not a saturated output)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_quantized_mul(call, seed):
     rng = np.random.default_rng(900 + seed)
