@@ -15,9 +15,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 // The argument block of etmcu_xpulp_dw_k3_channels (depthwise_rows.S reads it at these offsets):
-// one strip of a 3x3 layer of stride 1 or 2 with
-// channel multiplier 1 and the floor 0, every input channel's plane gathered, weights packed and
-// lines run in one call.
+// one strip of a 3x3 layer of stride 1 or 2 with channel multiplier 1 and the floor 0, every input
+// channel's plane gathered, weights packed and lines run in one call.
 struct DwK3Channels {
   const int8_t* src;  // the gather (DwGather) for channel 0: src + ci for channel ci
   int8_t* dst;
