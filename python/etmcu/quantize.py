@@ -104,7 +104,7 @@ def int32_bias(b, n, s_in, s_w):
 
 def fold_input_offset(bias_q, wq, z_in):
     """(bias, input offset) for a convolution that pads nothing: bias + input_offset * sum(w) per
-    output channel (int32, wrapping as the kernels' sums do) and 0. With every window inside the
+    output channel (int32, wrapping as the kernels' sums do; linear's kernel_sum) and 0. With every window inside the
     input, sum((x + input_offset) * w) = sum(x * w) + input_offset * sum(w), so the accumulators
     are the same int32 values in any runtime (CMSIS-NN's, upstream's), and the device computes
     no weight sums (they are computed here once: the program carries them, as linear's
@@ -572,9 +572,7 @@ class Int8Rewriter:
         # per call on the device (int32, wrapping as the kernels' sums do). Kernels that read it
         # skip the weight sums; those that ignore it (CMSIS-NN's portable and DSP paths in
         # upstream's runtime) use the bias and get the same int32 accumulator.
-        wsum = wq.astype(np.int64).sum(axis=1)
-        ksum = (bias_q.astype(np.int64) + (-z_in) * wsum + (1 << 31)) % (1 << 32) - (1 << 31)
-        ksum_t = self.g.constant(ksum.astype(np.int32), f"{layer}.kernel_sum")
+        ksum_t = self.g.constant(fold_input_offset(bias_q, wq, z_in)[0], f"{layer}.kernel_sum")
         w_t = self.g.constant(wq, f"{layer}.weight_int8")
         amin, amax = self.act_range(bounds, (s_out, z_out))
         out = self.new_q(out_f, (s_out, z_out))

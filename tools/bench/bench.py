@@ -582,6 +582,23 @@ def write_per_op_csv(path, per_op):
 # ---------------------------------------------------------------------------------------------
 
 
+def portable_args(argv):
+    """The command line as the results record it, without this machine's paths: an absolute path
+    inside the repository relative to it, one outside (a scratch --work or --output directory, a
+    user's program) as W, OUT or its file name."""
+    out, prev = [], None
+    for a in argv:
+        opt, eq, val = a.partition("=") if a.startswith("--") and "=" in a else ("", "", a)
+        if os.path.isabs(val):
+            rel = os.path.relpath(val, ROOT)
+            key = opt if eq else prev
+            val = rel if not rel.startswith("..") else \
+                {"--work": "W", "--output": "OUT"}.get(key, os.path.basename(val))
+        out.append(opt + eq + val if eq else val)
+        prev = a
+    return out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="etmcu bench", description=__doc__.split("\n\n")[0])
     def choice_list(allowed, allow_pte=False):
@@ -721,7 +738,8 @@ def main(argv=None):
             rows.append(row)
 
     # 3. outputs
-    meta = {"command": "./etmcu bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+    meta = {"command": "./etmcu bench " + " ".join(portable_args(argv if argv is not None
+                                                                 else sys.argv[1:])),
             "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "wall": time.time() - T0,
             "source": source_state()}
     write_csv(os.path.join(args.output, "results.csv"), rows)

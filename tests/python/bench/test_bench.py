@@ -108,6 +108,8 @@ def test_markdown_and_json(quick):
     assert "## Per-operator breakdown" in md and "### add/fp32" in md
     data = json.loads((quick["out"] / "results.json").read_text())
     assert data["rows"] and data["meta"]["command"].startswith("./etmcu bench")
+    # no machine's path in what may be committed: the scratch --output directory as OUT
+    assert data["meta"]["command"] == "./etmcu bench --quick --output OUT"
 
 
 @pytest.mark.parametrize("name", ["cycles.png", "memory.png", "per_op.png"])
