@@ -716,6 +716,34 @@ def test_quantized_add_long_one_mulh(call, seed):
     assert len(np.unique(want)) > 16  # (not a saturated output)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_quantized_add_long_power_of_two_input(call, seed):
+    """Long operands of which one is rescaled by a power of two (multiplier 2^30, shift in
+    [-19, 0]: the larger-scale input of nearly every exported add, each of ResNet-8's), the other
+    by any multiplier, and the output requantized with one mulh: the optimised kernels tabulate
+    the other input and shift this one (opt/op_quantized_add.cpp add_with_table; with Xpulp an
+    assembly loop). Either input, shifts 0 and below, both offsets' signs, clamped and not."""
+    rng = np.random.default_rng(890 + seed)
+    shape = (1, 8 + seed, 8, 16)
+    a, b = i8(rng, shape), i8(rng, shape)
+    shift_in = [0, -1, -3, 0, -19, -2, 0, -1][seed]
+    pow2 = [int(rng.integers(-128, 128)), 1 << 30, shift_in]
+    other = [int(rng.integers(-128, 128)), *[int(v) for v in rq_params(rng, 1, -4, 0)]]
+    if seed == 4:  # a shift of 19 leaves u * 2^0: the other input must be as small for the sum
+        other[2] = -19
+    pa, pb = (pow2, other) if seed % 2 else (other, pow2)
+    zo = int(rng.integers(-128, 128))
+    mo, so = (int(v[0]) for v in rq_params(rng, 1, -20, -14))
+    if seed == 4:  # (-2: the shortest rounding shift the path takes, every sign term counts)
+        so = -2
+    lo, hi = act_range(rng) if seed % 3 == 1 else (-128, 127)
+    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
+    (got,) = call("cortex_m::quantized_add.out",
+                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+    assert len(np.unique(want)) > 8  # (not a saturated output)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_quantized_mul(call, seed):
     rng = np.random.default_rng(900 + seed)
