@@ -66,10 +66,12 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   // whole layer at once (the plane path's strips then cover as many rows as its buffer holds).
   // A stride-1 layer whose out begins at least dw_rows_distance before its input needs no slabs:
   // the whole layer already writes its rows in order (the row contract).
+  // Nor does a layer whose planes go channel by channel in one strip, its out a whole number of
+  // pixels from its input (dw_planes_own_channels).
   const int64_t rows_d = int8::dw_rows_distance(job);
   const bool rows_ok = job.y < job.x && rows_d >= 0 && job.x - job.y >= rows_d;
   if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && !rows_ok &&
-      int8::row_slabs_apply(job)) {
+      !int8::dw_planes_own_channels(job, planes) && int8::row_slabs_apply(job)) {
     if (!kernel_path(int8::kPathDwSlabs)) return kernel_path_missing(ctx);
     int8::by_row_slabs(job, job.y > job.x, run);  // last slab first when the out follows
   } else {
