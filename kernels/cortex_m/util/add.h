@@ -22,7 +22,7 @@ struct AddJob {
 // Both inputs are shifted left by this before their rescaling.
 constexpr int32_t kAddLeftShift = 20;
 
-// The long same-shape loop of the optimised variants (opt/op_quantized_add.cpp add_table_shift)
+// The long same-shape loop of the optimised variants (opt/op_quantized_add.cpp add_with_table)
 // where one input's rescaling is a power of two and the output's requantization the 4v form
 // (cmsis::Requant4v): y[i] = clamp((hi(v4 * mult) + s + offset_high + 2^(right-1)) >> right)
 // with v4 = table[t[i]] + (s[i] << left4) (4v, in 32-bit wrapping arithmetic) and s = +1 for

@@ -406,11 +406,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
 // Whether the plane path runs this layer (planes: the op's dw_takes_planes) in one strip with
 // channel multiplier 1: each channel's whole input is then gathered before any of its outputs is
 // written, channel after channel. An out over the input at a distance that is a multiple of the
-// channel count puts every output byte on an input byte of its own channel (gathered already, or
-// of a channel that is done), so such a plan needs no slabs of rows, whatever the distance and
-// its sign. (DS-CNN's last two depthwise layers, their outs 5 rows after their inputs: in slabs
-// 0.31 MAC/cycle with Xpulp, 0.5 in one call.) Exactly the conditions under which
-// depthwise_planes_path takes the layer, so the op may rely on it.
+// channel count puts every output byte on an input byte of its own channel, which the path has
+// gathered already, so such a plan needs no slabs of rows, whatever the distance and its sign.
+// (DS-CNN's last two depthwise layers, their outs 5 rows after their inputs: in slabs 0.31
+// MAC/cycle with Xpulp, 0.5 in one call.) Exactly the conditions under which depthwise_planes_path
+// takes the layer, so the op may rely on it.
 inline bool dw_planes_own_channels(const DwJob& j, const DwPlanes& planes) {
   if (planes.strip < j.out.h || j.cm != 1 || j.in.c != j.out.c || j.in.c < 1) return false;
   const ptrdiff_t d = j.y - j.x;
