@@ -3,7 +3,8 @@
 // or a multiple of 4 (KWS's first layer, 1 -> 64 channels) run the ISA's micro-kernel
 // (isa/<isa>/depthwise.h, picked by the variant's include path); other layers the reference loop.
 // An out placed over its input goes in slabs of rows (util/conv_util.h by_row_slabs), except a
-// stride-1 layer's out at least (pad_h + 1) rows before its input (dw_rows_distance).
+// stride-1 layer's out at least (pad_h + 1) rows before its input (dw_rows_distance) and a layer
+// whose planes go channel by channel in one strip (dw_planes_own_channels).
 // The plane path's buffer is the call's planned scratch when that holds it, else temp: its size is
 // declared below (cortex_m_quantized_depthwise_conv2d_out_temp_bytes) for method load to check.
 #include "depthwise.h"  // isa/<isa>/depthwise.h
@@ -44,7 +45,13 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   if (e != Error::Ok) return e;
   job.buffer = nullptr;
   int8::DwPlanes planes;
-  if (const uint32_t bytes = buffer_bytes(job, &planes)) {
+  uint32_t bytes = buffer_bytes(job, &planes);
+  // the values' part of the planes' condition, once for the layer (not per slab)
+  if (bytes != 0 && !int8::dw_plane_values_ok(job)) {
+    planes.strip = 0;
+    bytes = 0;
+  }
+  if (bytes != 0) {
     job.buffer = static_cast<int8_t*>(kernel_buffer(ctx, args[kScratchArg], bytes));
     if (job.buffer == nullptr)
       return ctx.fail(

@@ -140,9 +140,10 @@ inline bool dw_plane_geometry(const DwJob& j, int32_t* line_stride, int32_t* str
   return true;
 }
 
-// The plane geometry the op found for a layer (strip 0: this ISA's planes do not take it). A slab
-// of the layer's rows (by_row_slabs) keeps it: the line stride is the same, and its strips stop at
-// its last row.
+// The plane geometry the op found for a layer (strip 0: this ISA's planes do not take it, by the
+// geometry or by the layer's values, dw_plane_values_ok). A slab of the layer's rows
+// (by_row_slabs) keeps it: the line stride is the same, its strips stop at its last row, and its
+// values are the layer's.
 struct DwPlanes {
   int32_t ls = 0, strip = 0;
 };
@@ -154,10 +155,8 @@ inline uint32_t dw_plane_bytes(const DwJob& j, int32_t ls, int32_t strip) {
 }
 
 // The values' part of the plane path's condition: every channel's requantization in the 2v and
-// 4v forms and its sums below 2^29. (Not inlined: the op asks it in two places, the slab choice
-// and the plane path; inlined in both, MobileNetV1's firmware had 352 B more code plain, 600 B
-// on the M33.)
-__attribute__((noinline)) inline bool dw_plane_values_ok(const DwJob& j) {
+// 4v forms and its sums below 2^29. The op asks it once per call, before any slab.
+inline bool dw_plane_values_ok(const DwJob& j) {
   // |full| <= |bias| + |ioff| * sum |w| <= |bias| + kh * kw * 2^14 (|ioff| <= 128 by the geometry):
   // a bias inside lim needs no sum (every layer of the zoo's; the sums cost upstream KWS with
   // Xpulp about 45,000 cycles)
@@ -415,18 +414,18 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
 inline bool dw_planes_own_channels(const DwJob& j, const DwPlanes& planes) {
   if (planes.strip < j.out.h || j.cm != 1 || j.in.c != j.out.c || j.in.c < 1) return false;
   const ptrdiff_t d = j.y - j.x;
-  return d % j.in.c == 0 && dw_plane_values_ok(j) && kernel_path_on(kPathDwPlanes);
+  return d % j.in.c == 0 && kernel_path_on(kPathDwPlanes);
 }
 
 // The plane path of an ISA's depthwise_fast: runs the layer when the op found that this ISA's
-// planes take it (planes.strip > 0, dw_takes_planes), its values suit them and the build keeps
+// planes take it (planes.strip > 0: dw_takes_planes and dw_plane_values_ok) and the build keeps
 // the path; false otherwise (the ISA's next path).
 // (Always inlined: it replaced the same three lines in each ISA's depthwise_fast, and without the
 // attribute upstream KWS with Xpulp measured 136 B and 4,300 cycles more.)
 template <class Isa>
 __attribute__((always_inline)) inline bool depthwise_planes_path(const DwJob& j,
                                                                  const DwPlanes& planes) {
-  if (planes.strip <= 0 || !dw_plane_values_ok(j) || !kernel_path(kPathDwPlanes)) return false;
+  if (planes.strip <= 0 || !kernel_path(kPathDwPlanes)) return false;
   int32_t lt;
   if (Isa::kTransposedK3 && dw_transposed_fits(j, planes.ls, planes.strip, &lt))
     depthwise_planes<Isa>(j, lt, j.out.h, true);
