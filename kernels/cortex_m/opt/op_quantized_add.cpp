@@ -87,9 +87,8 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void add_with_table(
   const uint32_t fold = static_cast<uint32_t>(offset_s) << left;
   for (int32_t v = -128; v < 128; ++v)
     table[v + 128] = static_cast<int32_t>((static_cast<uint32_t>(rescale(v, rt)) + fold) << 2);
-  const int8::AddTableShift a{
-      table + 128,   t,       s,    y,   static_cast<int32_t>(n), left + 2, o.multiplier,
-      o.offset_high, o.right, amin, amax};
+  const int8::AddTableShift a{table + 128, t, s,    y,   static_cast<int32_t>(n),
+                              left + 2,    o, amin, amax};
   int8::add_table_shift(a);
 }
 
@@ -169,10 +168,9 @@ Error cortex_m_quantized_add_out(KernelContext& ctx, Span<EValue*> args) {
     const int32_t bound = rescale_bound(j.m1, j.s1, j.off1) + rescale_bound(j.m2, j.s2, j.off2);
     const cmsis::Requant4v q4 = cmsis::requant_4v(j.mo, j.so, j.ooff);
     const bool use_4v = cmsis::requant_4v_ok(j.mo, j.so) && bound < (int32_t(1) << 29);
-    if (use_4v && j.n >= kAddTableMin &&
-        (input_is_shift(j.m2, j.s2) || input_is_shift(j.m1, j.s1))) {
-      // the table for the input that is not a shift (the second when both are)
-      const bool shift_b = input_is_shift(j.m2, j.s2);
+    // the table for the input that is not a shift (the first when both are)
+    const bool shift_b = input_is_shift(j.m2, j.s2);
+    if (use_4v && j.n >= kAddTableMin && (shift_b || input_is_shift(j.m1, j.s1))) {
       add_with_table(shift_b ? r1 : r2, shift_b ? j.off2 : j.off1, 19 + (shift_b ? j.s2 : j.s1), q4,
                      j.amin, j.amax, shift_b ? j.a : j.b, shift_b ? j.b : j.a, j.y, j.n);
       return Error::Ok;

@@ -23,10 +23,9 @@ struct AddJob {
 constexpr int32_t kAddLeftShift = 20;
 
 // The long same-shape loop of the optimised variants (opt/op_quantized_add.cpp add_with_table)
-// where one input's rescaling is a power of two and the output's requantization the 4v form
-// (cmsis::Requant4v): y[i] = clamp((hi(v4 * mult) + s + offset_high + 2^(right-1)) >> right)
-// with v4 = table[t[i]] + (s[i] << left4) (4v, in 32-bit wrapping arithmetic) and s = +1 for
-// v4 >= 0, -1 below. isa/<isa>/add_table.h runs it (isa/xpulp reads it at these offsets).
+// where one input's rescaling is a power of two and the output's requantization the 4v form:
+// y[i] = clamp(cmsis::requantize_offset_of_4v(v4, q)) with v4 = table[t[i]] + (s[i] << left4)
+// (4v, in 32-bit wrapping arithmetic). isa/<isa>/add_table.h runs it.
 struct AddTableShift {
   const int32_t* table;  // the entry of x = 0 (256 entries around it)
   const int8_t* t;       // the tabulated input
@@ -34,28 +33,22 @@ struct AddTableShift {
   int8_t* y;
   int32_t n;  // >= 1
   int32_t left4;
-  int32_t mult, offset_high, right;  // cmsis::Requant4v
+  cmsis::Requant4v q;
   int32_t amin, amax;
 };
-static_assert(sizeof(void*) != 4 ||
-                  (offsetof(AddTableShift, n) == 16 && offsetof(AddTableShift, right) == 32 &&
-                   offsetof(AddTableShift, amax) == 40),
-              "AddTableShift layout differs from the one isa/xpulp/add_table.h reads");
 
 // The loop in C (the ISAs without one of their own, and the host build of the Xpulp one).
 inline void add_table_shift_c(const AddTableShift& a) {
   const int32_t* table = a.table;
   const int8_t *t = a.t, *s = a.s;
   int8_t* y = a.y;
-  const int32_t m = a.mult, r = a.right, left4 = a.left4, amin = a.amin, amax = a.amax;
-  const int32_t k = a.offset_high + (int32_t(1) << (r - 1));
+  const cmsis::Requant4v q = a.q;
+  const int32_t left4 = a.left4, amin = a.amin, amax = a.amax;
   for (int32_t i = 0; i < a.n; ++i) {
     // (an entry may wrap, the sum 4v does not)
     const int32_t v4 = static_cast<int32_t>(static_cast<uint32_t>(table[t[i]]) +
                                             (static_cast<uint32_t>(s[i]) << left4));
-    const int32_t high = static_cast<int32_t>((static_cast<int64_t>(v4) * m) >> 32);
-    const int32_t q = (high + ((v4 >> 31) | 1) + k) >> r;
-    y[i] = static_cast<int8_t>(cmsis::clamp(q, amin, amax));
+    y[i] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_of_4v(v4, q), amin, amax));
   }
 }
 

@@ -678,6 +678,16 @@ def test_quantized_add(call, seed):
     np.testing.assert_array_equal(got, want)
 
 
+def _check_long_add(call, a, pa, b, pb, zo, mo, so, lo, hi):
+    """Two operands of one shape through the kernel against the reference; returns the
+    reference's output."""
+    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
+    (got,) = call("cortex_m::quantized_add.out",
+                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(a.shape), Ref(13)])
+    np.testing.assert_array_equal(got, want)
+    return want
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_quantized_add_long(call, seed):
     """Operands long enough for the tabulated input rescaling of the optimised kernels (>= 1024
@@ -692,10 +702,7 @@ def test_quantized_add_long(call, seed):
     lo_s, hi_s = [(-22, -2), (-31, -23), (-1, 2)][seed % 3]
     mo, so = (int(v[0]) for v in rq_params(rng, 1, lo_s, hi_s))
     lo, hi = act_range(rng)
-    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
-    (got,) = call("cortex_m::quantized_add.out",
-                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(shape), Ref(13)])
-    np.testing.assert_array_equal(got, want)
+    _check_long_add(call, a, pa, b, pb, zo, mo, so, lo, hi)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -711,10 +718,7 @@ def test_quantized_add_long_one_mulh(call, seed):
     zo = int(rng.integers(-128, 128))
     mo, so = (int(v[0]) for v in rq_params(rng, 1, -20, -14))
     lo, hi = act_range(rng) if seed % 2 else (-128, 127)
-    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
-    (got,) = call("cortex_m::quantized_add.out",
-                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(shape), Ref(13)])
-    np.testing.assert_array_equal(got, want)
+    want = _check_long_add(call, a, pa, b, pb, zo, mo, so, lo, hi)
     assert len(np.unique(want)) > 16  # (not a saturated output)
 
 
@@ -731,7 +735,7 @@ def test_quantized_add_long_power_of_two_input(call, seed):
     shift_in = [0, -1, -3, 0, -19, -2, 0, -1][seed]
     pow2 = [int(rng.integers(-128, 128)), 1 << 30, shift_in]
     other = [int(rng.integers(-128, 128)), *[int(v) for v in rq_params(rng, 1, -4, 0)]]
-    if seed == 4:  # a shift of 19 leaves u * 2^0: the other input must be as small for the sum
+    if seed == 4:  # a shift of 19 leaves u * 2^0: the other input's as small, so both count
         other[2] = -19
     pa, pb = (pow2, other) if seed % 2 else (other, pow2)
     zo = int(rng.integers(-128, 128))
@@ -739,10 +743,7 @@ def test_quantized_add_long_power_of_two_input(call, seed):
     if seed == 4:  # (-2: the shortest rounding shift the path takes, every sign term counts)
         so = -2
     lo, hi = act_range(rng) if seed % 3 == 1 else (-128, 127)
-    want = ref.add(a, *pa, b, *pb, zo, mo, so, lo, hi)
-    (got,) = call("cortex_m::quantized_add.out",
-                  [nhwc(a), *pa, nhwc(b), *pb, zo, mo, so, lo, hi, out_nhwc(shape), Ref(13)])
-    np.testing.assert_array_equal(got, want)
+    want = _check_long_add(call, a, pa, b, pb, zo, mo, so, lo, hi)
     assert len(np.unique(want)) > 8  # (not a saturated output)
 
 

@@ -40,8 +40,8 @@ inline void add_table_shift(const AddTableShift& a) {
       ".insn s 0x2b, 0, %[h], 1(%[y])\n\t"               // cv.sb h, 1(y!)
       ".option pop\n\t"
       : [t] "+r"(t), [s] "+r"(s), [y] "+r"(y), [x] "=&r"(x), [z] "=&r"(z), [h] "=&r"(h)
-      : [n] "r"(a.n), [table] "r"(a.table), [left4] "r"(a.left4), [mult] "r"(a.mult),
-        [oh] "r"(a.offset_high), [right] "r"(a.right), [amin] "r"(a.amin), [amax] "r"(a.amax)
+      : [n] "r"(a.n), [table] "r"(a.table), [left4] "r"(a.left4), [mult] "r"(a.q.multiplier),
+        [oh] "r"(a.q.offset_high), [right] "r"(a.q.right), [amin] "r"(a.amin), [amax] "r"(a.amax)
       : "memory");
 #else
   add_table_shift_c(a);
