@@ -46,8 +46,9 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   job.buffer = nullptr;
   int8::DwPlanes planes;
   uint32_t bytes = buffer_bytes(job, &planes);
-  // the values' part of the planes' condition, once for the layer (not per slab)
-  if (bytes != 0 && !int8::dw_plane_values_ok(job)) {
+  // the values' part of the planes' condition, once for the layer (not per slab); a firmware
+  // without the plane path has neither the check nor the buffer
+  if (bytes != 0 && !(kernel_path_on(int8::kPathDwPlanes) && int8::dw_plane_values_ok(job))) {
     planes.strip = 0;
     bytes = 0;
   }
