@@ -49,7 +49,7 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
            inplace=True, fold_bn=True, frontend=None, verify=True, quantize=None,
            calibration=None, scratch_target="etmcu", linear="per_tensor", softmax="int8",
            seed=0, external_constants=False, int8_io=False, overlap=True, debug_info=True,
-           upstream_ops=False):
+           upstream_ops=False, requant="dyadic"):
     """Export `module` for inputs shaped like `example_inputs` (a tensor or tuple of tensors).
 
     memory_regions: optional list of byte budgets (None = unbounded) for memory_id 1..n.
@@ -89,6 +89,12 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     channels-last) instead of float32: the caller quantizes/dequantizes with the (scale, zero
     point) recorded in the program (named data "etmcu.io_quant.<method>", prog.io_quant,
     `./etmcu inspect`, MethodMeta::input_quant/output_quant), as MLPerf Tiny feeds int8 models.
+    requant: with quantize="int8", the convolutions' requantization factors: "dyadic" (default)
+    makes each channel's factor m / 2**21 (its weight scale widened by at most 2**-9; channels
+    whose factor is below 2**-12 or above 1/2 keep frexp's), which the CV32E40P kernels apply
+    with one 32-bit multiply; "frexp" the plain Q31 multiplier and shift of upstream's
+    quantizer. Both are ordinary (multiplier, shift) pairs: every runtime computes the same outputs
+    (docs/quantization.md "Dyadic requantization").
     upstream_ops: with quantize="int8", emit only operators upstream ExecuTorch registers: the
     layers etmcu's own int8 ops would take (bilinear upsampling) stay fp32 and are reported, so
     upstream's runtime loads the program too.
@@ -148,10 +154,13 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
                               op="quantize")
         if softmax not in ("fp32", "int8"):
             raise ExportError(f"softmax must be 'fp32' or 'int8', got '{softmax}'", op="quantize")
+        if requant not in ("dyadic", "frexp"):
+            raise ExportError(f"requant must be 'dyadic' or 'frexp', got '{requant}'",
+                              op="quantize")
         _, qinfo = quantize_graph(graph, samples, scratch_target=scratch_target,
                                   linear_per_channel=linear == "per_channel",
                                   int8_softmax=softmax == "int8", int8_io=int8_io,
-                                  upstream_ops=upstream_ops)
+                                  upstream_ops=upstream_ops, dyadic=requant == "dyadic")
         eliminate_dead_code(graph)
     from .passes import decompose_activations
     decompose_activations(graph)

@@ -206,6 +206,10 @@ def main(argv=None):
                     help="no per-instruction frames (layer names, source lines) in the program")
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
                     help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
+    ex.add_argument("--requant", choices=["dyadic", "frexp"], default="dyadic",
+                    help="with --quantize int8: the convolutions' requantization factors: dyadic "
+                         "(default: m / 2**21, one 32-bit multiply on the CV32E40P) or frexp "
+                         "(upstream's quantizer's Q31 form); same outputs on every runtime")
     ex.add_argument("--scratch-target", choices=["etmcu", "portable", "dsp"], default="etmcu",
                     help="what the planned scratch is sized for: etmcu (default: CMSIS-NN's portable "
                          "C and etmcu's optimised kernels), portable (CMSIS-NN's portable C), dsp "
@@ -254,7 +258,7 @@ def main(argv=None):
                       softmax=args.softmax, frontend=frontend,
                       seed=args.seed, external_constants=args.external_constants,
                       int8_io=args.int8_io, debug_info=not args.no_debug_info,
-                      upstream_ops=args.upstream_ops)
+                      upstream_ops=args.upstream_ops, requant=args.requant)
     except ExportError as e:
         print(f"etmcu export: error: {e}", file=sys.stderr)
         return 1

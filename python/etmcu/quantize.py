@@ -95,6 +95,39 @@ def symmetric_weights(w, per_channel):
     return q, scales
 
 
+# Dyadic requantization (our exports' default): a convolution's per-channel factor
+# M = s_in * s_w / s_out is made exactly m / 2**21 with an integer m in [2**9, 2**20), by widening
+# the channel's weight scale to s_w' = ceil(M * 2**21) * s_out / (s_in * 2**21) (at most 2**-9
+# larger, so no weight clips) and quantizing the weights and bias with it. It is emitted as
+# multiplier m << 11 with shift -1: the same CMSIS-NN arithmetic as any (multiplier, shift), so
+# every runtime computes the same outputs, but a kernel can requantize with one 32-bit `mul`
+# instead of a 64-bit product (docs/int8.md "Dyadic requantization"). Channels whose M is
+# outside [2**-12, 2**-1) keep the frexp form.
+DYADIC_BITS = 21             # M = m / 2**DYADIC_BITS
+DYADIC_MIN = 1 << 9          # below: under 10 bits of precision, the frexp form instead
+DYADIC_LIMIT = 1 << 20       # m << 11 stays below 2**31
+
+
+def dyadic_requant(w, wq, ws, s_in, s_out):
+    """(weights, scales, multipliers, shifts) with each channel's factor dyadic where it can be
+    (above); w the float weights [out, ...], wq / ws symmetric_weights' per-channel result."""
+    wq, ws = wq.copy(), np.array(ws, np.float64)
+    mults, shifts = [], []
+    w = np.asarray(w, np.float64).reshape(wq.shape[0], -1)
+    for c, sw in enumerate(ws):
+        m = math.ceil(s_in * sw / s_out * (1 << DYADIC_BITS))
+        if not DYADIC_MIN <= m < DYADIC_LIMIT:
+            mult, shift = quantize_multiplier(s_in * sw / s_out)
+            mults.append(mult)
+            shifts.append(shift)
+            continue
+        ws[c] = m * s_out / (s_in * (1 << DYADIC_BITS))
+        wq.reshape(wq.shape[0], -1)[c] = np.clip(np.round(w[c] / ws[c]), -127, 127)
+        mults.append(m << 11)
+        shifts.append(-1)
+    return wq, ws, mults, shifts
+
+
 def int32_bias(b, n, s_in, s_w):
     if b is None:
         return np.zeros(n, np.int32)
@@ -284,7 +317,7 @@ def layer_name(w):
 class Int8Rewriter:
     def __init__(self, graph: Graph, ranges, scratch_target="etmcu",
                  linear_per_channel=False, int8_softmax=False, int8_io=False,
-                 upstream_ops=False):
+                 upstream_ops=False, dyadic=True):
         if scratch_target not in SCRATCH_TARGETS:
             raise ExportError(f"unknown scratch target '{scratch_target}'", op="quantize")
         self.g = graph
@@ -292,6 +325,7 @@ class Int8Rewriter:
         self.target = scratch_target
         self.linear_per_channel = linear_per_channel
         self.int8_softmax = int8_softmax
+        self.dyadic = dyadic
         self.nodes = []
         self.q = {}          # float tensor id -> int8 tensor
         self.qcl = {}        # float tensor id -> int8 tensor in NHWC-compatible layout
@@ -506,7 +540,10 @@ class Int8Rewriter:
         s_in, z_in = self.qp[xq.id]
         s_out, z_out = self.qparams_of(out_f)
         wq, ws = symmetric_weights(w.data, per_channel=True)
-        mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
+        if self.dyadic:
+            wq, ws, mults, shifts = dyadic_requant(w.data, wq, ws, s_in, s_out)
+        else:
+            mults, shifts = zip(*(quantize_multiplier(s_in * sw / s_out) for sw in ws))
         layer = layer_name(w)
         bias_q, ioff = int32_bias(None if b is None else b.data, cout, s_in, ws), -z_in
         if list(padding) == [0, 0]:
@@ -954,7 +991,7 @@ def fp32_reason(n, rw):
 
 
 def quantize_graph(graph, samples, scratch_target="etmcu", linear_per_channel=False,
-                   int8_softmax=False, int8_io=False, upstream_ops=False):
+                   int8_softmax=False, int8_io=False, upstream_ops=False, dyadic=True):
     """Calibrate on `samples` (list of tuples of numpy inputs) and rewrite `graph` to int8."""
     if not samples:
         raise ExportError("int8 quantization needs at least one calibration sample",
@@ -964,6 +1001,6 @@ def quantize_graph(graph, samples, scratch_target="etmcu", linear_per_channel=Fa
             raise ExportError("int8 quantization supports float32 inputs only", op="quantize")
     ranges = observe(graph, samples)
     rw = Int8Rewriter(graph, ranges, scratch_target, linear_per_channel, int8_softmax, int8_io,
-                      upstream_ops)
+                      upstream_ops, dyadic)
     rw.run()
     return graph, rw

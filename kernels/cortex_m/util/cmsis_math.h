@@ -173,6 +173,37 @@ inline int32_t requantize_offset_4v(int32_t v, const Requant4v& q) {
   return requantize_offset_of_4v(v * 4, q);
 }
 
+// The same for a dyadic channel (requant_dyadic_ok: multiplier = m * 2^11 with 0 < m < 2^20, shift
+// -1; our exporter emits nearly every convolution channel so, python/etmcu/quantize.py
+// dyadic_requant) with one 32-bit product. With P = v * m * 2^11 and r = 1 the folded floor above
+// is, divided through by 2^11,
+//   requantize(v) + offset = (v * m + 2^19 + [v >= 0] * 2^20 + offset * 2^21) >> 21,
+// and v * m fits 32 bits once v is clamped to [-2^(30-L), 2^(30-L) - 1] (L the bit length of m).
+// The clamp changes no result: requantize is non-decreasing in v, and at either bound
+// |v * m| >= 2^29 - 2^19 gives |requantize(v)| >= 256, past [-128, 127] for any output offset in
+// [-128, 127], so every v beyond a bound saturates to the same activation bound as the bound itself.
+// No step overflows: |v * m| < 2^30, |offset * 2^21| <= 2^28.
+struct RequantDyadic {
+  int32_t m;            // multiplier >> 11
+  int32_t bound;        // 2^(30-L) - 1
+  int32_t offset_high;  // offset * 2^21 + 2^19
+};
+inline bool requant_dyadic_ok(int32_t multiplier, int32_t shift) {
+  return multiplier > 0 && shift == -1 && (multiplier & 0x7ff) == 0;
+}
+// offset in [-128, 127].
+inline RequantDyadic requant_dyadic(int32_t multiplier, int32_t offset) {
+  const int32_t m = multiplier >> 11;
+  int32_t bits = 0;
+  while ((m >> bits) != 0) ++bits;
+  return RequantDyadic{m, (int32_t(1) << (30 - bits)) - 1,
+                       static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (1 << 19)};
+}
+inline int32_t requantize_offset_dyadic(int32_t v, const RequantDyadic& q) {
+  const int32_t c = v < -q.bound - 1 ? -q.bound - 1 : (v > q.bound ? q.bound : v);
+  return (c * q.m + q.offset_high + (c >= 0 ? (1 << 20) : 0)) >> 21;
+}
+
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
 inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
   const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);

@@ -136,5 +136,51 @@ TEST(CmsisMath, FourVRequantizationEqualsRequantizePlusOffset) {
             1000000);
 }
 
+// The dyadic form equals requantize() plus the offset inside its clamp bounds, and after the
+// activation clamp [-128, 127] for every int32 v (beyond the bounds both saturate), for every
+// multiplier m * 2^11 with shift -1 (m in [1, 2^20): all bit lengths), offsets in [-128, 127],
+// at the ties of both roundings and at the bounds.
+TEST(CmsisMath, DyadicRequantizationEqualsRequantizePlusOffset) {
+  EXPECT_TRUE(cmsis::requant_dyadic_ok(5000 << 11, -1));
+  EXPECT_FALSE(cmsis::requant_dyadic_ok((5000 << 11) + 1024, -1));
+  EXPECT_FALSE(cmsis::requant_dyadic_ok(5000 << 11, -2));
+  EXPECT_FALSE(cmsis::requant_dyadic_ok(0, -1));
+  std::mt19937 rng(2030);
+  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
+  std::vector<int32_t> ms = {1, 2, 3, (1 << 20) - 1, 1 << 19, 743, 41261};
+  for (int b = 1; b <= 20; ++b)
+    ms.push_back(std::uniform_int_distribution<int32_t>(1 << (b - 1), (1 << b) - 1)(rng));
+  int64_t checked = 0;
+  for (int32_t m : ms) {
+    const int32_t multiplier = m << 11;
+    ASSERT_TRUE(cmsis::requant_dyadic_ok(multiplier, -1));
+    for (int32_t offset : {0, 1, -1, 127, -128, 50, -77}) {
+      const cmsis::RequantDyadic q = cmsis::requant_dyadic(multiplier, offset);
+      std::vector<int32_t> vs = {0, 1, -1, q.bound, q.bound + 1, -q.bound - 1, -q.bound - 2,
+                                 INT32_MAX, INT32_MIN, INT32_MIN + 1};
+      for (int i = 0; i < 400; ++i) vs.push_back(any(rng));
+      for (int i = 0; i < 400; ++i) vs.push_back(any(rng) % (q.bound + 1));
+      // both roundings' ties: v * m near (k + 1/2) * 2^21 and near k * 2^21 + 2^19
+      for (int32_t k = -300; k <= 300; k += 7)
+        for (int64_t t : {int64_t(1) << 20, int64_t(1) << 19, int64_t(3) << 19}) {
+          const int64_t target = int64_t(k) * (int64_t(1) << 21) + t;
+          for (int64_t v : {target / m - 1, target / m, target / m + 1})
+            if (v >= INT32_MIN && v <= INT32_MAX) vs.push_back(static_cast<int32_t>(v));
+        }
+      for (int32_t v : vs) {
+        const int32_t want = cmsis::wrap_add(cmsis::requantize(v, multiplier, -1), offset);
+        const int32_t got = cmsis::requantize_offset_dyadic(v, q);
+        if (v >= -q.bound - 1 && v <= q.bound)
+          EXPECT_EQ(got, want) << "v=" << v << " m=" << m << " offset=" << offset;
+        EXPECT_EQ(cmsis::clamp(got, -128, 127), cmsis::clamp(want, -128, 127))
+            << "v=" << v << " m=" << m << " offset=" << offset;
+        if (::testing::Test::HasFailure()) return;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+}
+
 }  // namespace
 }  // namespace etmcu::kernels

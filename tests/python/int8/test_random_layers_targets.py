@@ -26,6 +26,11 @@ import corpus_table  # noqa: E402  (compare())
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
 SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+# The exporter's default requantization is dyadic (one 32-bit multiply where a kernel has that
+# form: python/etmcu/quantize.py dyadic_requant); these seeds also run exported with
+# `--requant frexp` (upstream's Q31 factors), so both forms of each kernel run on the simulator.
+FREXP_SEEDS = [5, 6, 7, 9]
+MODELS = [(s, "dyadic") for s in SEEDS] + [(s, "frexp") for s in FREXP_SEEDS]
 
 # Seed 5 is not drawn: one layer of each shape class the optimised kernels pick, so every one of
 # them runs on the simulated core whatever the draws give: a 3-channel layer (with Xpulp rows
@@ -210,19 +215,19 @@ def random_models(tmp_path_factory):
     out = tmp_path_factory.mktemp("random_int8")
     env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     models = {}
-    for seed in SEEDS:
+    for seed, requant in MODELS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
         src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9)))
-        pte = out / f"random_{seed}.pte"
+        pte = out / f"random_{seed}_{requant}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
-                            "--quantize", "int8", "--calibration", "8"],
+                            "--quantize", "int8", "--calibration", "8", "--requant", requant],
                            cwd=ROOT, env=env, capture_output=True, text=True)
         assert p.returncode == 0, p.stderr + "\n" + src.read_text()
         x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
         inp = out / f"random_{seed}_in.npy"
         np.save(inp, x)
-        models[seed] = (pte, inp, layers)
+        models[seed, requant] = (pte, inp, layers)
     return models
 
 
@@ -249,21 +254,22 @@ def run_host_and_board(pte, inp, board, extra=()):
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_int8_model_on_cv32e40p_matches_host(seed, board, random_models):
-    pte, inp, layers = random_models[seed]
+@pytest.mark.parametrize("seed,requant", MODELS)
+def test_random_int8_model_on_cv32e40p_matches_host(seed, requant, board, random_models):
+    pte, inp, layers = random_models[seed, requant]
     host, result = run_host_and_board(pte, inp, board)
     assert result["int8_kernels"] == BOARDS[board]
     assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
-@pytest.mark.parametrize("seed", SEEDS[:2])
-def test_overdriven_input_matches_host(seed, board, random_models, tmp_path):
+@pytest.mark.parametrize("seed,requant", [(1, "dyadic"), (2, "dyadic"), (6, "dyadic"), (6, "frexp")])
+def test_overdriven_input_matches_host(seed, requant, board, random_models, tmp_path):
     """The same models with their input four times past the calibration range: most layers clamp at
     both ends of their activation range, so the kernels' out-of-range paths (the RISC-V kernels'
-    clamp fixups after their return) run on the simulator and must give the host's bytes."""
-    pte, inp, layers = random_models[seed]
+    clamp fixups after their return, the dyadic form's clamp of its sums) run on the simulator and
+    must give the host's bytes."""
+    pte, inp, layers = random_models[seed, requant]
     loud = tmp_path / "loud.npy"
     np.save(loud, np.load(inp) * 4)
     host, result = run_host_and_board(pte, loud, board)
@@ -276,7 +282,7 @@ def test_program_kernel_paths_match_host(seed, board, random_models):
     """The firmware a user ships (--kernel-paths program, ./etmcu run's default): built again with
     only the int8 kernel paths the first build's run took, whose outputs the tool checks equal to
     the first's; both equal the host's, with less code than the build with every path."""
-    pte, inp, layers = random_models[seed]
+    pte, inp, layers = random_models[seed, "dyadic"]
     host, result = run_host_and_board(pte, inp, board, ["--kernel-paths", "program"])
     assert corpus_table.compare(host, result) is None, (corpus_table.compare(host, result), layers)
     assert result["kernel_paths"] != "all"

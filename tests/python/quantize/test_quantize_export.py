@@ -259,12 +259,12 @@ def test_ds_cnn_int8_structure_mirrors_upstream():
 
 def test_weight_layouts_and_folded_requantization():
     """Weights pre-transposed to CMSIS-NN layouts; (multiplier, shift) reproduce
-    s_in * s_w / s_out; bias = round(b / (s_in * s_w))."""
+    s_in * s_w / s_out; bias = round(b / (s_in * s_w)) (requant="frexp": upstream's form)."""
     torch.manual_seed(0)
     conv = nn.Conv2d(3, 5, (3, 2), padding=1)
     model = nn.Sequential(conv, nn.ReLU()).eval()
     x = torch.randn(1, 3, 6, 7)
-    prog = etmcu.export(model, (x,), quantize="int8", calibration=8)
+    prog = etmcu.export(model, (x,), quantize="int8", calibration=8, requant="frexp")
     calls = dict(_calls(decode_json(prog.buffer)))
     args = calls["cortex_m::quantized_conv2d.out"]
     rp = ReferenceProgram(prog.buffer)
@@ -290,6 +290,43 @@ def test_weight_layouts_and_folded_requantization():
     np.testing.assert_array_equal(
         bias, np.round(conv.bias.detach().numpy().astype(np.float64) / (s_in * ws)))
     assert plan["values"][0]["val_type"] == "Tensor"
+
+
+def test_dyadic_requantization_widens_weight_scales():
+    """The default (requant="dyadic"): each channel's factor is exactly m / 2**21 (multiplier
+    m << 11, shift -1), its weight scale widened by less than 2**-9 to make it so, and the weights
+    and bias quantized with the widened scale; the int8 program stays within the frexp one's
+    error against eager."""
+    torch.manual_seed(0)
+    conv = nn.Conv2d(3, 5, (3, 2), padding=1)
+    model = nn.Sequential(conv, nn.ReLU()).eval()
+    x = torch.randn(1, 3, 6, 7)
+    prog = etmcu.export(model, (x,), quantize="int8", calibration=8)
+    calls = dict(_calls(decode_json(prog.buffer)))
+    args = calls["cortex_m::quantized_conv2d.out"]
+    rp = ReferenceProgram(prog.buffer)
+    qcall = calls["cortex_m::quantize_per_tensor.out"]
+    s_in = qcall[1]["val"]["double_val"]
+    s_out = calls["cortex_m::dequantize_per_tensor.out"][1]["val"]["double_val"]
+    mult = rp._tensor(args[8]["val"], [])
+    shift = rp._tensor(args[9]["val"], [])
+    w = rp._tensor(args[1]["val"], []).transpose(0, 3, 1, 2)       # back to [Cout, Cin, kH, kW]
+    bias = rp._tensor(args[2]["val"], [])
+    _, ws = Q.symmetric_weights(conv.weight.detach().numpy(), per_channel=True)
+    for c in range(5):
+        assert int(shift[c]) == -1 and int(mult[c]) % (1 << 11) == 0
+        m = int(mult[c]) >> 11
+        assert Q.DYADIC_MIN <= m < Q.DYADIC_LIMIT
+        wide = m * s_out / (s_in * (1 << 21))                        # the channel's weight scale
+        assert ws[c] <= wide < ws[c] * (1 + 2.0 ** -9)
+        np.testing.assert_array_equal(
+            w[c], np.clip(np.round(conv.weight.detach().numpy()[c].astype(np.float64) / wide),
+                          -127, 127))
+        assert bias[c] == np.round(float(conv.bias[c]) / (s_in * wide))
+    frexp = etmcu.export(model, (x,), quantize="int8", calibration=8, requant="frexp")
+    assert prog.verified_error <= 1.5 * frexp.verified_error + 1e-6
+    with pytest.raises(ExportError, match="requant"):
+        etmcu.export(model, (x,), quantize="int8", calibration=8, requant="q15")
 
 
 def _conv_scratch_formula(in_c, k_c, kh, kw, pad, dil):

@@ -38,12 +38,16 @@ struct DwK3Channels {
   // from C): once per strip, the lines' slots; per channel, its lines.
   void (*prep_fn)();
   void (*lines_fn)();
+  // 1: every channel is dyadic (cmsis::requant_dyadic_ok) and prep_fn / lines_fn are the _dy
+  // subroutines, which requantize with one mul
+  int32_t dyadic;
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwK3Channels, odd) == 28 && offsetof(DwK3Channels, ioff) == 60 &&
                    offsetof(DwK3Channels, y) == 72 && offsetof(DwK3Channels, y_line_jump) == 104 &&
                    offsetof(DwK3Channels, prep_fn) == 112 &&
-                   offsetof(DwK3Channels, lines_fn) == 116),
+                   offsetof(DwK3Channels, lines_fn) == 116 &&
+                   offsetof(DwK3Channels, dyadic) == 120),
               "DwK3Channels layout differs from the one depthwise_rows.S reads");
 }  // namespace int8
 }  // namespace kernels
@@ -54,6 +58,8 @@ extern "C" void etmcu_xpulp_dw_k3_channels(const etmcu::kernels::int8::DwK3Chann
 // The channel loop's subroutines, by stride (DwK3Channels::prep_fn, lines_fn).
 extern "C" void etmcu_xpulp_dw_k3_prep();
 extern "C" void etmcu_xpulp_dw_k3_lines();
+extern "C" void etmcu_xpulp_dw_k3_prep_dy();
+extern "C" void etmcu_xpulp_dw_k3_lines_dy();
 extern "C" void etmcu_xpulp_dw_k3s2_prep();
 extern "C" void etmcu_xpulp_dw_k3s2_lines();
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
@@ -64,6 +70,15 @@ extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
 namespace etmcu {
 namespace kernels {
 namespace int8 {
+
+// Whether channels [0, n) are all dyadic (cmsis::requant_dyadic_ok), without a branch per channel.
+inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {
+  uint32_t bad = 0;
+  for (int32_t c = 0; c < n; ++c)
+    bad |= (static_cast<uint32_t>(mult[c]) & 0x800007ffu) | static_cast<uint32_t>(shift[c] + 1) |
+           static_cast<uint32_t>(mult[c] == 0);
+  return bad == 0;
+}
 
 struct XpulpPlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
@@ -122,6 +137,12 @@ struct XpulpPlanes {
     // (after the path's test: without the path, the compiler drops the stride-2 addresses)
     c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep : etmcu_xpulp_dw_k3_prep;
     c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines : etmcu_xpulp_dw_k3_lines;
+    c.dyadic = 0;
+    if (s == 1 && all_dyadic(j.mult, j.shift, j.in.c)) {
+      c.prep_fn = etmcu_xpulp_dw_k3_prep_dy;
+      c.lines_fn = etmcu_xpulp_dw_k3_lines_dy;
+      c.dyadic = 1;
+    }
     etmcu_xpulp_dw_k3_channels(&c);
     return true;
 #else

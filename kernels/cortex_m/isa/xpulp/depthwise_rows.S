@@ -262,6 +262,21 @@ etmcu_xpulp_dw_row_k3:
 .Lq\@:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
 .endm
+/* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, B] (t2, from REQ_DY_PRE;
+   a negative sum gives the offset, amin), one mul, then cv.addRNr adds offset * 2^21 + 2^19 and
+   2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0) */
+.macro REQ_DY acc
+    .insn r 0x2b, 3, 0x3b, \acc, \acc, t2   /* cv.clipur \acc, \acc, t2 */
+    mul  \acc, \acc, t4
+    .insn r 0x2b, 3, 0x42, \acc, s11, t6    /* cv.addRNr \acc, s11, t6 */
+    .insn r 0x2b, 3, 0x2b, \acc, \acc, s0   /* cv.min \acc, \acc, amax */
+    .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
+.endm
+.macro REQ_DY_PRE
+    lw   t2, 128(sp)
+.endm
+.macro REQ_NONE
+.endm
 /* the pair of sums \s0r (weights s2..s4), \s1r (s6..s8) of the words \r0, \r1, \r2 */
 .macro PAIR_SUMS s0r, s1r, r0, r1, r2
     .insn r 0x7b, 1, 0x54, \s0r, \r0, s2
@@ -279,7 +294,7 @@ etmcu_xpulp_dw_row_k3:
    the four sums' signs once, to store amin four times or requantize without a test each, gained
    on the all-ones input, whose quads are all of one sign, but lost on the ten real keyword
    inputs, where a third of the quads are mixed.) */
-.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r
+.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r, req, pre
     lw   a5, 20(sp)
     lw   s9, 20(sp)
     lw   a3, 20(sp)
@@ -288,14 +303,15 @@ etmcu_xpulp_dw_row_k3:
     .insn r 0x2b, 3, 0x06, \b2r, a1, t0    /* row 2 */
     .insn i 0x0b, 2, \b0r, a1, 4           /* row 0: cv.lw \b0r, 4(a1!) */
     PAIR_SUMS a5, s9, \a0r, \a1r, \a2r
+    \pre
     SHIFT2 \a0r, \b0r
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
     PAIR_SUMS a3, s1, \a0r, \a1r, \a2r
-    REQ_Q a5
-    REQ_Q s9
-    REQ_Q a3
-    REQ_Q s1
+    \req a5
+    \req s9
+    \req a3
+    \req s1
 .endm
 /* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per strip): from
    outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)), lines
@@ -304,7 +320,7 @@ etmcu_xpulp_dw_row_k3:
    48(sp) 4 x quads (a1 past the A loads to past the last quad: the quads' loop ends there),
    52(sp) the tail's entry (by outputs % 4), 56(sp) a1 past a line's last B to the next window.
    Clobbers t2, a0, a3, a5. */
-.macro LINES_PREP
+.macro LINES_PREP sfx
     lw   t2, 4(sp)
     mul  a0, t2, a4
     lw   a3, 24(sp)
@@ -320,25 +336,25 @@ etmcu_xpulp_dw_row_k3:
     lw   a5, 32(sp)
     sub  a5, a5, a3
     sw   a5, 56(sp)
-    lla  a5, .Lq_none
+    lla  a5, .Lq_none\sfx
     beqz a0, 1f
     andi a0, a0, 1
-    lla  a5, .Lq_odd
+    lla  a5, .Lq_odd\sfx
     bnez a0, 1f
-    lla  a5, .Lq_even
+    lla  a5, .Lq_even\sfx
 1:  sw   a5, 44(sp)
-    lla  a3, .Lq_even
+    lla  a3, .Lq_even\sfx
     sub  a3, a5, a3
     sw   a3, 12(sp)                        /* 0: the entry is .Lq_even (.Lq_next falls into it) */
     andi t2, t2, 3
-    lla  a5, .Lq_next
+    lla  a5, .Lq_next\sfx
     beqz t2, 2f
-    lla  a5, .Lq_one
+    lla  a5, .Lq_one\sfx
     addi t2, t2, -2
     bltz t2, 2f
-    lla  a5, .Lq_two
+    lla  a5, .Lq_two\sfx
     beqz t2, 2f
-    lla  a5, .Lq_three
+    lla  a5, .Lq_three\sfx
 2:  sw   a5, 52(sp)
 .endm
 
@@ -348,23 +364,17 @@ etmcu_xpulp_dw_row_k3:
    weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
    a line's end to the next line's first output, and LINES_PREP's slots. Every other register is
    clobbered; t0, t1, t3, s0 and a4 are only read. */
-    .globl etmcu_xpulp_dw_k3_prep
-    .type etmcu_xpulp_dw_k3_prep, @function
-etmcu_xpulp_dw_k3_prep:                    /* LINES_PREP as a subroutine of the channel loop */
-    LINES_PREP
-    ret
-    .size etmcu_xpulp_dw_k3_prep, . - etmcu_xpulp_dw_k3_prep
-
-    .globl etmcu_xpulp_dw_k3_lines
-    .type etmcu_xpulp_dw_k3_lines, @function
-etmcu_xpulp_dw_k3_lines:
+/* The lines' body, once per requantization form: \sfx names its labels, \req requantizes and
+   stores one sum, \pre readies what \req reads once per group of sums (REQ_Q / REQ_DY). */
+.macro K3_LINES sfx, req, pre
     sw   ra, 40(sp)
     lw   t2, 36(sp)
     add  t2, t2, a2
     sw   t2, 60(sp)                        /* y past the last line: the lines' end */
     lw   t2, 12(sp)
-    j    .Lq_first_line
-.Lq_three:                                 /* A in a6, a7, t5; a1 at B; a5 full. The pair, then C's first */
+    j    .Lq_first_line\sfx
+.Lq_three\sfx:                  /* A in a6, a7, t5; a1 at B; a5 full. The pair, then C's first */
+    \pre
     lw   s9, 20(sp)
     lw   a3, 20(sp)
     .insn r 0x2b, 3, 0x06, s10, a1, t1
@@ -377,65 +387,95 @@ etmcu_xpulp_dw_k3_lines:
     .insn r 0x7b, 1, 0x54, a3, a6, s2
     .insn r 0x7b, 1, 0x54, a3, a7, s3
     .insn r 0x7b, 1, 0x54, a3, t5, s4
-    REQ_Q a5
-    REQ_Q s9
-    REQ_Q a3
-    j    .Lq_next
-.Lq_two:
+    \req a5
+    \req s9
+    \req a3
+    j    .Lq_next\sfx
+.Lq_two\sfx:
+    \pre
     lw   s9, 20(sp)
     PAIR_SUMS a5, s9, a6, a7, t5
-    REQ_Q a5
-    REQ_Q s9
-    j    .Lq_next
-.Lq_one:
+    \req a5
+    \req s9
+    j    .Lq_next\sfx
+.Lq_one\sfx:
+    \pre
     .insn r 0x7b, 1, 0x54, a5, a6, s2
     .insn r 0x7b, 1, 0x54, a5, a7, s3
     .insn r 0x7b, 1, 0x54, a5, t5, s4
-    REQ_Q a5
-.Lq_next:
+    \req a5
+.Lq_next\sfx:
     lw   t2, 56(sp)                        /* a1 (past the line's last B) to the next window */
     lw   a0, 60(sp)
     lw   t5, 24(sp)
     add  a1, a1, t2
     lw   t2, 12(sp)
     add  a2, a2, t5
-    beq  a2, a0, .Lq_ret
-.Lq_first_line:                            /* (t2: 12(sp)) */
+    beq  a2, a0, .Lq_ret\sfx
+.Lq_first_line\sfx:                            /* (t2: 12(sp)) */
     lw   a0, 48(sp)
-    bnez t2, .Lq_jump                      /* the next line */
-.Lq_even:
+    bnez t2, .Lq_jump\sfx                      /* the next line */
+.Lq_even\sfx:
     .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A */
     .insn r 0x2b, 3, 0x06, t5, a1, t0
     .insn i 0x0b, 2, a6, a1, 4
     add  a0, a0, a1
-.Lq_first:
-    QUAD a6, a7, t5, s5, s10, ra
-.Lq_second:
-    QUAD s5, s10, ra, a6, a7, t5
-    bne  a1, a0, .Lq_first                 /* (a0: a1 past the line's last quad) */
+.Lq_first\sfx:
+    QUAD a6, a7, t5, s5, s10, ra, \req, \pre
+.Lq_second\sfx:
+    QUAD s5, s10, ra, a6, a7, t5, \req, \pre
+    bne  a1, a0, .Lq_first\sfx                 /* (a0: a1 past the line's last quad) */
     lw   t2, 52(sp)                        /* the outputs past the quads: by their count */
     lw   a5, 20(sp)                        /* (the first of their sums) */
     jr   t2
-.Lq_odd:
+.Lq_odd\sfx:
     .insn r 0x2b, 3, 0x06, s10, a1, t1
     .insn r 0x2b, 3, 0x06, ra, a1, t0
     .insn i 0x0b, 2, s5, a1, 4
     add  a0, a0, a1
-    j    .Lq_second
-.Lq_none:
+    j    .Lq_second\sfx
+.Lq_none\sfx:
     .insn r 0x2b, 3, 0x06, a7, a1, t1
     .insn r 0x2b, 3, 0x06, t5, a1, t0
     .insn i 0x0b, 2, a6, a1, 4
     lw   t2, 52(sp)
     lw   a5, 20(sp)
     jr   t2
-.Lq_jump:
+.Lq_jump\sfx:
     lw   t2, 44(sp)
     jr   t2
-.Lq_ret:
+.Lq_ret\sfx:
     lw   ra, 40(sp)
     ret
+.endm
+
+    .globl etmcu_xpulp_dw_k3_prep
+    .type etmcu_xpulp_dw_k3_prep, @function
+etmcu_xpulp_dw_k3_prep:                    /* LINES_PREP as a subroutine of the channel loop */
+    LINES_PREP _4v
+    ret
+    .size etmcu_xpulp_dw_k3_prep, . - etmcu_xpulp_dw_k3_prep
+
+    .globl etmcu_xpulp_dw_k3_lines
+    .type etmcu_xpulp_dw_k3_lines, @function
+etmcu_xpulp_dw_k3_lines:
+    K3_LINES _4v, REQ_Q, REQ_NONE
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
+
+/* The same for dyadic channels (DwK3Channels::dyadic; cmsis_math.h requant_dyadic): t4 the
+   multiplier >> 11, s11 offset * 2^21 + 2^19, t6 21, 128(sp) the sums' clamp bound. */
+    .globl etmcu_xpulp_dw_k3_prep_dy
+    .type etmcu_xpulp_dw_k3_prep_dy, @function
+etmcu_xpulp_dw_k3_prep_dy:
+    LINES_PREP _dy
+    ret
+    .size etmcu_xpulp_dw_k3_prep_dy, . - etmcu_xpulp_dw_k3_prep_dy
+
+    .globl etmcu_xpulp_dw_k3_lines_dy
+    .type etmcu_xpulp_dw_k3_lines_dy, @function
+etmcu_xpulp_dw_k3_lines_dy:
+    K3_LINES _dy, REQ_DY, REQ_DY_PRE
+    .size etmcu_xpulp_dw_k3_lines_dy, . - etmcu_xpulp_dw_k3_lines_dy
 
 /* The stride-2 form: pairs of neighbouring outputs 2k, 2k + 1 of a line, whose windows start at
    bytes 4k and 4k + 2 of each window row's plane line (lines start on words). Per window row the
@@ -600,6 +640,7 @@ etmcu_xpulp_dw_k3s2_lines:
 #define C_YLINEJUMP 104
 #define C_PREPFN 112
 #define C_LINESFN 116
+#define C_DYADIC 120
 
 /* cv.setup L, x\reg, label (the loop count in x\reg) */
 .macro SETUP_R L, reg, lab
@@ -729,8 +770,11 @@ etmcu_xpulp_dw_k3_channels:
     slli s6, s2, 8
     slli s7, s3, 8
     slli s8, s4, 8
+    lw   a3, C_DYADIC(a0)
+    bnez a3, .Lc_dyadic
     sll  s11, s11, t6
     addi s11, s11, 1                       /* offset << (r+1), plus the sign term of a sum >= 0 */
+.Lc_lines:
     lw   t2, 124(sp)
     lw   a1, C_WINDOW(a0)
     jalr ra, t2, 0
@@ -755,6 +799,20 @@ etmcu_xpulp_dw_k3_channels:
     lw   s11, 64(sp)
     addi sp, sp, 160
     ret
+.Lc_dyadic:                                /* the dyadic lines' parameters (REQ_DY) */
+    srai t4, t4, 11                        /* m */
+    .insn r 0x2b, 3, 0x22, a3, t4, x0      /* cv.fl1 a3, t4: L - 1 */
+    li   t6, 29
+    sub  a3, t6, a3
+    li   t6, 1
+    sll  a3, t6, a3
+    addi a3, a3, -1
+    sw   a3, 128(sp)                       /* the sums' bound 2^(30-L) - 1 */
+    li   t6, 21
+    slli s11, s11, 21
+    lui  a3, 0x80
+    add  s11, s11, a3                      /* offset * 2^21 + 2^19 */
+    j    .Lc_lines
     .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
 
     .globl etmcu_xpulp_dw_row
