@@ -48,13 +48,14 @@ ROOTS = {"_start", "fw_trap_entry", "Reset_Handler", "Fault_Handler"}
 # requantization forms) and 2 (kernels/cortex_m/isa/xpulp/depthwise_rows.S) jump to a line's and a tail's entry, labels inside
 # their own body whose addresses the callers' LINES_PREP / LINES_PREP_S2 stored in the frame.
 SELF_JUMPS = {"memset", "etmcu_xpulp_dw_k3_lines", "etmcu_xpulp_dw_k3_lines_dy",
-              "etmcu_xpulp_dw_k3s2_lines"}
+              "etmcu_xpulp_dw_k3s2_lines", "etmcu_xpulp_dw_k3s2_lines_dy"}
 # Functions without a .ci whose register calls go to a known set of functions: the Xpulp depthwise
 # channel loop calls the prep and lines subroutines its argument block names (one pair per stride
 # and requantization form; those the firmware links are its callees).
 INDIRECT_CALLEES = {"etmcu_xpulp_dw_k3_channels": {
     "etmcu_xpulp_dw_k3_prep", "etmcu_xpulp_dw_k3_lines", "etmcu_xpulp_dw_k3_prep_dy",
-    "etmcu_xpulp_dw_k3_lines_dy", "etmcu_xpulp_dw_k3s2_prep", "etmcu_xpulp_dw_k3s2_lines"}}
+    "etmcu_xpulp_dw_k3_lines_dy", "etmcu_xpulp_dw_k3s2_prep", "etmcu_xpulp_dw_k3s2_lines",
+    "etmcu_xpulp_dw_k3s2_prep_dy", "etmcu_xpulp_dw_k3s2_lines_dy"}}
 # The one recursion in target code, bounded by a constant: the flatbuffer verifier's table walk
 # (runtime/pte/verifier.cpp, Verifier::table) recurses once per nesting level and fails past
 # kVerifierMaxDepth, so at most kVerifierMaxDepth + 2 activations are live. Only direct

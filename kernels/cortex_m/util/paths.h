@@ -54,7 +54,9 @@ enum Path : uint32_t {
   kPathMicroUnpacked,   // Arm DSP 4-channel micro-kernel: outputs clamped one by one
   kPathDwK3Stride2,     // depthwise, Xpulp: the 3x3 channel loop's stride-2 subroutines
   kPathPadShiftedRows,  // pad: rows moved by other than whole words, joined from shifted words
-  kPathCount
+  kPathCount,
+  // (bits 0-23 are full; 30 and 31 are the portable kernels' spare ones)
+  kPathDyadic = 30,  // Xpulp: the dyadic requantization forms (one mul; cmsis::requant_dyadic)
 };
 static_assert(kPathCount <= 24,
               "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
+#include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_blocks.h"
 #include "kernels/cortex_m/util/depthwise_planes.h"
 
@@ -62,6 +63,8 @@ extern "C" void etmcu_xpulp_dw_k3_prep_dy();
 extern "C" void etmcu_xpulp_dw_k3_lines_dy();
 extern "C" void etmcu_xpulp_dw_k3s2_prep();
 extern "C" void etmcu_xpulp_dw_k3s2_lines();
+extern "C" void etmcu_xpulp_dw_k3s2_prep_dy();
+extern "C" void etmcu_xpulp_dw_k3s2_lines_dy();
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
@@ -71,10 +74,12 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// Whether channels [0, n) are all dyadic (cmsis::requant_dyadic_ok), without a branch per channel.
+// Whether channels [0, n) are all dyadic (cmsis::requant_dyadic_ok), without a branch per channel
+// past the first (an upstream program's layer fails there: 5 cycles a strip, not a loop).
 inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {
+  if (!cmsis::requant_dyadic_ok(mult[0], shift[0])) return false;
   uint32_t bad = 0;
-  for (int32_t c = 0; c < n; ++c)
+  for (int32_t c = 1; c < n; ++c)
     bad |= (static_cast<uint32_t>(mult[c]) & 0x800007ffu) | static_cast<uint32_t>(shift[c] + 1) |
            static_cast<uint32_t>(mult[c] == 0);
   return bad == 0;
@@ -138,9 +143,9 @@ struct XpulpPlanes {
     c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep : etmcu_xpulp_dw_k3_prep;
     c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines : etmcu_xpulp_dw_k3_lines;
     c.dyadic = 0;
-    if (s == 1 && all_dyadic(j.mult, j.shift, j.in.c)) {
-      c.prep_fn = etmcu_xpulp_dw_k3_prep_dy;
-      c.lines_fn = etmcu_xpulp_dw_k3_lines_dy;
+    if (all_dyadic(j.mult, j.shift, j.in.c) && kernel_path_or_fallback(kPathDyadic)) {
+      c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep_dy : etmcu_xpulp_dw_k3_prep_dy;
+      c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines_dy : etmcu_xpulp_dw_k3_lines_dy;
       c.dyadic = 1;
     }
     etmcu_xpulp_dw_k3_channels(&c);

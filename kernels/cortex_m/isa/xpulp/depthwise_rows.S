@@ -463,7 +463,9 @@ etmcu_xpulp_dw_k3_lines:
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
 
 /* The same for dyadic channels (DwK3Channels::dyadic; cmsis_math.h requant_dyadic): t4 the
-   multiplier >> 11, s11 offset * 2^21 + 2^19, t6 21, 128(sp) the sums' clamp bound. */
+   multiplier >> 11, s11 offset * 2^21 + 2^19, t6 21, 128(sp) the sums' clamp bound. In their own
+   section, behind kernel path kPathDyadic: a program without dyadic layers links neither. */
+    .section .text.etmcu_xpulp_dw_k3_dy, "ax", @progbits
     .globl etmcu_xpulp_dw_k3_prep_dy
     .type etmcu_xpulp_dw_k3_prep_dy, @function
 etmcu_xpulp_dw_k3_prep_dy:
@@ -476,6 +478,7 @@ etmcu_xpulp_dw_k3_prep_dy:
 etmcu_xpulp_dw_k3_lines_dy:
     K3_LINES _dy, REQ_DY, REQ_DY_PRE
     .size etmcu_xpulp_dw_k3_lines_dy, . - etmcu_xpulp_dw_k3_lines_dy
+    .text
 
 /* The stride-2 form: pairs of neighbouring outputs 2k, 2k + 1 of a line, whose windows start at
    bytes 4k and 4k + 2 of each window row's plane line (lines start on words). Per window row the
@@ -489,7 +492,7 @@ etmcu_xpulp_dw_k3_lines_dy:
    52(sp) the tail (.Ls_one / .Ls_next), 56(sp) a1 past a line's last B to the next window, 36(sp)
    y from the first line's first output to past the last line. Registers as the stride-1
    subroutine's (t3 the SHIFT2 selector; the one-byte shifts s6..s8 unused). */
-.macro PAIR_S2 a0r, a1r, a2r, b0r, b1r, b2r
+.macro PAIR_S2 a0r, a1r, a2r, b0r, b1r, b2r, req, pre
     lw   a5, 20(sp)
     lw   s9, 20(sp)
     .insn r 0x2b, 3, 0x06, \b1r, a1, t1    /* B, row 1: cv.lw \b1r, t1(a1) */
@@ -498,18 +501,19 @@ etmcu_xpulp_dw_k3_lines_dy:
     .insn r 0x7b, 1, 0x54, a5, \a0r, s2
     .insn r 0x7b, 1, 0x54, a5, \a1r, s3
     .insn r 0x7b, 1, 0x54, a5, \a2r, s4
+    \pre
     SHIFT2 \a0r, \b0r
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
     .insn r 0x7b, 1, 0x54, s9, \a0r, s2
     .insn r 0x7b, 1, 0x54, s9, \a1r, s3
     .insn r 0x7b, 1, 0x54, s9, \a2r, s4
-    REQ_Q a5
-    REQ_Q s9
+    \req a5
+    \req s9
 .endm
 /* LINES_PREP for the stride-2 subroutine (its slots above; reads 4(sp), 24(sp), 32(sp), 36(sp) and
    a4 as LINES_PREP). Clobbers t2, a0, a3, a5. */
-.macro LINES_PREP_S2
+.macro LINES_PREP_S2 sfx
     lw   t2, 4(sp)
     mul  a0, t2, a4
     lw   a3, 24(sp)
@@ -524,80 +528,102 @@ etmcu_xpulp_dw_k3_lines_dy:
     lw   a5, 32(sp)
     sub  a5, a5, a3
     sw   a5, 56(sp)                        /* line step - 4 (the first A) - 4 x pairs */
-    lla  a5, .Ls_none
+    lla  a5, .Ls_none\sfx
     beqz a0, 1f
     andi a0, a0, 1
-    lla  a5, .Ls_odd
+    lla  a5, .Ls_odd\sfx
     bnez a0, 1f
-    lla  a5, .Ls_even
+    lla  a5, .Ls_even\sfx
 1:  sw   a5, 44(sp)
     andi t2, t2, 1
-    lla  a5, .Ls_next
+    lla  a5, .Ls_next\sfx
     beqz t2, 2f
-    lla  a5, .Ls_one
+    lla  a5, .Ls_one\sfx
 2:  sw   a5, 52(sp)
 .endm
 
     /* The stride-2 subroutines in a section of their own: only programs with such layers link
        them (their addresses are taken behind the path bit kPathDwK3Stride2). */
     .section .text.etmcu_xpulp_dw_k3s2, "ax", @progbits
+/* The stride-2 lines' body, once per requantization form (as K3_LINES) */
+.macro S2_LINES sfx, req, pre
+    sw   ra, 40(sp)
+    lw   t2, 36(sp)
+    add  t2, t2, a2
+    sw   t2, 60(sp)                        /* y past the last line */
+.Ls_line\sfx:
+    lw   a0, 48(sp)
+    lw   t2, 44(sp)
+    jr   t2
+.Ls_even\sfx:
+    .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A */
+    .insn r 0x2b, 3, 0x06, t5, a1, t0
+    .insn i 0x0b, 2, a6, a1, 4
+    add  a0, a0, a1                        /* a1 past the line's last B */
+.Ls_first\sfx:
+    PAIR_S2 a6, a7, t5, s5, s10, ra, \req, \pre
+.Ls_second\sfx:
+    PAIR_S2 s5, s10, ra, a6, a7, t5, \req, \pre
+    bne  a1, a0, .Ls_first\sfx
+    lw   t2, 52(sp)
+    jr   t2
+.Ls_odd\sfx:
+    .insn r 0x2b, 3, 0x06, s10, a1, t1
+    .insn r 0x2b, 3, 0x06, ra, a1, t0
+    .insn i 0x0b, 2, s5, a1, 4
+    add  a0, a0, a1
+    j    .Ls_second\sfx
+.Ls_none\sfx:                                  /* one output in the line */
+    .insn r 0x2b, 3, 0x06, a7, a1, t1
+    .insn r 0x2b, 3, 0x06, t5, a1, t0
+    .insn i 0x0b, 2, a6, a1, 4
+.Ls_one\sfx:                                   /* the odd last output, from A in a6, a7, t5 */
+    \pre
+    lw   a5, 20(sp)
+    .insn r 0x7b, 1, 0x54, a5, a6, s2
+    .insn r 0x7b, 1, 0x54, a5, a7, s3
+    .insn r 0x7b, 1, 0x54, a5, t5, s4
+    \req a5
+.Ls_next\sfx:
+    lw   t2, 56(sp)
+    lw   a0, 60(sp)
+    lw   t5, 24(sp)
+    add  a1, a1, t2
+    add  a2, a2, t5
+    bne  a2, a0, .Ls_line\sfx
+    lw   ra, 40(sp)
+    ret
+.endm
+
     .globl etmcu_xpulp_dw_k3s2_prep
     .type etmcu_xpulp_dw_k3s2_prep, @function
     .p2align 2
 etmcu_xpulp_dw_k3s2_prep:
-    LINES_PREP_S2
+    LINES_PREP_S2 _4v
     ret
     .size etmcu_xpulp_dw_k3s2_prep, . - etmcu_xpulp_dw_k3s2_prep
 
     .globl etmcu_xpulp_dw_k3s2_lines
     .type etmcu_xpulp_dw_k3s2_lines, @function
 etmcu_xpulp_dw_k3s2_lines:
-    sw   ra, 40(sp)
-    lw   t2, 36(sp)
-    add  t2, t2, a2
-    sw   t2, 60(sp)                        /* y past the last line */
-.Ls_line:
-    lw   a0, 48(sp)
-    lw   t2, 44(sp)
-    jr   t2
-.Ls_even:
-    .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A */
-    .insn r 0x2b, 3, 0x06, t5, a1, t0
-    .insn i 0x0b, 2, a6, a1, 4
-    add  a0, a0, a1                        /* a1 past the line's last B */
-.Ls_first:
-    PAIR_S2 a6, a7, t5, s5, s10, ra
-.Ls_second:
-    PAIR_S2 s5, s10, ra, a6, a7, t5
-    bne  a1, a0, .Ls_first
-    lw   t2, 52(sp)
-    jr   t2
-.Ls_odd:
-    .insn r 0x2b, 3, 0x06, s10, a1, t1
-    .insn r 0x2b, 3, 0x06, ra, a1, t0
-    .insn i 0x0b, 2, s5, a1, 4
-    add  a0, a0, a1
-    j    .Ls_second
-.Ls_none:                                  /* one output in the line */
-    .insn r 0x2b, 3, 0x06, a7, a1, t1
-    .insn r 0x2b, 3, 0x06, t5, a1, t0
-    .insn i 0x0b, 2, a6, a1, 4
-.Ls_one:                                   /* the odd last output, from A in a6, a7, t5 */
-    lw   a5, 20(sp)
-    .insn r 0x7b, 1, 0x54, a5, a6, s2
-    .insn r 0x7b, 1, 0x54, a5, a7, s3
-    .insn r 0x7b, 1, 0x54, a5, t5, s4
-    REQ_Q a5
-.Ls_next:
-    lw   t2, 56(sp)
-    lw   a0, 60(sp)
-    lw   t5, 24(sp)
-    add  a1, a1, t2
-    add  a2, a2, t5
-    bne  a2, a0, .Ls_line
-    lw   ra, 40(sp)
-    ret
+    S2_LINES _4v, REQ_Q, REQ_NONE
     .size etmcu_xpulp_dw_k3s2_lines, . - etmcu_xpulp_dw_k3s2_lines
+
+    /* the dyadic form's (etmcu_xpulp_dw_k3_lines_dy's registers), behind kPathDyadic too */
+    .section .text.etmcu_xpulp_dw_k3s2_dy, "ax", @progbits
+    .globl etmcu_xpulp_dw_k3s2_prep_dy
+    .type etmcu_xpulp_dw_k3s2_prep_dy, @function
+    .p2align 2
+etmcu_xpulp_dw_k3s2_prep_dy:
+    LINES_PREP_S2 _dy
+    ret
+    .size etmcu_xpulp_dw_k3s2_prep_dy, . - etmcu_xpulp_dw_k3s2_prep_dy
+
+    .globl etmcu_xpulp_dw_k3s2_lines_dy
+    .type etmcu_xpulp_dw_k3s2_lines_dy, @function
+etmcu_xpulp_dw_k3s2_lines_dy:
+    S2_LINES _dy, REQ_DY, REQ_DY_PRE
+    .size etmcu_xpulp_dw_k3s2_lines_dy, . - etmcu_xpulp_dw_k3s2_lines_dy
     .text
 
 /* void etmcu_xpulp_dw_k3_channels(const DwK3Channels* c): the channels of one strip of a 3x3
