@@ -11,7 +11,8 @@ Scheme (TFLite / CMSIS-NN style, as upstream's Cortex-M backend):
     linear weights: per-tensor symmetric (cortex_m::quantized_linear requantizes with element 0
     of its lists only); biases int32 at scale s_in * s_w;
   * requantization folded at export: M = s_in * s_w / s_out as CMSIS-NN (multiplier Q31, shift)
-    by frexp (upstream's quantize_multiplier_aot convention);
+    by frexp (upstream's quantize_multiplier_aot convention), except convolution channels, made
+    dyadic by default (dyadic_requant: M = m / 2**21, weight scale widened by < 2**-9);
   * ReLU / ReLU6 / clamp right after a conv, linear or add are fused into activation_min/max;
     elsewhere on int8 they, sigmoid and tanh become cortex_m::quantized_activation with a
     256-entry LUT computed here;
@@ -101,7 +102,7 @@ def symmetric_weights(w, per_channel):
 # larger, so no weight clips) and quantizing the weights and bias with it. It is emitted as
 # multiplier m << 11 with shift -1: the same CMSIS-NN arithmetic as any (multiplier, shift), so
 # every runtime computes the same outputs, but a kernel can requantize with one 32-bit `mul`
-# instead of a 64-bit product (docs/int8.md "Dyadic requantization"). Channels whose M is
+# instead of a 64-bit product (docs/quantization.md "Dyadic requantization"). Channels whose M is
 # outside [2**-12, 2**-1) keep the frexp form.
 DYADIC_BITS = 21             # M = m / 2**DYADIC_BITS
 DYADIC_MIN = 1 << 9          # below: under 10 bits of precision, the frexp form instead

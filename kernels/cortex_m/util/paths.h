@@ -56,7 +56,8 @@ enum Path : uint32_t {
   kPathPadShiftedRows,  // pad: rows moved by other than whole words, joined from shifted words
   kPathCount,
   // (bits 0-23 are full; 30 and 31 are the portable kernels' spare ones)
-  kPathDyadic = 30,  // Xpulp: the dyadic requantization forms (one mul; cmsis::requant_dyadic)
+  kPathDyadic = 30,     // Xpulp: the dyadic requantization forms (one mul; cmsis::requant_dyadic)
+  kPathDwK3Frexp = 31,  // Xpulp: the 3x3 channel loop's lines for other (frexp) factors
 };
 static_assert(kPathCount <= 24,
               "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");

@@ -139,14 +139,17 @@ struct XpulpPlanes {
     c.line_step = line_step;
     c.y_step = a.y_step;
     c.y_line_jump = a.y_row_jump;
-    // (after the path's test: without the path, the compiler drops the stride-2 addresses)
-    c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep : etmcu_xpulp_dw_k3_prep;
-    c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines : etmcu_xpulp_dw_k3_lines;
-    c.dyadic = 0;
-    if (all_dyadic(j.mult, j.shift, j.in.c) && kernel_path_or_fallback(kPathDyadic)) {
+    // the lines of the layer's requantization form, each behind its path bit (a program of one
+    // form links the other's subroutines not at all); with neither, the C loop's row kernels
+    c.dyadic = all_dyadic(j.mult, j.shift, j.in.c) && kernel_path_or_fallback(kPathDyadic);
+    if (c.dyadic) {
       c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep_dy : etmcu_xpulp_dw_k3_prep_dy;
       c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines_dy : etmcu_xpulp_dw_k3_lines_dy;
-      c.dyadic = 1;
+    } else if (kernel_path_or_fallback(kPathDwK3Frexp)) {
+      c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep : etmcu_xpulp_dw_k3_prep;
+      c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines : etmcu_xpulp_dw_k3_lines;
+    } else {
+      return false;
     }
     etmcu_xpulp_dw_k3_channels(&c);
     return true;

@@ -449,6 +449,8 @@ etmcu_xpulp_dw_row_k3:
     ret
 .endm
 
+    /* (the frexp form's pair in a section of its own, behind kPathDwK3Frexp) */
+    .section .text.etmcu_xpulp_dw_k3_4v, "ax", @progbits
     .globl etmcu_xpulp_dw_k3_prep
     .type etmcu_xpulp_dw_k3_prep, @function
 etmcu_xpulp_dw_k3_prep:                    /* LINES_PREP as a subroutine of the channel loop */
