@@ -64,7 +64,7 @@ enum PortablePath : uint32_t {
   kPathGather8,
   kPathBinaryStrided,  // binary ops: broadcasting, dim orders, mixed dtypes (map_binary_strided)
   kPathBinaryScaled,   // add/sub with alpha != 1
-  // 30, 31: the cortex_m kernels' kPathDyadic and kPathDwK3Frexp (kernels/cortex_m/util/paths.h)
+  // 30, 31: the cortex_m kernels' kPathDyadic and kPathFrexp (kernels/cortex_m/util/paths.h)
 };
 
 // NotSupported for a path this build left out: it was built for another program's paths (one

@@ -186,8 +186,17 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
         }
     }
   }
+  // One requantization form for every block of the groups call (pointwise_form_ok per block
+  // elsewhere): the dyadic kernel where every channel is dyadic, else the frexp one.
+  bool dyadic = false;
+  if (int8::kPointwiseDyadic && blocks > 0) {
+    dyadic = cmsis::all_dyadic(j.mult, j.shift, blocks) && j.ooff >= -128 && j.ooff <= 127 &&
+             kernel_path_or_fallback(int8::kPathDyadic);
+    if (!dyadic && !kernel_path_or_fallback(int8::kPathFrexp)) blocks = 0;
+  }
   if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;
   int8::PointwiseBlock b;
+  b.dyadic = dyadic ? 1 : 0;
   b.x_step = c;
   int8::set_run(b, c);
   b.y_step = cout;
@@ -378,7 +387,8 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
            full < int8::kPointwiseMaxFull;
       if (!ok) break;
       b.full[k] = full;
-      int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[ch], j.shift[ch], j.ooff);
+      int8::set_requant<int8::kPointwiseRequant2v, int8::kPointwiseDyadic>(b, k, j.mult[ch],
+                                                                        j.shift[ch], j.ooff);
       if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           int8_t* dst = wide + k * wide_filter + ky * kwi * c;
@@ -386,7 +396,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
           memset(dst + j.kw * c, 0, static_cast<size_t>(kwi - j.kw) * c);
         }
     }
-    if (!ok) break;
+    if (!ok || !int8::pointwise_form_ok<int8::kPointwiseDyadic>(b)) break;
     b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
     b.x_step = c * j.stride.w;
     b.pixels = xs.end - xs.first;
@@ -578,12 +588,14 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
           full >= int8::kPointwiseMaxFull)
         return false;
       b.full[k] = full;
-      int8::set_requant<int8::kPointwiseRequant2v>(b, k, j.mult[ch], j.shift[ch], j.ooff);
+      int8::set_requant<int8::kPointwiseRequant2v, int8::kPointwiseDyadic>(b, k, j.mult[ch],
+                                                                        j.shift[ch], j.ooff);
       if (repack) {
         memcpy(buf + k * kp, w, filter);
         memset(buf + k * kp + filter, 0, kp - filter);
       }
     }
+    if (!int8::pointwise_form_ok<int8::kPointwiseDyadic>(b)) return false;
     b.w = repack ? buf : j.w + static_cast<size_t>(oc) * filter;
     return true;
   };

@@ -193,11 +193,20 @@ inline bool requant_dyadic_ok(int32_t multiplier, int32_t shift) {
 }
 // offset in [-128, 127].
 inline RequantDyadic requant_dyadic(int32_t multiplier, int32_t offset) {
-  const int32_t m = multiplier >> 11;
-  int32_t bits = 0;
-  while ((m >> bits) != 0) ++bits;
+  const int32_t m = multiplier >> 11;  // > 0 (requant_dyadic_ok)
+  const int32_t bits = 32 - __builtin_clz(static_cast<uint32_t>(m));
   return RequantDyadic{m, (int32_t(1) << (30 - bits)) - 1,
                        static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (1 << 19)};
+}
+// Whether channels [0, n) are all dyadic, without a branch per channel past the first (an
+// upstream program's layer fails there: a few cycles, not a loop).
+inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {
+  if (n <= 0 || !requant_dyadic_ok(mult[0], shift[0])) return false;
+  uint32_t bad = 0;
+  for (int32_t c = 1; c < n; ++c)
+    bad |= (static_cast<uint32_t>(mult[c]) & 0x800007ffu) | static_cast<uint32_t>(shift[c] + 1) |
+           static_cast<uint32_t>(mult[c] == 0);
+  return bad == 0;
 }
 inline int32_t requantize_offset_dyadic(int32_t v, const RequantDyadic& q) {
   const int32_t c = v < -q.bound - 1 ? -q.bound - 1 : (v > q.bound ? q.bound : v);

@@ -56,8 +56,12 @@ enum Path : uint32_t {
   kPathPadShiftedRows,  // pad: rows moved by other than whole words, joined from shifted words
   kPathCount,
   // (bits 0-23 are full; 30 and 31 are the portable kernels' spare ones)
-  kPathDyadic = 30,     // Xpulp: the dyadic requantization forms (one mul; cmsis::requant_dyadic)
-  kPathDwK3Frexp = 31,  // Xpulp: the 3x3 channel loop's lines for other (frexp) factors
+  // Xpulp's two requantization forms, each in functions of its own: the dyadic one (one mul;
+  // cmsis::requant_dyadic) and the frexp one (the 4v form's mulh), for the 3x3 depthwise channel
+  // loop's lines and the pointwise micro-kernel (not its one-pixel function, which linear layers
+  // call directly); a program links the forms its layers use.
+  kPathDyadic = 30,
+  kPathFrexp = 31,
 };
 static_assert(kPathCount <= 24,
               "bits 24-31 are the portable kernels' (kernels/api/kernel_paths.h)");

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kernels/cortex_m/util/cmsis_math.h"
+#include "kernels/cortex_m/util/paths.h"
 
 namespace etmcu {
 namespace kernels {
@@ -55,6 +56,11 @@ struct PointwiseBlock {
   // A run's length in bytes: 4 * words, or any length >= 1 where the ISA's kernel loads bytes
   // (kPointwiseByteRuns: rows of a 3-channel layer's window, 9 bytes, without widening).
   int32_t run_bytes;
+  // 1: the four channels are dyadic (cmsis::requant_dyadic_ok) and the ISA has a dyadic kernel
+  // (kPointwiseDyadic: Xpulp), whose parameters set_requant put in the 2v fields those ISAs do
+  // not read: round_high = m, offset_high = offset * 2^21 + 2^19, right = the sums' bound. The
+  // 4v fields stay set: a build without the dyadic kernel takes the frexp one.
+  int32_t dyadic = 0;
 };
 static_assert(
     sizeof(void*) != 4 ||
@@ -69,7 +75,8 @@ static_assert(
          offsetof(PointwiseBlock, group_mult) == 192 &&
          offsetof(PointwiseBlock, group_shift) == 196 &&
          offsetof(PointwiseBlock, group_offset) == 200 &&
-         offsetof(PointwiseBlock, run_bytes) == 204),
+         offsetof(PointwiseBlock, run_bytes) == 204 &&
+         offsetof(PointwiseBlock, dyadic) == 208),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // A run of `bytes` bytes (whole words unless the ISA's kernel takes byte runs).
@@ -87,9 +94,23 @@ constexpr int32_t kPointwiseMaxFull = 1 << 28;
 // the 2v one where the ISA's kernels read it (kPointwiseRequant2v in isa/<isa>/pointwise.h; the
 // RISC-V ones read only the 4v form, and a block is set up again for every strip of an out over
 // its input: MobileNetV1's 5,888 channel setups with Xpulp).
-template <bool k2v>
+// With kDy (the ISA's kPointwiseDyadic) also the dyadic form's, and b.dyadic from channels 0..k.
+template <bool k2v, bool kDy = false>
 inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, int32_t offset) {
   b.mult[k] = mult;
+  if constexpr (kDy) {
+    static_assert(!k2v, "the dyadic parameters take the 2v fields");
+    // (a build without the dyadic kernel, kPathDyadic, compiles none of this)
+    const bool dy = kernel_path_on(kPathDyadic) && cmsis::requant_dyadic_ok(mult, shift) &&
+                    offset >= -128 && offset <= 127;
+    if (dy) {
+      const cmsis::RequantDyadic q = cmsis::requant_dyadic(mult, offset);
+      b.round_high[k] = q.m;
+      b.offset_high[k] = q.offset_high;
+      b.right[k] = q.bound;
+    }
+    b.dyadic = (k == 0 || b.dyadic != 0) && dy ? 1 : 0;
+  }
   if constexpr (k2v) {
     const cmsis::Requant2v q = cmsis::requant_2v(mult, shift, offset);
     b.offset_high[k] = q.offset_high;
@@ -105,18 +126,36 @@ inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, i
 // b.groups blocks one after another through `one` (a kernel for one block whose parameters are
 // in b): each block's parameters set from the arrays, then its weights and outputs moved on. The
 // ISAs whose kernel loops over the blocks itself (kPointwiseGroups) take the same fields.
-template <bool k2v, class One>
+template <bool k2v, bool kDy, class One>
 void pointwise_groups_c(PointwiseBlock& b, One one) {
   const int32_t groups = b.groups;
+  const int32_t dyadic = b.dyadic;  // the caller's choice of form for every block
   b.groups = 0;
   for (int32_t g = 0; g < groups; ++g) {
     for (int k = 0; k < 4; ++k) {
       b.full[k] = b.group_full[4 * g + k];
-      set_requant<k2v>(b, k, b.group_mult[4 * g + k], b.group_shift[4 * g + k], b.group_offset);
+      set_requant<k2v, kDy>(b, k, b.group_mult[4 * g + k], b.group_shift[4 * g + k],
+                            b.group_offset);
     }
+    b.dyadic = dyadic;
     one(static_cast<const PointwiseBlock&>(b));
     b.w += static_cast<ptrdiff_t>(4) * b.w_stride;
     b.y += 4;
+  }
+}
+
+// Whether block b's requantization form has its kernel in this build (after set_requant of its
+// four channels): with kDy (Xpulp) the dyadic kernel for a block of four dyadic channels
+// (kPathDyadic), else the frexp one (kPathFrexp); b.dyadic then names the one to run. The ISAs
+// with one form: always.
+template <bool kDy>
+inline bool pointwise_form_ok(PointwiseBlock& b) {
+  if constexpr (!kDy) {
+    return true;
+  } else {
+    if (b.dyadic != 0 && kernel_path_or_fallback(kPathDyadic)) return true;
+    b.dyadic = 0;
+    return kernel_path_or_fallback(kPathFrexp);
   }
 }
 
@@ -147,9 +186,10 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
         for (int32_t i = 4 * b.words; i < b.run_bytes; ++i, ++w) v += xr[i] * *w;  // byte runs
       }
       const cmsis::Requant4v q{b.mult[k], b.offset_high4[k], b.right4[k]};
-      y[k] = static_cast<int8_t>(
-          v < b.neg_floor ? b.amin
-                          : cmsis::clamp(cmsis::requantize_offset_4v(v, q), b.amin, b.amax));
+      const cmsis::RequantDyadic qd{b.round_high[k], b.right[k], b.offset_high[k]};
+      const int32_t r =
+          b.dyadic ? cmsis::requantize_offset_dyadic(v, qd) : cmsis::requantize_offset_4v(v, q);
+      y[k] = static_cast<int8_t>(v < b.neg_floor ? b.amin : cmsis::clamp(r, b.amin, b.amax));
     }
   }
 }

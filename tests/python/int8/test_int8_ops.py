@@ -17,6 +17,15 @@ def rq_params(rng, n, shift_lo=-12, shift_hi=1):
     return mult, shift
 
 
+def dyadic_params(rng, n):
+    """Dyadic requantization pairs (python/etmcu/quantize.py dyadic_requant): multiplier m << 11
+    with m log-uniform over [1, 2**20) (every bit length, so every clamp bound), shift -1; the
+    Xpulp kernels requantize them with one multiply (cmsis_math.h requantize_offset_dyadic)."""
+    m = np.exp(rng.uniform(0, np.log((1 << 20) - 1), size=n)).astype(np.int64)
+    m = np.clip(m, 1, (1 << 20) - 1)
+    return (m << 11).astype(np.int32), np.full(n, -1, np.int32)
+
+
 def i8(rng, shape):
     return rng.integers(-128, 128, size=shape, dtype=np.int64).astype(np.int8)
 
@@ -251,6 +260,33 @@ CONV_LAYERS = [
 
 @pytest.mark.parametrize("layer", range(len(CONV_LAYERS)))
 @pytest.mark.parametrize("extreme", [False, True])
+@pytest.mark.parametrize("relu", [False, True])
+def test_quantized_conv2d_layers_dyadic(call, layer, extreme, relu):
+    """CONV_LAYERS with dyadic factors (the Xpulp dyadic kernels: 1x1 groups, interior blocks,
+    border columns; with a fused ReLU the two flows, without it the sign term), the largest sums
+    (past the clamp bound: saturated) and output offsets at both ends."""
+    n, h, w, cin, cout, kh, kw, stride, pad = CONV_LAYERS[layer]
+    rng = np.random.default_rng(700 + layer)
+    if extreme:
+        x = np.full((n, h, w, cin), -128, np.int8)
+        wt = np.full((cout, kh, kw, cin), -128, np.int8)
+        wt[1::2] = 127  # (sums of both signs)
+        in_off = 127
+    else:
+        x, wt, in_off = i8(rng, (n, h, w, cin)), i8(rng, (cout, kh, kw, cin)), int(rng.integers(-127, 129))
+    bias = rng.integers(-5000, 5000, size=cout).astype(np.int32)
+    mult, shift = dyadic_params(rng, cout)
+    for out_off in (-128, int(rng.integers(-100, 100)), 127):
+        lo, hi = (out_off, 127) if relu else (-128, 127)
+        want = ref.conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), in_off, out_off, mult, shift, lo, hi)
+        (got,) = call("cortex_m::quantized_conv2d.out",
+                      [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], in_off, out_off,
+                       T(mult), T(shift), lo, hi, scratch(16), out_nhwc(want.shape), Ref(13)])
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("layer", range(len(CONV_LAYERS)))
+@pytest.mark.parametrize("extreme", [False, True])
 def test_quantized_conv2d_layers(call, layer, extreme):
     n, h, w, cin, cout, kh, kw, stride, pad = CONV_LAYERS[layer]
     rng = np.random.default_rng(300 + layer)
@@ -331,6 +367,27 @@ def test_quantized_depthwise_conv2d_layers(call, layer, extreme):
                   [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], dm, in_off, out_off,
                    T(mult), T(shift), -128, 127, scratch(), out_nhwc(want.shape), Ref(14)])
     np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("layer", range(len(DW_LAYERS)))
+@pytest.mark.parametrize("relu", [False, True])
+def test_quantized_depthwise_conv2d_layers_dyadic(call, layer, relu):
+    """DW_LAYERS with dyadic factors (the Xpulp channel loop's dyadic lines where a layer has a
+    fused ReLU)."""
+    h, w, c, dm, kh, kw, stride, pad = DW_LAYERS[layer]
+    rng = np.random.default_rng(800 + layer)
+    x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, kh, kw, c * dm)), int(rng.integers(-127, 129))
+    bias = rng.integers(-5000, 5000, size=c * dm).astype(np.int32)
+    mult, shift = dyadic_params(rng, c * dm)
+    for out_off in (-128, int(rng.integers(-100, 100)), 127):
+        lo = out_off if relu else -128
+        want = ref.depthwise_conv2d_nhwc(x, wt, bias, stride, pad, (1, 1), dm, in_off, out_off,
+                                         mult, shift, lo, 127)
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [nhwc(x), T(wt), T(bias), list(stride), list(pad), [1, 1], dm, in_off,
+                       out_off, T(mult), T(shift), lo, 127, scratch(), out_nhwc(want.shape),
+                       Ref(14)])
+        np.testing.assert_array_equal(got, want)
 
 
 # 3x3 layers whose outputs are taller than wide, which the Xpulp variant runs from transposed planes

@@ -23,6 +23,8 @@ constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
 constexpr bool kPointwiseRequant2v = true;
+// One requantization form (no dyadic kernel).
+constexpr bool kPointwiseDyadic = false;
 // Reads PointwiseBlock::w_row_skip (border windows clipped to the input, nothing gathered).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).
@@ -149,7 +151,8 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {
-  pointwise_groups_c<kPointwiseRequant2v>(b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
+  pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(
+      b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
 }
 
 }  // namespace int8

@@ -19,6 +19,8 @@ constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
+// One requantization form (no dyadic kernel).
+constexpr bool kPointwiseDyadic = false;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs of any length (PointwiseBlock::run_bytes): the kernel loads bytes, so a 3-channel
@@ -40,7 +42,8 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {
-  pointwise_groups_c<kPointwiseRequant2v>(b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
+  pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(
+      b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
 }
 
 }  // namespace int8

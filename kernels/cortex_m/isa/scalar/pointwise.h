@@ -14,6 +14,8 @@ constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = false;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
 constexpr bool kPointwiseRequant2v = true;
+// One requantization form (no dyadic kernel).
+constexpr bool kPointwiseDyadic = false;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = false;
 // Runs are whole words (PointwiseBlock::words).
@@ -30,7 +32,8 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {
-  pointwise_groups_c<kPointwiseRequant2v>(b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
+  pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(
+      b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
 }
 
 }  // namespace int8

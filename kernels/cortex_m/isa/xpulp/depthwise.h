@@ -74,17 +74,6 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// Whether channels [0, n) are all dyadic (cmsis::requant_dyadic_ok), without a branch per channel
-// past the first (an upstream program's layer fails there: 5 cycles a strip, not a loop).
-inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {
-  if (!cmsis::requant_dyadic_ok(mult[0], shift[0])) return false;
-  uint32_t bad = 0;
-  for (int32_t c = 1; c < n; ++c)
-    bad |= (static_cast<uint32_t>(mult[c]) & 0x800007ffu) | static_cast<uint32_t>(shift[c] + 1) |
-           static_cast<uint32_t>(mult[c] == 0);
-  return bad == 0;
-}
-
 struct XpulpPlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = true;
@@ -141,11 +130,11 @@ struct XpulpPlanes {
     c.y_line_jump = a.y_row_jump;
     // the lines of the layer's requantization form, each behind its path bit (a program of one
     // form links the other's subroutines not at all); with neither, the C loop's row kernels
-    c.dyadic = all_dyadic(j.mult, j.shift, j.in.c) && kernel_path_or_fallback(kPathDyadic);
+    c.dyadic = cmsis::all_dyadic(j.mult, j.shift, j.in.c) && kernel_path_or_fallback(kPathDyadic);
     if (c.dyadic) {
       c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep_dy : etmcu_xpulp_dw_k3_prep_dy;
       c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines_dy : etmcu_xpulp_dw_k3_lines_dy;
-    } else if (kernel_path_or_fallback(kPathDwK3Frexp)) {
+    } else if (kernel_path_or_fallback(kPathFrexp)) {
       c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep : etmcu_xpulp_dw_k3_prep;
       c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines : etmcu_xpulp_dw_k3_lines;
     } else {

@@ -15,6 +15,8 @@
 extern "C" void etmcu_xpulp_pointwise_4ch(etmcu::kernels::int8::PointwiseBlock* b);
 extern "C" void etmcu_xpulp_pointwise_1px(const etmcu::kernels::int8::PointwiseBlock* b,
                                           const int8_t* x, int8_t* y);
+// The same assembled for dyadic blocks (pointwise_4ch_dy.S: PointwiseBlock::dyadic)
+extern "C" void etmcu_xpulp_pointwise_4ch_dy(etmcu::kernels::int8::PointwiseBlock* b);
 #endif
 
 namespace etmcu {
@@ -26,15 +28,31 @@ constexpr bool kPointwiseSingle = true;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
+// Blocks of four dyadic channels take the dyadic kernel (etmcu_xpulp_pointwise_4ch_dy).
+constexpr bool kPointwiseDyadic = true;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
 
+// The kernel of the block's form (b.dyadic, chosen by pointwise_form_ok: a build has the frexp
+// one when a block without the dyadic form reaches here).
+inline void run_4ch(PointwiseBlock* b) {
+#if defined(__riscv)
+  // (the path tests first: a build without a form drops its kernel's address)
+  if (kernel_path_on(kPathDyadic) && b->dyadic != 0)
+    etmcu_xpulp_pointwise_4ch_dy(b);
+  else if (kernel_path_on(kPathFrexp))
+    etmcu_xpulp_pointwise_4ch(b);
+#else
+  (void)b;
+#endif
+}
+
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)
   // (groups == 0: the kernel only reads the block)
-  etmcu_xpulp_pointwise_4ch(const_cast<PointwiseBlock*>(&b));
+  run_4ch(const_cast<PointwiseBlock*>(&b));
 #else
   pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
     uint32_t xv, wv;
@@ -50,9 +68,10 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // block, against a C call per block: the parameters, the call and the kernel's entry and exit).
 inline void pointwise_groups(PointwiseBlock& b) {
 #if defined(__riscv)
-  etmcu_xpulp_pointwise_4ch(&b);
+  run_4ch(&b);
 #else
-  pointwise_groups_c<kPointwiseRequant2v>(b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
+  pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(
+      b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
 #endif
 }
 

@@ -39,7 +39,6 @@
 #define A_AMIN 28
 #define A_AMAX 32
 #define A_FULL 36
-#define A_MULT 52
 #define A_KOFF 68
 #define A_RIGHT 84
 #define A_ROWS 116
@@ -47,8 +46,30 @@
 #define A_WSTRIDE 124
 #define A_FLOOR 128
 #define A_WROWSKIP 132
+/* The dyadic form (pointwise_4ch_dy.S defines PW_DYADIC and includes this file): the same code
+   with cmsis_math.h's requantize_offset_dyadic, one mul instead of a mulh, its parameters in the
+   fields the frexp form's A_MULT / A_KOFF4 / A_RIGHT4 name (util/pointwise.h set_requant): the
+   multiplier >> 11, offset * 2^21 + 2^19 and the sums' clamp bound B. */
+#ifndef PW_DYADIC
+#define PW_DYADIC 0
+#endif
+#if PW_DYADIC
+#define A_MULT 100
+#define A_KOFF4 68
+#define A_RIGHT4 84
+#define PW_4CH etmcu_xpulp_pointwise_4ch_dy
+#define PW_1PX etmcu_xpulp_pointwise_1px_dy
+#define PW_4CH_SECTION .text.etmcu_xpulp_pointwise_4ch_dy
+#define PW_1PX_SECTION .text.etmcu_xpulp_pointwise_1px_dy
+#else
+#define A_MULT 52
 #define A_KOFF4 136
 #define A_RIGHT4 168
+#define PW_4CH etmcu_xpulp_pointwise_4ch
+#define PW_1PX etmcu_xpulp_pointwise_1px
+#define PW_4CH_SECTION .text.etmcu_xpulp_pointwise_4ch
+#define PW_1PX_SECTION .text.etmcu_xpulp_pointwise_1px
+#endif
 #define A_GROUPS 184
 #define A_GFULL 188
 #define A_GMULT 192
@@ -61,12 +82,23 @@
 .macro REQ_VALUE acc, floor, right
     mv   t2, ra
     blt  \acc, \floor, .Lreq\@
+#if PW_DYADIC
+    /* (\right: the bound B; the sum clamped to [-B-1, B], its product, -2^20 for a negative
+       sum, then offset * 2^21 + 2^19 (a3), 2^20 and >> 21 in one cv.addRN) */
+    .insn r 0x2b, 3, 0x3a, t0, \acc, \right /* cv.clipr t0, acc, B */
+    mul  t2, t0, a2
+    srai t1, t0, 31
+    slli t1, t1, 20
+    add  t2, t2, t1
+    .insn r 0x5b, 2, 0x55, t2, t2, a3      /* cv.addRN t2, t2, a3, 21 */
+#else
     slli t0, \acc, 2
     mulh t2, t0, a2
     srai t1, \acc, 31
     ori  t1, t1, 1
     add  t2, t2, t1
     .insn r 0x2b, 3, 0x42, t2, a3, \right  /* cv.addRNr t2, a3, right */
+#endif
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
     .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
 .Lreq\@:
@@ -128,9 +160,15 @@
    `tag`; m, koff = offset << (r+1) plus 1, right = r + 1, amin, amax; the output at (out),
    out += step; t2 the result. */
 .macro RELU_ARITH acc, m, koff, right, amax
+#if PW_DYADIC
+    .insn r 0x2b, 3, 0x2b, t2, \acc, \right   /* cv.min t2, acc, B (right: the bound) */
+    mul  t2, t2, \m
+    .insn r 0x5b, 2, 0x55, t2, t2, \koff      /* cv.addRN t2, t2, koff, 21 */
+#else
     slli t2, \acc, 2
     mulh t2, t2, \m
     .insn r 0x2b, 3, 0x42, t2, \koff, \right  /* cv.addRNr */
+#endif
     .insn r 0x2b, 3, 0x2b, t2, t2, \amax      /* cv.min */
 .endm
 
@@ -177,7 +215,9 @@
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
     lw   a4, (A_RIGHT4 + 4 * \k)(a0)
+#if !PW_DYADIC
     addi a3, a3, 1
+#endif
 .endm
 
 /* the four-pixel path's: channel k's outputs are n = 4k .. 4k + 3; a2 = m, a3 = koff, t3 = r + 1,
@@ -199,7 +239,9 @@
     .else
     lw   a1, 68(sp)
     .endif
+#if !PW_DYADIC
     addi a3, a3, 1
+#endif
 .endm
 
 /* the five-pixel path's: channel k's outputs are n = 5k .. 5k + 4; t3 = m, t4 = koff, t5 = r + 1,
@@ -232,6 +274,20 @@
     bne  t1, t0, .Lquint
 .endm
 
+/* the dyadic form's channel k from its multiplier \mr (m << 11; clobbers \mr, a1, t6): m and
+   the bound 2^(30-L) - 1 (L the bit length of m, cv.fl1) */
+.macro DY_CHANNEL k, mr
+    srai \mr, \mr, 11
+    sw   \mr, (A_MULT + 4 * \k)(a0)
+    .insn r 0x2b, 3, 0x22, a1, \mr, x0     /* cv.fl1 a1, mr: L - 1 */
+    li   t6, 29
+    sub  a1, t6, a1
+    li   t6, 1
+    sll  a1, t6, a1
+    addi a1, a1, -1
+    sw   a1, (A_RIGHT4 + 4 * \k)(a0)
+.endm
+
 .macro REQ_CHANNEL1 k, acc
     lw   a2, (A_MULT + 4 * \k)(a0)
     lw   a3, (A_KOFF4 + 4 * \k)(a0)
@@ -241,16 +297,16 @@
 
     /* (each function in its own section: a firmware whose program has only linear layers links
        the one-pixel function alone, --gc-sections dropping this one) */
-    .section .text.etmcu_xpulp_pointwise_4ch, "ax", @progbits
+    .section PW_4CH_SECTION, "ax", @progbits
     .option push
     .option norvc
     /* (no linker relaxation: the branches stay resolved here, no local labels in the ELF that
        would cut the function in two for tools/firmware/stack_bound.py) */
     .option norelax
-    .globl etmcu_xpulp_pointwise_4ch
-    .type etmcu_xpulp_pointwise_4ch, @function
+    .globl PW_4CH
+    .type PW_4CH, @function
     .p2align 2
-etmcu_xpulp_pointwise_4ch:
+PW_4CH:
     addi sp, sp, -144
     sw   ra, 48(sp)
     sw   s0, 44(sp)
@@ -297,6 +353,20 @@ etmcu_xpulp_pointwise_4ch:
     sw   a6, (A_MULT + 4)(a0)
     sw   a7, (A_MULT + 8)(a0)
     sw   t5, (A_MULT + 12)(a0)
+#if PW_DYADIC
+    /* (the dyadic parameters: A_MULT got the multipliers, m << 11; the shifts are -1) */
+    slli t4, t4, 21
+    lui  t6, 0x80
+    add  t4, t4, t6
+    sw   t4, (A_KOFF4 + 0)(a0)     /* offset * 2^21 + 2^19 */
+    sw   t4, (A_KOFF4 + 4)(a0)
+    sw   t4, (A_KOFF4 + 8)(a0)
+    sw   t4, (A_KOFF4 + 12)(a0)
+    DY_CHANNEL 0, a5
+    DY_CHANNEL 1, a6
+    DY_CHANNEL 2, a7
+    DY_CHANNEL 3, t5
+#else
     lw   a1, 0(t3)
     lw   a2, 4(t3)
     lw   a3, 8(t3)
@@ -318,6 +388,7 @@ etmcu_xpulp_pointwise_4ch:
     sw   a2, (A_KOFF4 + 4)(a0)
     sw   a3, (A_KOFF4 + 8)(a0)
     sw   a4, (A_KOFF4 + 12)(a0)
+#endif
     addi t1, t1, 16
     addi t2, t2, 16
     addi t3, t3, 16
@@ -408,10 +479,12 @@ etmcu_xpulp_pointwise_4ch:
     lw   t1, (A_KOFF4 + 4)(a0)
     lw   t2, (A_KOFF4 + 8)(a0)
     lw   t3, (A_KOFF4 + 12)(a0)
+#if !PW_DYADIC
     addi t0, t0, 1            /* the sign term's +1 folded in, once per block of channels */
     addi t1, t1, 1
     addi t2, t2, 1
     addi t3, t3, 1
+#endif
     sw   t0, 112(sp)
     sw   t1, 116(sp)
     sw   t2, 120(sp)
@@ -898,7 +971,7 @@ etmcu_xpulp_pointwise_4ch:
 .Lsingle:
     mv   a2, a6
     sw   a0, 132(sp)
-    jal  etmcu_xpulp_pointwise_1px
+    jal  PW_1PX
     lw   a0, 132(sp)
 .Ldone:
     /* the next block, if any: its weights 4 w_stride on, its outputs 4 bytes */
@@ -931,17 +1004,17 @@ etmcu_xpulp_pointwise_4ch:
     lw   s11, 0(sp)
     addi sp, sp, 144
     ret
-    .size etmcu_xpulp_pointwise_4ch, . - etmcu_xpulp_pointwise_4ch
+    .size PW_4CH, . - PW_4CH
 
 /* void etmcu_xpulp_pointwise_1px(const XpulpPointwiseArgs* a, const int8_t* x, int8_t* y):
    one pixel (a linear layer's row, the 4-channel kernel's odd last pixel) whose receptive field
    is at x and outputs at y (a->x, a->y, a->pixels and the steps are not read). Each input word
    feeds four cv.sdotsp.b, 9 cycles per 16 multiply-accumulates. */
-    .section .text.etmcu_xpulp_pointwise_1px, "ax", @progbits
-    .globl etmcu_xpulp_pointwise_1px
-    .type etmcu_xpulp_pointwise_1px, @function
+    .section PW_1PX_SECTION, "ax", @progbits
+    .globl PW_1PX
+    .type PW_1PX, @function
     .p2align 2
-etmcu_xpulp_pointwise_1px:
+PW_1PX:
     addi sp, sp, -32
     sw   ra, 28(sp)
     sw   s0, 24(sp)
@@ -996,5 +1069,5 @@ etmcu_xpulp_pointwise_1px:
     lw   s3, 12(sp)
     addi sp, sp, 32
     ret
-    .size etmcu_xpulp_pointwise_1px, . - etmcu_xpulp_pointwise_1px
+    .size PW_1PX, . - PW_1PX
     .option pop
