@@ -190,8 +190,10 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   // elsewhere): the dyadic kernel where every channel is dyadic, else the frexp one.
   bool dyadic = false;
   if (int8::kPointwiseDyadic && blocks > 0) {
-    dyadic = cmsis::all_dyadic(j.mult, j.shift, blocks) && j.ooff >= -128 && j.ooff <= 127 &&
-             kernel_path_or_fallback(int8::kPathDyadic);
+    // (the path's bit first: a build without the dyadic kernel compiles no test; it then takes
+    // every layer in the frexp form, the same bits, without recording the dyadic path as wanted)
+    dyadic = kernel_path_on(int8::kPathDyadic) && cmsis::all_dyadic(j.mult, j.shift, blocks) &&
+             j.ooff >= -128 && j.ooff <= 127 && kernel_path_or_fallback(int8::kPathDyadic);
     if (!dyadic && !kernel_path_or_fallback(int8::kPathFrexp)) blocks = 0;
   }
   if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;

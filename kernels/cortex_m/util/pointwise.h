@@ -129,7 +129,7 @@ inline void set_requant(PointwiseBlock& b, int k, int32_t mult, int32_t shift, i
 template <bool k2v, bool kDy, class One>
 void pointwise_groups_c(PointwiseBlock& b, One one) {
   const int32_t groups = b.groups;
-  const int32_t dyadic = b.dyadic;  // the caller's choice of form for every block
+  const int32_t dyadic = b.dyadic;  // the caller's choice of form for every block (kDy)
   b.groups = 0;
   for (int32_t g = 0; g < groups; ++g) {
     for (int k = 0; k < 4; ++k) {
@@ -137,7 +137,7 @@ void pointwise_groups_c(PointwiseBlock& b, One one) {
       set_requant<k2v, kDy>(b, k, b.group_mult[4 * g + k], b.group_shift[4 * g + k],
                             b.group_offset);
     }
-    b.dyadic = dyadic;
+    if constexpr (kDy) b.dyadic = dyadic;
     one(static_cast<const PointwiseBlock&>(b));
     b.w += static_cast<ptrdiff_t>(4) * b.w_stride;
     b.y += 4;
@@ -172,7 +172,8 @@ inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
 
 // The arithmetic in C, one pixel and channel at a time (the ISAs without a pointwise micro-kernel
 // of their own, and the host build of the xpulp one with the instruction's arithmetic in dot4).
-template <class Dot4>
+// kDy: the ISA has the dyadic form (b.dyadic names it; the others never set it).
+template <bool kDy = false, class Dot4>
 void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
   for (int32_t p = 0; p < b.pixels; ++p) {
     const int8_t* x = b.x + static_cast<ptrdiff_t>(p) * b.x_step;
@@ -186,9 +187,12 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
         for (int32_t i = 4 * b.words; i < b.run_bytes; ++i, ++w) v += xr[i] * *w;  // byte runs
       }
       const cmsis::Requant4v q{b.mult[k], b.offset_high4[k], b.right4[k]};
-      const cmsis::RequantDyadic qd{b.round_high[k], b.right[k], b.offset_high[k]};
-      const int32_t r =
-          b.dyadic ? cmsis::requantize_offset_dyadic(v, qd) : cmsis::requantize_offset_4v(v, q);
+      int32_t r = cmsis::requantize_offset_4v(v, q);
+      if constexpr (kDy) {
+        if (b.dyadic != 0)
+          r = cmsis::requantize_offset_dyadic(
+              v, cmsis::RequantDyadic{b.round_high[k], b.right[k], b.offset_high[k]});
+      }
       y[k] = static_cast<int8_t>(v < b.neg_floor ? b.amin : cmsis::clamp(r, b.amin, b.amax));
     }
   }

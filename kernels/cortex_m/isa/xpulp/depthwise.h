@@ -130,7 +130,9 @@ struct XpulpPlanes {
     c.y_line_jump = a.y_row_jump;
     // the lines of the layer's requantization form, each behind its path bit (a program of one
     // form links the other's subroutines not at all); with neither, the C loop's row kernels
-    c.dyadic = cmsis::all_dyadic(j.mult, j.shift, j.in.c) && kernel_path_or_fallback(kPathDyadic);
+    // (the path's bit first, as pointwise_strips: a build without it compiles no test)
+    c.dyadic = kernel_path_on(kPathDyadic) && cmsis::all_dyadic(j.mult, j.shift, j.in.c) &&
+               kernel_path_or_fallback(kPathDyadic);
     if (c.dyadic) {
       c.prep_fn = s == 2 ? etmcu_xpulp_dw_k3s2_prep_dy : etmcu_xpulp_dw_k3_prep_dy;
       c.lines_fn = s == 2 ? etmcu_xpulp_dw_k3s2_lines_dy : etmcu_xpulp_dw_k3_lines_dy;

@@ -54,7 +54,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
   // (groups == 0: the kernel only reads the block)
   run_4ch(const_cast<PointwiseBlock*>(&b));
 #else
-  pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
+  pointwise_4ch_c<kPointwiseDyadic>(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
     uint32_t xv, wv;
     memcpy(&xv, x, 4);
     memcpy(&wv, w, 4);
