@@ -25,7 +25,7 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9]
+SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 # The exporter's default requantization is dyadic (one 32-bit multiply where a kernel has that
 # form: python/etmcu/quantize.py dyadic_requant); these seeds also run exported with
 # `--requant frexp` (upstream's Q31 factors), so both forms of each kernel run on the simulator.
@@ -127,6 +127,17 @@ DW_S2 = ((1, 3, 21, 49), [
     "nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 10 x 24
     "nn.Sequential(nn.Conv2d(3, 3, (1, 37)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 11 x 7
     "nn.Sequential(nn.ZeroPad2d((0, 1, 0, 1)), nn.Conv2d(3, 3, 3, stride=2, groups=3), nn.ReLU())"])  # 10 x 24
+# Seed 10 is not drawn: 3x3 stride-1 depthwise layers with a ReLU whose lines are six outputs
+# long, which the Xpulp channel loop's dyadic lines run in a loop of their own (SIX_LINES in
+# depthwise_rows.S: MobileNetV1's 6x6 layers): an upright 6x6 plane (one line's outputs right
+# after the last's: the loop without the step of y), a 6x3 output from transposed planes (lines
+# of six down the columns: the loop with it), an 8-channel one without bias. Each branch is an
+# output.
+DW_SIX = ((1, 3, 6, 6), [
+    "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 6
+    "nn.Sequential(nn.Conv2d(3, 4, (1, 4)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 3
+    "nn.Sequential(nn.Conv2d(3, 8, 1), "
+    "nn.Conv2d(8, 8, 3, stride=1, padding=1, groups=8, bias=False), nn.ReLU())"])  # 6 x 6
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -146,6 +157,8 @@ def draw_model(seed):
         return BYTE_RUNS
     if seed == 9:
         return DW_S2
+    if seed == 10:
+        return DW_SIX
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)
@@ -218,7 +231,7 @@ def random_models(tmp_path_factory):
     for seed, requant in MODELS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9)))
+        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10)))
         pte = out / f"random_{seed}_{requant}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8", "--requant", requant],

@@ -264,11 +264,12 @@ etmcu_xpulp_dw_row_k3:
 .endm
 /* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, B] (t2, from REQ_DY_PRE;
    a negative sum gives the offset, amin), one mul, then cv.addRNr adds offset * 2^21 + 2^19 and
-   2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0) */
+   2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0; the shift an immediate,
+   so the dyadic lines leave t6 free) */
 .macro REQ_DY acc
     .insn r 0x2b, 3, 0x3b, \acc, \acc, t2   /* cv.clipur \acc, \acc, t2 */
     mul  \acc, \acc, t4
-    .insn r 0x2b, 3, 0x42, \acc, s11, t6    /* cv.addRNr \acc, s11, t6 */
+    .insn r 0x5b, 2, 0x55, \acc, \acc, s11  /* cv.addRN \acc, \acc, s11, 21 */
     .insn r 0x2b, 3, 0x2b, \acc, \acc, s0   /* cv.min \acc, \acc, amax */
     .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
 .endm
@@ -342,7 +343,18 @@ etmcu_xpulp_dw_row_k3:
     lla  a5, .Lq_odd\sfx
     bnez a0, 1f
     lla  a5, .Lq_even\sfx
-1:  sw   a5, 44(sp)
+1:
+    .ifc \sfx, _dy                         /* (the frexp form has no six-output loop) */
+    lw   a3, 4(sp)                         /* lines of six outputs: their own loop */
+    addi a3, a3, -6
+    bnez a3, 7f
+    lla  a5, .Lq_six\sfx
+    lw   a3, 24(sp)
+    bnez a3, 7f
+    lla  a5, .Lq_six0\sfx                  /* (y runs on from line to line) */
+7:
+    .endif
+    sw   a5, 44(sp)
     lla  a3, .Lq_even\sfx
     sub  a3, a5, a3
     sw   a3, 12(sp)                        /* 0: the entry is .Lq_even (.Lq_next falls into it) */
@@ -364,6 +376,51 @@ etmcu_xpulp_dw_row_k3:
    weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
    a line's end to the next line's first output, and LINES_PREP's slots. Every other register is
    clobbered; t0, t1, t3, s0 and a4 are only read. */
+/* K3_LINES' lines of six outputs (MobileNetV1's 6x6 layers): the whole line in one pass and the
+   next line without the dispatch. Per window row the aligned words A (outputs 0, 1), B (4, 5)
+   and C = bytes 2..5 (2, 3); B's row-0 load steps a1 to the next window (t6). \yjump 0: the
+   lines' outputs follow each other (an upright plane: y from one line's end to the next is 0),
+   so no step of y between lines. Ends at .Lq_ret. */
+.macro SIX_LINES sfx, req, pre, yjump
+    lw   a0, 60(sp)                        /* y past the last line (the loop's end) */
+    lw   t6, 56(sp)
+    addi t6, t6, 4                         /* a1 past a line's A to the next window */
+    \pre                                  /* (t2: the bound, for every line) */
+.Lq_six_line\@:
+    lw   a5, 20(sp)
+    lw   s9, 20(sp)
+    lw   a3, 20(sp)
+    lw   s1, 20(sp)
+    .insn r 0x2b, 3, 0x06, a7, a1, t1      /* A, row 1 */
+    .insn r 0x2b, 3, 0x06, t5, a1, t0      /* row 2 */
+    .insn i 0x0b, 2, a6, a1, 4             /* row 0, a1 += 4 */
+    .insn r 0x2b, 3, 0x06, s10, a1, t1     /* B */
+    .insn r 0x2b, 3, 0x06, ra, a1, t0
+    .insn r 0x2b, 3, 0x02, s5, a1, t6      /* row 0: cv.lw s5, (a1), a1 += t6: the next window */
+    PAIR_SUMS a5, s9, a6, a7, t5
+    SHIFT2 a6, s5
+    SHIFT2 a7, s10
+    SHIFT2 t5, ra
+    PAIR_SUMS a3, s1, a6, a7, t5
+    .if \yjump
+    lw   t5, 24(sp)                        /* y from a line's end to the next line */
+    .endif
+    \req a5
+    \req s9
+    lw   a5, 20(sp)
+    lw   s9, 20(sp)
+    \req a3
+    \req s1
+    PAIR_SUMS a5, s9, s5, s10, ra
+    \req a5
+    \req s9
+    .if \yjump
+    add  a2, a2, t5
+    .endif
+    bne  a2, a0, .Lq_six_line\@
+    j    .Lq_ret\sfx
+.endm
+
 /* The lines' body, once per requantization form: \sfx names its labels, \req requantizes and
    stores one sum, \pre readies what \req reads once per group of sums (REQ_Q / REQ_DY). */
 .macro K3_LINES sfx, req, pre
@@ -444,6 +501,16 @@ etmcu_xpulp_dw_row_k3:
 .Lq_jump\sfx:
     lw   t2, 44(sp)
     jr   t2
+    /* Lines of six outputs (MobileNetV1's 6x6 layers), the whole line in one pass and the next
+       line without the dispatch: per window row the aligned words A (outputs 0, 1), B (4, 5)
+       and C = bytes 2..5 (2, 3). The dyadic form's only (kept out of the frexp form's code:
+       upstream KWS has no such lines). */
+    .ifc \sfx, _dy
+.Lq_six\sfx:
+    SIX_LINES \sfx, \req, \pre, 1
+.Lq_six0\sfx:                             /* (the same where y runs on from line to line) */
+    SIX_LINES \sfx, \req, \pre, 0
+    .endif
 .Lq_ret\sfx:
     lw   ra, 40(sp)
     ret
@@ -465,7 +532,8 @@ etmcu_xpulp_dw_k3_lines:
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
 
 /* The same for dyadic channels (DwK3Channels::dyadic; cmsis_math.h requant_dyadic): t4 the
-   multiplier >> 11, s11 offset * 2^21 + 2^19, t6 21, 128(sp) the sums' clamp bound. In their own
+   multiplier >> 11, s11 offset * 2^21 + 2^19, 128(sp) the sums' clamp bound (t6 unused: the
+   lines of six outputs keep their window step there). In their own
    section, behind kernel path kPathDyadic: a program without dyadic layers links neither. */
     .section .text.etmcu_xpulp_dw_k3_dy, "ax", @progbits
     .globl etmcu_xpulp_dw_k3_prep_dy
@@ -716,6 +784,14 @@ etmcu_xpulp_dw_k3_channels:
     lw   a4, C_YSTEP(a0)
     lw   t2, C_LINESFN(a0)
     sw   t2, 124(sp)                       /* the lines' subroutine (the stride's) */
+    lw   t2, 16(sp)                        /* the dyadic form's constants (.Lc_dyadic) */
+    slli t2, t2, 21
+    lui  t5, 0x80
+    add  t2, t2, t5
+    sw   t2, 136(sp)                       /* amin (the offset) * 2^21 + 2^19 */
+    lui  t2, 0x20000
+    addi t2, t2, -1
+    sw   t2, 132(sp)                       /* 2^29 - 1 */
     lw   t2, C_PREPFN(a0)
     jalr ra, t2, 0                         /* and its once-per-strip slots */
     li   t2, 0x01010101
@@ -790,16 +866,16 @@ etmcu_xpulp_dw_k3_channels:
     add  t6, t6, s10
     sw   s1, 20(sp)
     lw   t4, 0(t4)                         /* the multiplier */
-    lw   t6, 0(t6)
     add  a2, a2, a3
-    lw   s11, 16(sp)
-    li   t2, 1
-    sub  t6, t2, t6                        /* r + 1 = 1 - shift */
+    lw   a3, C_DYADIC(a0)
     slli s6, s2, 8
     slli s7, s3, 8
     slli s8, s4, 8
-    lw   a3, C_DYADIC(a0)
-    bnez a3, .Lc_dyadic
+    bnez a3, .Lc_dyadic                    /* (below: the frexp form's constants) */
+    lw   t6, 0(t6)
+    lw   s11, 16(sp)
+    li   t2, 1
+    sub  t6, t2, t6                        /* r + 1 = 1 - shift */
     sll  s11, s11, t6
     addi s11, s11, 1                       /* offset << (r+1), plus the sign term of a sum >= 0 */
 .Lc_lines:
@@ -830,16 +906,10 @@ etmcu_xpulp_dw_k3_channels:
 .Lc_dyadic:                                /* the dyadic lines' parameters (REQ_DY) */
     srai t4, t4, 11                        /* m */
     .insn r 0x2b, 3, 0x22, a3, t4, x0      /* cv.fl1 a3, t4: L - 1 */
-    li   t6, 29
-    sub  a3, t6, a3
-    li   t6, 1
-    sll  a3, t6, a3
-    addi a3, a3, -1
-    sw   a3, 128(sp)                       /* the sums' bound 2^(30-L) - 1 */
-    li   t6, 21
-    slli s11, s11, 21
-    lui  a3, 0x80
-    add  s11, s11, a3                      /* offset * 2^21 + 2^19 */
+    lw   t2, 132(sp)                       /* 2^29 - 1 */
+    lw   s11, 136(sp)                      /* offset * 2^21 + 2^19 */
+    srl  a3, t2, a3
+    sw   a3, 128(sp)                       /* the sums' bound (2^29 - 1) >> (L - 1) = 2^(30-L) - 1 */
     j    .Lc_lines
     .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
 
