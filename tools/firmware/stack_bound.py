@@ -44,9 +44,10 @@ class BoundError(Exception):
 ROOTS = {"_start", "fw_trap_entry", "Reset_Handler", "Fault_Handler"}
 # Functions without a .ci whose register jumps stay inside their own body (checked by hand in their
 # disassembly): picolibc's memset jumps into its unrolled store sequence (`jr`/`jalr t0` on an
-# address computed from its own position); the CV32E40P depthwise lines of stride 1 (both
-# requantization forms) and 2 (kernels/cortex_m/isa/xpulp/depthwise_rows.S) jump to a line's and a tail's entry, labels inside
-# their own body whose addresses the callers' LINES_PREP / LINES_PREP_S2 stored in the frame.
+# address computed from its own position); the CV32E40P depthwise lines of stride 1 and 2, in
+# both requantization forms (kernels/cortex_m/isa/xpulp/depthwise_rows.S), jump to a line's and a
+# tail's entry, labels inside their own body whose addresses the callers' LINES_PREP /
+# LINES_PREP_S2 stored in the frame.
 SELF_JUMPS = {"memset", "etmcu_xpulp_dw_k3_lines", "etmcu_xpulp_dw_k3_lines_dy",
               "etmcu_xpulp_dw_k3s2_lines", "etmcu_xpulp_dw_k3s2_lines_dy"}
 # Functions without a .ci whose register calls go to a known set of functions: the Xpulp depthwise

@@ -390,7 +390,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       if (!ok) break;
       b.full[k] = full;
       int8::set_requant<int8::kPointwiseRequant2v, int8::kPointwiseDyadic>(b, k, j.mult[ch],
-                                                                        j.shift[ch], j.ooff);
+                                                                           j.shift[ch], j.ooff);
       if (widened)  // each kernel row: its kw * C weights, then zeros to kwi * C
         for (int32_t ky = 0; ky < j.kh; ++ky) {
           int8_t* dst = wide + k * wide_filter + ky * kwi * c;
@@ -591,7 +591,7 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
         return false;
       b.full[k] = full;
       int8::set_requant<int8::kPointwiseRequant2v, int8::kPointwiseDyadic>(b, k, j.mult[ch],
-                                                                        j.shift[ch], j.ooff);
+                                                                           j.shift[ch], j.ooff);
       if (repack) {
         memcpy(buf + k * kp, w, filter);
         memset(buf + k * kp + filter, 0, kp - filter);

@@ -181,8 +181,8 @@ inline int32_t requantize_offset_4v(int32_t v, const Requant4v& q) {
 // and v * m fits 32 bits once v is clamped to [-2^(30-L), 2^(30-L) - 1] (L the bit length of m).
 // The clamp changes no result: requantize is non-decreasing in v, and at either bound
 // |v * m| >= 2^29 - 2^19 gives |requantize(v)| >= 256, past [-128, 127] for any output offset in
-// [-128, 127], so every v beyond a bound saturates to the same activation bound as the bound itself.
-// No step overflows: |v * m| < 2^30, |offset * 2^21| <= 2^28.
+// [-128, 127], so every v beyond a bound saturates to the same activation bound as the bound
+// itself. No step overflows: |v * m| < 2^30, |offset * 2^21| <= 2^28.
 struct RequantDyadic {
   int32_t m;            // multiplier >> 11
   int32_t bound;        // 2^(30-L) - 1

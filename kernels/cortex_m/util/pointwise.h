@@ -75,8 +75,7 @@ static_assert(
          offsetof(PointwiseBlock, group_mult) == 192 &&
          offsetof(PointwiseBlock, group_shift) == 196 &&
          offsetof(PointwiseBlock, group_offset) == 200 &&
-         offsetof(PointwiseBlock, run_bytes) == 204 &&
-         offsetof(PointwiseBlock, dyadic) == 208),
+         offsetof(PointwiseBlock, run_bytes) == 204 && offsetof(PointwiseBlock, dyadic) == 208),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // A run of `bytes` bytes (whole words unless the ISA's kernel takes byte runs).

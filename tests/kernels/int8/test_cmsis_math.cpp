@@ -156,8 +156,9 @@ TEST(CmsisMath, DyadicRequantizationEqualsRequantizePlusOffset) {
     ASSERT_TRUE(cmsis::requant_dyadic_ok(multiplier, -1));
     for (int32_t offset : {0, 1, -1, 127, -128, 50, -77}) {
       const cmsis::RequantDyadic q = cmsis::requant_dyadic(multiplier, offset);
-      std::vector<int32_t> vs = {0, 1, -1, q.bound, q.bound + 1, -q.bound - 1, -q.bound - 2,
-                                 INT32_MAX, INT32_MIN, INT32_MIN + 1};
+      std::vector<int32_t> vs = {
+          0,         1,         -1,           q.bound, q.bound + 1, -q.bound - 1, -q.bound - 2,
+          INT32_MAX, INT32_MIN, INT32_MIN + 1};
       for (int i = 0; i < 400; ++i) vs.push_back(any(rng));
       for (int i = 0; i < 400; ++i) vs.push_back(any(rng) % (q.bound + 1));
       // both roundings' ties: v * m near (k + 1/2) * 2^21 and near k * 2^21 + 2^19

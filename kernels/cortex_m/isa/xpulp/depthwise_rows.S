@@ -263,7 +263,7 @@ etmcu_xpulp_dw_row_k3:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
 .endm
 /* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, B] (t2, from REQ_DY_PRE;
-   a negative sum gives the offset, amin), one mul, then cv.addRNr adds offset * 2^21 + 2^19 and
+   a negative sum gives the offset, amin), one mul, then cv.addRN adds offset * 2^21 + 2^19 and
    2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0; the shift an immediate,
    so the dyadic lines leave t6 free) */
 .macro REQ_DY acc
@@ -501,10 +501,8 @@ etmcu_xpulp_dw_row_k3:
 .Lq_jump\sfx:
     lw   t2, 44(sp)
     jr   t2
-    /* Lines of six outputs (MobileNetV1's 6x6 layers), the whole line in one pass and the next
-       line without the dispatch: per window row the aligned words A (outputs 0, 1), B (4, 5)
-       and C = bytes 2..5 (2, 3). The dyadic form's only (kept out of the frexp form's code:
-       upstream KWS has no such lines). */
+    /* Lines of six outputs (SIX_LINES), the dyadic form's only (kept out of the frexp form's
+       code: upstream KWS has no such lines) */
     .ifc \sfx, _dy
 .Lq_six\sfx:
     SIX_LINES \sfx, \req, \pre, 1
@@ -516,7 +514,7 @@ etmcu_xpulp_dw_row_k3:
     ret
 .endm
 
-    /* (the frexp form's pair in a section of its own, behind kPathDwK3Frexp) */
+    /* (the frexp form's pair in a section of its own, behind kPathFrexp) */
     .section .text.etmcu_xpulp_dw_k3_4v, "ax", @progbits
     .globl etmcu_xpulp_dw_k3_prep
     .type etmcu_xpulp_dw_k3_prep, @function
