@@ -284,17 +284,14 @@
     bne  t1, t0, .Lquint
 .endm
 
-/* the dyadic form's channel k from its multiplier \mr (m << 11; clobbers \mr, a1, t6): m and
-   the bound 2^(30-L) - 1 (L the bit length of m, cv.fl1) */
+/* the dyadic form's channel k from its multiplier \mr (m << 11; clobbers \mr and a1; t6 holds
+   2^29 - 1): m and the bound (2^29 - 1) >> (L - 1) = 2^(30-L) - 1 (L the bit length of m,
+   cv.fl1), as depthwise_rows.S's channel loop derives it */
 .macro DY_CHANNEL k, mr
     srai \mr, \mr, 11
     sw   \mr, (A_MULT + 4 * \k)(a0)
     .insn r 0x2b, 3, 0x22, a1, \mr, x0     /* cv.fl1 a1, mr: L - 1 */
-    li   t6, 29
-    sub  a1, t6, a1
-    li   t6, 1
-    sll  a1, t6, a1
-    addi a1, a1, -1
+    srl  a1, t6, a1
     sw   a1, (A_RIGHT4 + 4 * \k)(a0)
 .endm
 
@@ -359,12 +356,8 @@ PW_4CH:
     sw   a2, (A_FULL + 4)(a0)
     sw   a3, (A_FULL + 8)(a0)
     sw   a4, (A_FULL + 12)(a0)
-    sw   a5, (A_MULT + 0)(a0)
-    sw   a6, (A_MULT + 4)(a0)
-    sw   a7, (A_MULT + 8)(a0)
-    sw   t5, (A_MULT + 12)(a0)
 #if PW_DYADIC
-    /* (the dyadic parameters: A_MULT got the multipliers, m << 11; the shifts are -1) */
+    /* (the dyadic parameters from the multipliers, m << 11 in a5..a7, t5; the shifts are -1) */
     slli t4, t4, 21
     lui  t6, 0x80
     add  t4, t4, t6
@@ -372,11 +365,17 @@ PW_4CH:
     sw   t4, (A_KOFF4 + 4)(a0)
     sw   t4, (A_KOFF4 + 8)(a0)
     sw   t4, (A_KOFF4 + 12)(a0)
+    lui  t6, 0x20000
+    addi t6, t6, -1           /* 2^29 - 1 (DY_CHANNEL) */
     DY_CHANNEL 0, a5
     DY_CHANNEL 1, a6
     DY_CHANNEL 2, a7
     DY_CHANNEL 3, t5
 #else
+    sw   a5, (A_MULT + 0)(a0)
+    sw   a6, (A_MULT + 4)(a0)
+    sw   a7, (A_MULT + 8)(a0)
+    sw   t5, (A_MULT + 12)(a0)
     lw   a1, 0(t3)
     lw   a2, 4(t3)
     lw   a3, 8(t3)
