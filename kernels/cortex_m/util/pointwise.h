@@ -84,6 +84,14 @@ inline void set_run(PointwiseBlock& b, int32_t bytes) {
   b.run_bytes = bytes;
 }
 
+// `lines` runs of n bytes, src_row apart, to dst_row apart: the portable copy behind each ISA's
+// copy_lines (isa/<isa>/pointwise.h), which conv's im2col_runs gathers columns with.
+inline void copy_lines_c(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
+                         int32_t n, int32_t lines) {
+  for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row)
+    for (int32_t i = 0; i < n; ++i) dst[i] = src[i];
+}
+
 // The sums stay below 2^29 (the 4v requantization's bound) when |full| < 2^28 and the filter is
 // shorter than 2^14 bytes (|sum(x * w)| <= 2^14 per byte).
 constexpr int32_t kPointwiseMaxRow = 1 << 14;

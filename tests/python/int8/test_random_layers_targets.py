@@ -25,16 +25,16 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
 # The exporter's default requantization is dyadic (one 32-bit multiply where a kernel has that
 # form: python/etmcu/quantize.py dyadic_requant); these seeds also run exported with
 # `--requant frexp` (upstream's Q31 factors), so both forms of each kernel run on the simulator.
-FREXP_SEEDS = [5, 6, 7, 9]
+FREXP_SEEDS = [5, 6, 7, 9, 11]
 MODELS = [(s, "dyadic") for s in SEEDS] + [(s, "frexp") for s in FREXP_SEEDS]
 
 # Seed 5 is not drawn: one layer of each shape class the optimised kernels pick, so every one of
-# them runs on the simulated core whatever the draws give: a 3-channel layer (with Xpulp rows
-# widened to whole words, the last column gathered; the plain core's runs are 9 bytes), 3x3 layers with padding (border rows clipped, left and
+# them runs on the simulated core whatever the draws give: a 3-channel layer (with Xpulp gathered
+# columns, seed 11; the plain core's runs are 9 bytes), 3x3 layers with padding (border rows clipped, left and
 # right columns gathered; strides 1 and 2), a stride-1 3x3 depthwise layer taller than wide
 # (neighbouring outputs in pairs; with Xpulp from transposed planes) and one with a ReLU whose
 # rows hold an odd number of pairs (Xpulp's ReLU pair loop, two pairs a pass), 1 -> 4 multiplier depthwise layers (the four-channel row kernel: a
@@ -138,6 +138,20 @@ DW_SIX = ((1, 3, 6, 6), [
     "nn.Sequential(nn.Conv2d(3, 4, (1, 4)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 3
     "nn.Sequential(nn.Conv2d(3, 8, 1), "
     "nn.Conv2d(8, 8, 3, stride=1, padding=1, groups=8, bias=False), nn.ReLU())"])  # 6 x 6
+# Seed 11 is not drawn: first layers, whose window rows are not whole words (3 input channels),
+# which with Xpulp go as gathered columns through the pointwise kernel's four-pixel loop
+# (im2col_runs in opt/op_quantized_conv2d.cpp): 16 channels over 38-pixel rows (runs of 8 columns
+# and a last of 6: the four-pixel loop, then a pair) with padding on every side (border columns
+# gathered whole, rows in the padding filled with the zero point: the inputs after the first
+# follow a ReLU, zero point -128), a stride-2 one without a ReLU, and a 5-channel one (not whole
+# blocks of four: the widened rows and the row path).
+FIRST_LAYERS = ((1, 3, 9, 38), [
+    "nn.Conv2d(3, 16, 3, stride=1, padding=1)", "nn.ReLU()",
+    "nn.Conv2d(16, 3, 1)", "nn.ReLU()",
+    "nn.Conv2d(3, 5, 3, stride=1, padding=1)", "nn.ReLU()",
+    "nn.Conv2d(5, 3, 1)", "nn.ReLU()",
+    "nn.Conv2d(3, 8, 3, stride=2, padding=1)",
+    "nn.Flatten()", "nn.Linear(760, 10)"])
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -159,6 +173,8 @@ def draw_model(seed):
         return DW_S2
     if seed == 10:
         return DW_SIX
+    if seed == 11:
+        return FIRST_LAYERS
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)

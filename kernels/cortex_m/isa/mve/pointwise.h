@@ -29,6 +29,13 @@ constexpr bool kPointwiseDyadic = false;
 constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
+// Layers of window rows that are not whole words keep the widened rows (conv's im2col_runs is
+// measured on the CV32E40P only).
+constexpr bool kPointwiseIm2colRuns = false;
+inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row, int32_t n,
+                       int32_t lines) {
+  copy_lines_c(dst, dst_row, src, src_row, n, lines);
+}
 
 namespace mve {
 

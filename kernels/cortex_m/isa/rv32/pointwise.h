@@ -26,6 +26,13 @@ constexpr bool kPointwiseWeightSkip = true;
 // Runs of any length (PointwiseBlock::run_bytes): the kernel loads bytes, so a 3-channel
 // layer's 9-byte window rows go unwidened.
 constexpr bool kPointwiseByteRuns = true;
+// Its byte runs read a 3-channel layer's window rows as they are: no columns (conv's
+// im2col_runs).
+constexpr bool kPointwiseIm2colRuns = false;
+inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row, int32_t n,
+                       int32_t lines) {
+  copy_lines_c(dst, dst_row, src, src_row, n, lines);
+}
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)

@@ -34,6 +34,14 @@ constexpr bool kPointwiseDyadic = true;
 constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
+// Layers whose window rows are not whole words (a 3-channel first layer: 27 taps, widened to 36)
+// go through conv's im2col_runs: their windows gathered by hardware loops (copy_lines) into
+// columns of 28 bytes, which this kernel's four-pixel loop takes as a 1x1 layer.
+constexpr bool kPointwiseIm2colRuns = true;
+inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row, int32_t n,
+                       int32_t lines) {
+  xpulp::gather_rows(dst, dst_row, src, src_row, 1, n, lines);
+}
 
 // The kernel of the block's form (b.dyadic, chosen by pointwise_form_ok: a build has the frexp
 // one when a block without the dyadic form reaches here).
