@@ -659,42 +659,56 @@ __attribute__((noinline)) int32_t im2col_blocks(const int8::ConvJob& j, bool bor
   return done;
 }
 
-// Stack bytes for im2col_runs: every channel's folded bias and repacked weights, then the columns.
+// Stack bytes for im2col_runs: the folded biases and repacked weights where needed, then the
+// columns.
 constexpr int32_t kRunBytes = 768;
 
-// Layers whose window rows are not whole words (a 3-channel first layer: 27 taps) on an ISA whose
-// kernel reads words (kPointwiseIm2colRuns, isa/xpulp): each output row's pixels, up to the
-// columns that fit at a time, gathered into columns of kp = 4 * ceil(filter / 4) bytes (the
-// windows inside the input by copy_lines, a kernel row for all of them at once; the border ones by
-// gather_column) and computed as a 1x1 layer of kp bytes a pixel in one call for every block of
-// four channels (pointwise_groups): the kernel's four-pixel loop over kp lanes an output (28 for 27
-// taps), where interior_blocks' widened rows take its three-pixel loop over 36 and one call per
-// row and block. The weights are repacked once per call, each filter followed by zeros to kp, and
-// the columns' tails are zero. False (nothing written) when the layer does not fit (every channel
-// must: the other paths then take it).
+// Layers whose pixels' receptive fields the pointwise kernel's four- and five-pixel loops cannot
+// step through (they need the next pixel's field as far on as the next channel's weights), on an
+// ISA whose kernel reads words (kPointwiseIm2colRuns, isa/xpulp): window rows that are not whole
+// words (a 3-channel first layer: 27 taps) and strided 1x1 layers (ResNet-8's shortcuts). Each
+// output row's pixels, up to the columns that fit at a time, are gathered into columns of kp = 4 *
+// ceil(filter / 4) bytes (the windows inside the input by copy_lines, a kernel row for all of them
+// at once; the border ones by gather_column) and computed as a 1x1 layer of kp bytes a pixel in
+// one call for every block of four channels (pointwise_groups). A 3x3 layer on 3 channels so
+// takes 28 lanes an output, where interior_blocks' widened rows take the three-pixel loop over 36
+// and one call per row and block; a strided 1x1 one takes the loops of a stride-1 one. Weights
+// that are not whole aligned words are repacked once per call (each filter followed by zeros to
+// kp: the columns' tails meet only zero weights). False (nothing written) when the layer does not
+// fit (every channel must: the other paths then take it).
 __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
   const int32_t c = j.in.c, cout = j.out.c, filter = j.kh * j.kw * c;
   const int32_t kp = (filter + 3) / 4 * 4;
-  const int32_t head = cout * (4 + kp);  // the folded biases, then the weights
+  const bool repack = kp != filter || (reinterpret_cast<uintptr_t>(j.w) & 3u) != 0;
+  const bool bias_is_full = j.ioff == 0 && j.bias != nullptr;  // (else the folded biases here)
+  const int32_t head = (bias_is_full ? 0 : 4 * cout) + (repack ? cout * kp : 0);
   if (cout % 4 != 0 || kp >= int8::kPointwiseMaxRow || j.ioff < -127 || j.ioff > 128 ||
       head > kRunBytes - 4 * kp)
     return false;
-  // (a multiple of four: the kernel's four-pixel loop leaves no pixel of a full run to its slower
-  // three-, two- and one-pixel code)
+  // Runs of a multiple of four pixels, and where the kernel takes five at a time (a fused ReLU,
+  // an even number of words) ones that leave 0 or 4 after the fives: its four- and five-pixel
+  // loops leave none of a full run to its slower three-, two- and one-pixel code. (Runs go on
+  // from one output row to the next: the outputs are contiguous.)
   int32_t cols = (kRunBytes - head) / kp / 4 * 4;
-  if (cols > j.out.w) cols = j.out.w;
+  if (int8::negative_floor(j.amin, j.ooff) == 0 && kp % 8 == 0)
+    while (cols > 4 && cols % 5 != 0 && cols % 5 != 4) cols -= 4;
   alignas(4) int8_t buf[kRunBytes];
-  int32_t* full = reinterpret_cast<int32_t*>(buf);
-  int8_t* wts = buf + 4 * cout;
-  int8_t* col = wts + cout * kp;
-  memset(wts, 0, static_cast<size_t>(cout) * kp);
-  for (int32_t ch = 0; ch < cout; ++ch)
-    memcpy(wts + ch * kp, j.w + static_cast<size_t>(ch) * filter, filter);
-  // (sums of the repacked rows: aligned words, their zero tails adding nothing)
-  if (j.ioff != 0) int8::row_sums(wts, kp, cout, full);
-  for (int32_t ch = 0; ch < cout; ++ch)
-    full[ch] = wrap_add(j.bias ? j.bias[ch] : 0, j.ioff == 0 ? 0 : wrap_mul(j.ioff, full[ch]));
-  if (!channels_fit(j.mult, j.shift, full, cout)) return false;
+  int32_t* full = bias_is_full ? nullptr : reinterpret_cast<int32_t*>(buf);
+  int8_t* wts = buf + (bias_is_full ? 0 : 4 * cout);
+  int8_t* col = wts + (repack ? cout * kp : 0);
+  if (repack) {
+    memset(wts, 0, static_cast<size_t>(cout) * kp);
+    for (int32_t ch = 0; ch < cout; ++ch)
+      memcpy(wts + ch * kp, j.w + static_cast<size_t>(ch) * filter, filter);
+  }
+  const int8_t* w = repack ? wts : j.w;
+  if (!bias_is_full) {
+    // (sums of the aligned rows, repacked ones' zero tails adding nothing)
+    if (j.ioff != 0) int8::row_sums(w, kp, cout, full);
+    for (int32_t ch = 0; ch < cout; ++ch)
+      full[ch] = wrap_add(j.bias ? j.bias[ch] : 0, j.ioff == 0 ? 0 : wrap_mul(j.ioff, full[ch]));
+  }
+  if (!channels_fit(j.mult, j.shift, bias_is_full ? j.bias : full, cout)) return false;
   // the requantization form, as pointwise_strips chooses it
   bool dyadic = false;
   if (int8::kPointwiseDyadic) {
@@ -717,41 +731,51 @@ __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
   b.neg_floor = int8::negative_floor(j.amin, j.ooff);
   b.w_row_skip = 0;
   const Inside xs = inside(j.in.w, j.out.w, j.kw, j.stride.w, j.pad.w);
-  const int32_t row = j.kw * c;
-  for (int32_t n = 0; n < j.out.n; ++n)
-    for (int32_t oy = 0; oy < j.out.h; ++oy) {
-      for (int32_t ox0 = 0; ox0 < j.out.w; ox0 += cols) {
-        const int32_t np = j.out.w - ox0 < cols ? j.out.w - ox0 : cols;
-        // the run's pixels whose window columns are inside the input, [a, e): each kernel row of
-        // them in one copy (the input's zero point for a row in the padding); the others whole
-        int32_t a = ox0 > xs.first ? ox0 : xs.first, e = ox0 + np < xs.end ? ox0 + np : xs.end;
-        if (e < a) a = e = ox0;
-        for (int32_t ox = ox0; ox < a; ++ox) gather_column(j, n, oy, ox, kp, col + (ox - ox0) * kp);
-        for (int32_t ky = 0; ky < j.kh && e > a; ++ky) {
-          const int32_t iy = oy * j.stride.h - j.pad.h + ky, ix = a * j.stride.w - j.pad.w;
-          int8_t* dst = col + (a - ox0) * kp + ky * row;
-          if (iy >= 0 && iy < j.in.h)
-            int8::copy_lines(dst, kp,
-                             j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c,
-                             j.stride.w * c, row, e - a);
-          else
-            for (int32_t i = 0; i < e - a; ++i) memset(dst + i * kp, -j.ioff, row);
-        }
-        for (int32_t ox = e > a ? e : a; ox < ox0 + np; ++ox)
-          gather_column(j, n, oy, ox, kp, col + (ox - ox0) * kp);
-        // (the kernel moves w, y and the arrays' pointers on as it goes through the blocks)
-        b.x = col;
-        b.pixels = np;
-        b.w = wts;
-        b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + ox0) * cout;
-        b.groups = cout / 4;
-        b.group_full = full;
-        b.group_mult = j.mult;
-        b.group_shift = j.shift;
-        b.group_offset = j.ooff;
-        int8::pointwise_groups(b);
+  const int32_t row = j.kw * c, ow = j.out.w;
+  const int32_t pixels = j.out.n * j.out.h * ow;
+  int32_t n = 0, oy = 0, ox0 = 0;  // the next pixel to gather
+  for (int32_t q0 = 0; q0 < pixels; q0 += cols) {
+    const int32_t np = pixels - q0 < cols ? pixels - q0 : cols;
+    // the run's pixels row by row: in each, those whose window columns are inside the input,
+    // [a, e), each kernel row of them in one copy (the input's zero point for a row in the
+    // padding); the others whole
+    for (int32_t left = np; left > 0;) {
+      const int32_t ox1 = ox0 + left < ow ? ox0 + left : ow;
+      int8_t* seg = col + (np - left) * kp;  // pixel ox0's column
+      int32_t a = ox0 > xs.first ? ox0 : xs.first, e = ox1 < xs.end ? ox1 : xs.end;
+      if (e < a) a = e = ox0;
+      for (int32_t ox = ox0; ox < a; ++ox) gather_column(j, n, oy, ox, kp, seg + (ox - ox0) * kp);
+      for (int32_t ky = 0; ky < j.kh && e > a; ++ky) {
+        const int32_t iy = oy * j.stride.h - j.pad.h + ky, ix = a * j.stride.w - j.pad.w;
+        int8_t* dst = seg + (a - ox0) * kp + ky * row;
+        if (iy >= 0 && iy < j.in.h)
+          int8::copy_lines(dst, kp,
+                           j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c,
+                           j.stride.w * c, row, e - a);
+        else
+          for (int32_t i = 0; i < e - a; ++i) memset(dst + i * kp, -j.ioff, row);
+      }
+      for (int32_t ox = e > a ? e : a; ox < ox1; ++ox)
+        gather_column(j, n, oy, ox, kp, seg + (ox - ox0) * kp);
+      left -= ox1 - ox0;
+      ox0 = ox1;
+      if (ox0 == ow) {  // the next output row
+        ox0 = 0;
+        if (++oy == j.out.h) oy = 0, ++n;
       }
     }
+    // (the kernel moves w, y and the arrays' pointers on as it goes through the blocks)
+    b.x = col;
+    b.pixels = np;
+    b.w = w;
+    b.y = j.y + static_cast<size_t>(q0) * cout;
+    b.groups = cout / 4;
+    b.group_full = bias_is_full ? j.bias : full;
+    b.group_mult = j.mult;
+    b.group_shift = j.shift;
+    b.group_offset = j.ooff;
+    int8::pointwise_groups(b);
+  }
   return true;
 }
 
@@ -777,9 +801,10 @@ bool conv_job(const int8::ConvJob& job) {
     if (done > 0) kernel_path_mark(int8::kPathConvIm2col);
     return done;
   };
-  // (columns for layers whose rows interior_blocks would widen: kwi != kw)
-  if (int8::kPointwiseIm2colRuns && kwi != job.kw && kernel_path_on(int8::kPathConvIm2col) &&
-      im2col_runs(job)) {
+  // (columns for layers whose rows interior_blocks would widen, kwi != kw, and strided 1x1 ones)
+  const bool strided_1x1 = job.kh == 1 && job.kw == 1 && (job.stride.h > 1 || job.stride.w > 1);
+  if (int8::kPointwiseIm2colRuns && (kwi != job.kw || strided_1x1) &&
+      kernel_path_on(int8::kPathConvIm2col) && im2col_runs(job)) {
     kernel_path_mark(int8::kPathConvIm2col);
     return true;
   }

@@ -255,6 +255,13 @@ CONV_LAYERS = [
     (1, 8, 8, 16, 32, 3, 3, (2, 2), (1, 1)),
     (2, 7, 6, 13, 7, 3, 2, (1, 2), (2, 0)),      # odd channels, a batch, big padding
     (1, 5, 5, 3, 5, 5, 5, (1, 1), (4, 4)),       # pixels whose window is mostly padding
+    # Xpulp's gathered columns (im2col_runs): 3-channel first layers (ResNet-8's, over runs of
+    # columns that go on from row to row; MobileNetV1's, stride 2) and strided 1x1 layers
+    # (ResNet-8's shortcuts; a stride along the height only, odd sizes)
+    (1, 12, 34, 3, 16, 3, 3, (1, 1), (1, 1)),
+    (1, 13, 25, 3, 8, 3, 3, (2, 2), (0, 0)),
+    (1, 9, 10, 16, 32, 1, 1, (2, 2), (0, 0)),
+    (1, 7, 9, 32, 8, 1, 1, (2, 1), (0, 0)),
 ]
 
 

@@ -35,11 +35,24 @@ constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
 // Layers whose window rows are not whole words (a 3-channel first layer: 27 taps, widened to 36)
-// go through conv's im2col_runs: their windows gathered by hardware loops (copy_lines) into
-// columns of 28 bytes, which this kernel's four-pixel loop takes as a 1x1 layer.
+// and strided 1x1 layers go through conv's im2col_runs: their windows gathered (copy_lines) into
+// contiguous columns, which this kernel's four- and five-pixel loops take as a 1x1 layer.
 constexpr bool kPointwiseIm2colRuns = true;
+// Whole aligned words (a strided 1x1 layer's pixels) word by word, else bytes by hardware loops
+// (two cycles a byte).
 inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row, int32_t n,
                        int32_t lines) {
+  if (((static_cast<uint32_t>(n | dst_row | src_row) | reinterpret_cast<uintptr_t>(dst) |
+        reinterpret_cast<uintptr_t>(src)) &
+       3u) == 0) {
+    for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row)
+      for (int32_t i = 0; i < n; i += 4) {
+        uint32_t v;
+        memcpy(&v, __builtin_assume_aligned(src + i, 4), 4);
+        memcpy(__builtin_assume_aligned(dst + i, 4), &v, 4);
+      }
+    return;
+  }
   xpulp::gather_rows(dst, dst_row, src, src_row, 1, n, lines);
 }
 
