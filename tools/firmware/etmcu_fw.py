@@ -840,8 +840,12 @@ def run(args):
     # and reports the ones its run took; the firmware is then rebuilt with that mask and run again,
     # and both runs' outputs must be the same. The mask is kept in sizes.json for later runs.
     trims = args.kernel_paths == "program"
-    # Paths follow from shapes, not data: one mask per program and method on this build (its kernels).
+    # Paths follow from shapes, not data: one mask per program and method on this build, recorded
+    # with these kernel sources (a kernel change can move a layer to other paths: a mask recorded
+    # before it may lack one, which the run reports below, or keep one no layer takes any more,
+    # whose code would stay linked).
     paths_key = hashlib.sha256(model_bytes + b"\0" + args.method.encode()).hexdigest()[:16]
+    mask_key = f"{paths_key}:{kernel_sources_digest()}"
     paths = None
     full_outputs = None
     kernel_temp = None  # the temp the linked kernels declare for this program (asked on the device)
@@ -860,10 +864,10 @@ def run(args):
                     prev = json.load(f)
                 if stack is None:
                     stack = prev.get("stack_reserve")
-                if trims and attempt == 0:
+                if trims and attempt == 0 and prev.get("kernel_digest") == kernel_sources_digest():
                     paths = prev.get("kernel_paths")
             if trims and attempt == 0 and paths is None:
-                paths = b.kernel_paths(paths_key)  # recorded for this program with other inputs
+                paths = b.kernel_paths(mask_key)  # recorded for this program with other inputs
             if kernel_temp is None:
                 kernel_temp = b.kernel_temp(paths_key)
             # Only the optimised int8 kernels declare temp: other programs and builds need not ask.
@@ -907,6 +911,7 @@ def run(args):
                 sizes.pop("kernel_paths", None)
             else:
                 sizes["kernel_paths"] = paths
+                sizes["kernel_digest"] = kernel_sources_digest()
             # The firmware that asks the kernels' temp declarations is not shipped: it gets room for the
             # largest a kernel makes today (the depthwise plane, 720 B), so that it normally answers in
             # the same run that records the kernel paths, without a rebuild after a refused load.
@@ -1067,10 +1072,11 @@ def run(args):
             paths = res["K"][0]
             full_outputs = res["outputs"]
             sizes["kernel_paths"] = paths
+            sizes["kernel_digest"] = kernel_sources_digest()
             with open(fw_json, "w") as f:
                 json.dump(sizes, f)
             with b:
-                b.store_kernel_paths(paths_key, paths)
+                b.store_kernel_paths(mask_key, paths)
             continue
         if ask_again:
             continue

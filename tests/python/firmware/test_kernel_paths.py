@@ -59,6 +59,21 @@ def test_stale_mask_is_recorded_again():
     assert json.loads(sizes.read_text())["kernel_paths"] == int(first["kernel_paths"], 16)
 
 
+def test_mask_recorded_with_other_kernels_is_not_reused():
+    """A mask recorded by other kernel sources may keep paths no layer takes any more (their code
+    would stay linked): the tool records the paths again instead of reusing it."""
+    first, _ = run("cv32e40p", "--kernel-paths", "program", "--stack-bytes", "4160")
+    sizes = sizes_json(first)
+    record = json.loads(sizes.read_text())
+    assert record["kernel_digest"]  # the kernel sources the mask was recorded with
+    record["kernel_paths"] = int(first["kernel_paths"], 16) | (1 << 5)  # + kPathConvRef
+    record["kernel_digest"] = "0" * 16
+    sizes.write_text(json.dumps(record))
+    again, _ = run("cv32e40p", "--kernel-paths", "program", "--stack-bytes", "4160")
+    assert again["outputs"] == first["outputs"]
+    assert again["kernel_paths"] == first["kernel_paths"]
+
+
 CONV = """import torch
 
 INPUT_SHAPES = [(1, 16, 8, 8)]
