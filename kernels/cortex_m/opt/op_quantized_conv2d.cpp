@@ -749,9 +749,10 @@ __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
         const int32_t iy = oy * j.stride.h - j.pad.h + ky, ix = a * j.stride.w - j.pad.w;
         int8_t* dst = seg + (a - ox0) * kp + ky * row;
         if (iy >= 0 && iy < j.in.h)
+          // (a run may spill into the next kernel row's bytes, written after it)
           int8::copy_lines(dst, kp,
                            j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c,
-                           j.stride.w * c, row, e - a);
+                           j.stride.w * c, row, e - a, ky + 1 < j.kh);
         else
           for (int32_t i = 0; i < e - a; ++i) memset(dst + i * kp, -j.ioff, row);
       }
