@@ -666,16 +666,16 @@ constexpr int32_t kRunBytes = 768;
 // Layers whose pixels' receptive fields the pointwise kernel's four- and five-pixel loops cannot
 // step through (they need the next pixel's field as far on as the next channel's weights), on an
 // ISA whose kernel reads words (kPointwiseIm2colRuns, isa/xpulp): window rows that are not whole
-// words (a 3-channel first layer: 27 taps) and strided 1x1 layers (ResNet-8's shortcuts). Each
-// output row's pixels, up to the columns that fit at a time, are gathered into columns of kp = 4 *
-// ceil(filter / 4) bytes (the windows inside the input by copy_lines, a kernel row for all of them
-// at once; the border ones by gather_column) and computed as a 1x1 layer of kp bytes a pixel in
-// one call for every block of four channels (pointwise_groups). A 3x3 layer on 3 channels so
-// takes 28 lanes an output, where interior_blocks' widened rows take the three-pixel loop over 36
-// and one call per row and block; a strided 1x1 one takes the loops of a stride-1 one. Weights
-// that are not whole aligned words are repacked once per call (each filter followed by zeros to
-// kp: the columns' tails meet only zero weights). False (nothing written) when the layer does not
-// fit (every channel must: the other paths then take it).
+// words (a 3-channel first layer: 27 taps) and strided 1x1 layers (ResNet-8's shortcuts). The
+// output pixels, in runs of as many columns as fit (across output rows), are gathered into
+// columns of kp = 4 * ceil(filter / 4) bytes (the windows inside the input by copy_lines, a kernel
+// row for all of them at once; the border ones by gather_column) and computed as a 1x1 layer of kp
+// bytes a pixel in one call for every block of four channels (pointwise_groups). A 3x3 layer on 3
+// channels so takes 28 lanes an output, where interior_blocks' widened rows take the three-pixel
+// loop over 36 and one call per row and block; a strided 1x1 one takes the loops of a stride-1 one.
+// Weights that are not whole aligned words are repacked once per call (each filter followed by
+// zeros to kp: the columns' tails meet only zero weights). False (nothing written) when the layer
+// does not fit (every channel must: the other paths then take it).
 __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
   const int32_t c = j.in.c, cout = j.out.c, filter = j.kh * j.kw * c;
   const int32_t kp = (filter + 3) / 4 * 4;
