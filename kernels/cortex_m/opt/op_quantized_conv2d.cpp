@@ -148,6 +148,37 @@ bool channels_fit(const int32_t* mult, const int32_t* shift, const int32_t* full
   return bad == 0;
 }
 
+// The requantization form of a groups call over channels [0, n): pointwise_groups takes one for
+// all its blocks (pointwise_form_ok per block elsewhere), the dyadic kernel (*dyadic) where every
+// channel is dyadic, else the frexp one. False: this build has neither kernel for them.
+bool groups_form(const int8::ConvJob& j, int32_t n, bool* dyadic) {
+  *dyadic = false;
+  if (!int8::kPointwiseDyadic) return true;
+  // (the path's bit first: a build without the dyadic kernel compiles no test; it then takes
+  // every layer in the frexp form, the same bits, without recording the dyadic path as wanted)
+  *dyadic = kernel_path_on(int8::kPathDyadic) && cmsis::all_dyadic(j.mult, j.shift, n) &&
+            j.ooff >= -128 && j.ooff <= 127 && kernel_path_or_fallback(int8::kPathDyadic);
+  return *dyadic || kernel_path_or_fallback(int8::kPathFrexp);
+}
+
+// The micro-kernel's block for pixels of one run of `run` bytes each, the next pixel's run as far
+// on as the next channel's weights (1x1 layers, gathered columns), outputs C_out apart.
+int8::PointwiseBlock run_block(const int8::ConvJob& j, int32_t run, bool dyadic) {
+  int8::PointwiseBlock b;
+  b.dyadic = dyadic ? 1 : 0;
+  int8::set_run(b, run);
+  b.x_step = run;
+  b.y_step = j.out.c;
+  b.amin = j.amin;
+  b.amax = j.amax;
+  b.rows = 1;
+  b.row_skip = 0;
+  b.w_stride = run;
+  b.neg_floor = int8::negative_floor(j.amin, j.ooff);
+  b.w_row_skip = 0;
+  return b;
+}
+
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
 // out (nothing written).
 ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::ConvJob& j,
@@ -186,29 +217,10 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
         }
     }
   }
-  // One requantization form for every block of the groups call (pointwise_form_ok per block
-  // elsewhere): the dyadic kernel where every channel is dyadic, else the frexp one.
   bool dyadic = false;
-  if (int8::kPointwiseDyadic && blocks > 0) {
-    // (the path's bit first: a build without the dyadic kernel compiles no test; it then takes
-    // every layer in the frexp form, the same bits, without recording the dyadic path as wanted)
-    dyadic = kernel_path_on(int8::kPathDyadic) && cmsis::all_dyadic(j.mult, j.shift, blocks) &&
-             j.ooff >= -128 && j.ooff <= 127 && kernel_path_or_fallback(int8::kPathDyadic);
-    if (!dyadic && !kernel_path_or_fallback(int8::kPathFrexp)) blocks = 0;
-  }
+  if (blocks > 0 && !groups_form(j, blocks, &dyadic)) blocks = 0;
   if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;
-  int8::PointwiseBlock b;
-  b.dyadic = dyadic ? 1 : 0;
-  b.x_step = c;
-  int8::set_run(b, c);
-  b.y_step = cout;
-  b.amin = j.amin;
-  b.amax = j.amax;
-  b.rows = 1;
-  b.row_skip = 0;
-  b.w_stride = c;
-  b.neg_floor = int8::negative_floor(j.amin, j.ooff);
-  b.w_row_skip = 0;
+  int8::PointwiseBlock b = run_block(j, c, dyadic);
   const int32_t strips = (pixels + strip - 1) / strip;
   for (int32_t i = 0; i < strips; ++i) {  // the last strip first when the out follows the input
     const int32_t p0 = (reverse ? strips - 1 - i : i) * strip;
@@ -709,27 +721,11 @@ __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
       full[ch] = wrap_add(j.bias ? j.bias[ch] : 0, j.ioff == 0 ? 0 : wrap_mul(j.ioff, full[ch]));
   }
   if (!channels_fit(j.mult, j.shift, bias_is_full ? j.bias : full, cout)) return false;
-  // the requantization form, as pointwise_strips chooses it
   bool dyadic = false;
-  if (int8::kPointwiseDyadic) {
-    dyadic = kernel_path_on(int8::kPathDyadic) && cmsis::all_dyadic(j.mult, j.shift, cout) &&
-             j.ooff >= -128 && j.ooff <= 127 && kernel_path_or_fallback(int8::kPathDyadic);
-    if (!dyadic && !kernel_path_or_fallback(int8::kPathFrexp)) return false;
-  }
+  if (!groups_form(j, cout, &dyadic)) return false;
   for (int32_t i = 0; i < cols; ++i)
     for (int32_t t = filter; t < kp; ++t) col[i * kp + t] = 0;  // (1-3 bytes: no memset call)
-  int8::PointwiseBlock b;
-  b.dyadic = dyadic ? 1 : 0;
-  int8::set_run(b, kp);
-  b.x_step = kp;
-  b.y_step = cout;
-  b.amin = j.amin;
-  b.amax = j.amax;
-  b.rows = 1;
-  b.row_skip = 0;
-  b.w_stride = kp;
-  b.neg_floor = int8::negative_floor(j.amin, j.ooff);
-  b.w_row_skip = 0;
+  int8::PointwiseBlock b = run_block(j, kp, dyadic);
   const Inside xs = inside(j.in.w, j.out.w, j.kw, j.stride.w, j.pad.w);
   const int32_t row = j.kw * c, ow = j.out.w;
   const int32_t pixels = j.out.n * j.out.h * ow;
@@ -749,10 +745,9 @@ __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
         const int32_t iy = oy * j.stride.h - j.pad.h + ky, ix = a * j.stride.w - j.pad.w;
         int8_t* dst = seg + (a - ox0) * kp + ky * row;
         if (iy >= 0 && iy < j.in.h)
-          // (a run may spill into the next kernel row's bytes, written after it)
           int8::copy_lines(dst, kp,
                            j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c,
-                           j.stride.w * c, row, e - a, ky + 1 < j.kh);
+                           j.stride.w * c, row, e - a);
         else
           for (int32_t i = 0; i < e - a; ++i) memset(dst + i * kp, -j.ioff, row);
       }

@@ -85,9 +85,7 @@ inline void set_run(PointwiseBlock& b, int32_t bytes) {
 }
 
 // `lines` runs of n bytes, src_row apart, to dst_row apart: the portable copy behind each ISA's
-// copy_lines (isa/<isa>/pointwise.h), which conv's im2col_runs gathers columns with. (An ISA's
-// copy_lines may, when told `spill`, also write up to 3 bytes past each run, bytes its caller
-// writes again after.)
+// copy_lines (isa/<isa>/pointwise.h), which conv's im2col_runs gathers columns with.
 inline void copy_lines_c(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                          int32_t n, int32_t lines) {
   for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row)

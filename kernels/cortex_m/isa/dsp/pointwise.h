@@ -38,7 +38,7 @@ constexpr bool kPointwiseByteRuns = false;
 // measured on the CV32E40P only).
 constexpr bool kPointwiseIm2colRuns = false;
 inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row, int32_t n,
-                       int32_t lines, bool /*spill*/ = false) {
+                       int32_t lines) {
   copy_lines_c(dst, dst_row, src, src_row, n, lines);
 }
 

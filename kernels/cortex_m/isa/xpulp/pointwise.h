@@ -39,54 +39,33 @@ constexpr bool kPointwiseByteRuns = false;
 // contiguous columns, which this kernel's four- and five-pixel loops take as a 1x1 layer.
 constexpr bool kPointwiseIm2colRuns = true;
 // Whole aligned words (a strided 1x1 layer's pixels) word by word; 9-byte runs (a 3x3 window row
-// on 3 channels) as words in one hardware loop, misaligned loads and stores done by the core (two
-// cycles each): three words (12 bytes) when the caller lets the run spill 3 bytes, else two words
-// and a byte, against two cycles a byte in the general loop (gather_rows).
+// on 3 channels) as two words and a byte in one hardware loop, the misaligned word loads and
+// stores done by the core (two cycles each), against two cycles a byte in the general loop
+// (gather_rows).
 inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row, int32_t n,
-                       int32_t lines, bool spill = false) {
+                       int32_t lines) {
 #if defined(__riscv)
   if (n == 9 && lines >= 1) {
     uint32_t a, b, c;
-    if (spill)
-      __asm__ volatile(
-          ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
-          ".option push\n\t"
-          ".option norvc\n\t"                      // the loop end counts 4-byte words
-          ".insn i 0x2b, 4, x15, %[lines], 9\n\t"  // cv.setup 1: 8 instructions
-          "lw %[a], 0(%[s])\n\t"
-          "lw %[b], 4(%[s])\n\t"
-          "lw %[c], 8(%[s])\n\t"
-          "add %[s], %[s], %[sr]\n\t"
-          "sw %[a], 0(%[d])\n\t"
-          "sw %[b], 4(%[d])\n\t"
-          "sw %[c], 8(%[d])\n\t"
-          "add %[d], %[d], %[dr]\n\t"
-          ".option pop\n\t"
-          : [s] "+r"(src), [d] "+r"(dst), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c)
-          : [lines] "r"(lines), [sr] "r"(src_row), [dr] "r"(dst_row)
-          : "memory");
-    else
-      __asm__ volatile(
-          ".p2align 2\n\t"
-          ".option push\n\t"
-          ".option norvc\n\t"
-          ".insn i 0x2b, 4, x15, %[lines], 9\n\t"  // cv.setup 1: 8 instructions
-          "lw %[a], 0(%[s])\n\t"
-          "lw %[b], 4(%[s])\n\t"
-          "lb %[c], 8(%[s])\n\t"
-          "add %[s], %[s], %[sr]\n\t"
-          "sw %[a], 0(%[d])\n\t"
-          "sw %[b], 4(%[d])\n\t"
-          "sb %[c], 8(%[d])\n\t"
-          "add %[d], %[d], %[dr]\n\t"
-          ".option pop\n\t"
-          : [s] "+r"(src), [d] "+r"(dst), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c)
-          : [lines] "r"(lines), [sr] "r"(src_row), [dr] "r"(dst_row)
-          : "memory");
+    __asm__ volatile(
+        ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
+        ".option push\n\t"
+        ".option norvc\n\t"                      // the loop end counts 4-byte words
+        ".insn i 0x2b, 4, x15, %[lines], 9\n\t"  // cv.setup 1: 8 instructions
+        "lw %[a], 0(%[s])\n\t"
+        "lw %[b], 4(%[s])\n\t"
+        "lb %[c], 8(%[s])\n\t"
+        "add %[s], %[s], %[sr]\n\t"
+        "sw %[a], 0(%[d])\n\t"
+        "sw %[b], 4(%[d])\n\t"
+        "sb %[c], 8(%[d])\n\t"
+        "add %[d], %[d], %[dr]\n\t"
+        ".option pop\n\t"
+        : [s] "+r"(src), [d] "+r"(dst), [a] "=&r"(a), [b] "=&r"(b), [c] "=&r"(c)
+        : [lines] "r"(lines), [sr] "r"(src_row), [dr] "r"(dst_row)
+        : "memory");
     return;
   }
-#else
-  (void)spill;
 #endif
   if (((static_cast<uint32_t>(n | dst_row | src_row) | reinterpret_cast<uintptr_t>(dst) |
         reinterpret_cast<uintptr_t>(src)) &
