@@ -6,7 +6,9 @@
    outputs go together: they share two of their three columns, so twelve byte loads feed their
    eighteen mul + add; otherwise an output is nine byte loads and nine mul + add (each load two or
    more instructions ahead of its use). Then the 4v requantization of cmsis_math.h
-   (requantize_offset_4v: one mulh, no low word), clamped to [amin, amax]. */
+   (requantize_offset_4v: one mulh, no low word), clamped to [amin, amax]; with a fused ReLU
+   without the sign term and the lower bound (REQ_K3R: 12 cycles a sum at or above 0 against 16),
+   the general form after the return. */
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -56,6 +58,27 @@
    (r+1) + 2^r, t6 = r + 1), clamp to [ra, s0], store at 0(base); t2, a5 temporaries. A sum below
    the floor (t0) is amin; a result outside the range takes its fixup after the return
    (CLAMP_FIXUP id), so the common case costs two branches not taken. */
+/* REQ_K3 for a fused ReLU (the floor 0: amin is the output offset; t5 holds the sign term +1 of
+   a sum at or above 0, added at entry): a negative sum stores amin, another's result is at least
+   amin, so only the upper bound is tested (12 cycles against 16) */
+.macro REQ_K3R acc, base, id
+    mv   t2, ra
+    bltz \acc, .Lst\id
+    slli t2, \acc, 2
+    mulh t2, t2, t4
+    add  t2, t2, t5
+    sra  t2, t2, t6
+    blt  s0, t2, .Lhi\id
+.Lst\id:
+    sb   t2, 0(\base)
+.endm
+
+.macro CLAMP_FIXUP_HI id, v, hi
+.Lhi\id:
+    mv   \v, \hi
+    j    .Lst\id
+.endm
+
 .macro REQ_K3 acc, base, id
     mv   t2, ra
     blt  \acc, t0, .Lst\id
@@ -124,6 +147,9 @@ etmcu_rv32_dw_row_k3:
     addi t2, t6, -1
     sll  t0, t0, t2
     add  t5, t5, t0               /* offset << (r+1) + 2^r */
+    lw   t0, A_FLOOR(a0)
+    seqz t0, t0
+    add  t5, t5, t0               /* (a fused ReLU's sums that reach the arithmetic: + 1) */
     lw   t0, A_OUTROWS(a0)
     sw   t0, 0(sp)                /* output rows left */
 1:  lw   a3, A_OUTPUTS(a0)        /* outputs left in this row */
@@ -141,9 +167,11 @@ etmcu_rv32_dw_row_k3:
     add  t2, t2, t1
     ROW_PAIR s8, s9, s10
     lw   t0, A_FLOOR(a0)
-    REQ_K3 t3, a2, k3a
+    bnez t0, .Lk3_pair_general    /* (a fused ReLU's floor is 0: its form falls through) */
+    REQ_K3R t3, a2, k3ra
     add  a2, a2, a4
-    REQ_K3 s11, a2, k3b
+    REQ_K3R s11, a2, k3rb
+.Lk3_pair_join:
     add  a2, a2, a4
     addi a1, a1, 2
     addi a3, a3, -2
@@ -180,19 +208,9 @@ etmcu_rv32_dw_row_k3:
     add  a5, a5, a7
     /* requantize a5 (4v form), clamp, store (a sum below the floor is amin) */
     lw   t0, A_FLOOR(a0)
-    mv   t2, ra
-    blt  a5, t0, .Lstk3c
-    slli t2, a5, 2
-    mulh t2, t2, t4
-    srai t3, a5, 31
-    ori  t3, t3, 1
-    add  t2, t2, t3
-    add  t2, t2, t5
-    sra  t2, t2, t6
-    blt  t2, ra, .Llok3c
-    blt  s0, t2, .Lhik3c
-.Lstk3c:
-    sb   t2, 0(a2)
+    bnez t0, .Lk3_single_general
+    REQ_K3R a5, a2, k3rc
+.Lk3_single_join:
     add  a2, a2, a4
     lw   t0, A_XSTEP(a0)
     add  a1, a1, t0
@@ -219,8 +237,31 @@ etmcu_rv32_dw_row_k3:
     lw   s11, 12(sp)
     addi sp, sp, 64
     ret
+.Lk3_pair_general:                /* the pair's sums in the general form */
+    REQ_K3 t3, a2, k3a
+    add  a2, a2, a4
+    REQ_K3 s11, a2, k3b
+    j    .Lk3_pair_join
+.Lk3_single_general:
+    mv   t2, ra
+    blt  a5, t0, .Lstk3c
+    slli t2, a5, 2
+    mulh t2, t2, t4
+    srai t3, a5, 31
+    ori  t3, t3, 1
+    add  t2, t2, t3
+    add  t2, t2, t5
+    sra  t2, t2, t6
+    blt  t2, ra, .Llok3c
+    blt  s0, t2, .Lhik3c
+.Lstk3c:
+    sb   t2, 0(a2)
+    j    .Lk3_single_join
     .irp id, k3a, k3b, k3c
     CLAMP_FIXUP \id, t2, ra, s0
+    .endr
+    .irp id, k3ra, k3rb, k3rc
+    CLAMP_FIXUP_HI \id, t2, s0
     .endr
     .size etmcu_rv32_dw_row_k3, . - etmcu_rv32_dw_row_k3
 

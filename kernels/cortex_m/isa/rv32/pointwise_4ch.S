@@ -14,7 +14,9 @@
    |v| < 2^29):
      H = hi(4v * m);  y = (H + (v < 0 ? -1 : 1) + (offset << (r+1)) + 2^r) >> (r+1)
    and clamped to [amin, amax], the out-of-range results through fixups placed after the return
-   (two branches not taken in the common case). An odd last pixel is computed as a pair with
+   (two branches not taken in the common case). A block with a fused ReLU (its floor 0) takes a
+   copy of that code without the sign term and the lower bound (REQ3R: 12 cycles a sum at or
+   above 0 against 16); the general copy sits after the return. An odd last pixel is computed as a pair with
    itself, and the pair's outputs go through the triple's requantization as three pixels (the
    second one twice): four more requantizations once per call instead of 500 B of code.
 
@@ -156,6 +158,38 @@
     blt  t6, t0, .Lhi\id
 .Lst\id:
     sb   t0, \k(\ybase)
+.endm
+
+/* REQ3 for a block with a fused ReLU (its floor 0: amin is the output offset). A negative sum
+   stores amin; a sum at or above 0 has the sign term +1 (folded into a5 by REQ3R_CHANNEL) and a
+   result of at least amin, so only the upper bound is tested: `mv, bltz, slli, mulh, add, sra,
+   blt, sb`, 12 cycles (mulh 5) against REQ3's 16, a negative sum 5 as there. */
+.macro REQ3R k, acc, ybase, id
+    mv   t0, t5
+    bltz \acc, .Lst\id
+    slli t0, \acc, 2
+    mulh t0, t0, a4
+    add  t0, t0, a5
+    sra  t0, t0, a6
+    blt  t6, t0, .Lhi\id
+.Lst\id:
+    sb   t0, \k(\ybase)
+.endm
+
+.macro CLAMP_FIXUP_HI id, hi
+.Lhi\id:
+    mv   t0, \hi
+    j    .Lst\id
+.endm
+
+.macro REQ3R_CHANNEL k, acc0, acc1, acc2
+    lw   a4, (A_MULT + 4 * \k)(a0)
+    lw   a5, (A_ROUND4 + 4 * \k)(a0)
+    lw   a6, (A_RIGHT4 + 4 * \k)(a0)
+    addi a5, a5, 1
+    REQ3R \k, \acc0, a1, r\k\()a
+    REQ3R \k, \acc1, a2, r\k\()b
+    REQ3R \k, \acc2, a3, r\k\()c
 .endm
 
 /* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
@@ -336,10 +370,12 @@ etmcu_rv32_pointwise_4ch:
     lw   t5, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   t2, A_FLOOR(a0)
-    REQ3_CHANNEL 0, s0, s4, s8
-    REQ3_CHANNEL 1, s1, s5, s9
-    REQ3_CHANNEL 2, s2, s6, s10
-    REQ3_CHANNEL 3, s3, s7, s11
+    bnez t2, .Lrequant3_general   /* (a fused ReLU's floor is 0: its form falls through) */
+    REQ3R_CHANNEL 0, s0, s4, s8
+    REQ3R_CHANNEL 1, s1, s5, s9
+    REQ3R_CHANNEL 2, s2, s6, s10
+    REQ3R_CHANNEL 3, s3, s7, s11
+.Lnext3:
     lw   t1, A_YSTEP(a0)          /* the next three pixels */
     add  a1, a3, t1
     sw   a1, F_Y(sp)
@@ -450,7 +486,16 @@ etmcu_rv32_pointwise_4ch:
     lw   s11, 16(sp)
     addi sp, sp, F_SIZE
     ret
+.Lrequant3_general:               /* the three pixels' outputs in the general form */
+    REQ3_CHANNEL 0, s0, s4, s8
+    REQ3_CHANNEL 1, s1, s5, s9
+    REQ3_CHANNEL 2, s2, s6, s10
+    REQ3_CHANNEL 3, s3, s7, s11
+    j    .Lnext3
     .irp id, t0a, t0b, t0c, t1a, t1b, t1c, t2a, t2b, t2c, t3a, t3b, t3c
     CLAMP_FIXUP \id, t5, t6
+    .endr
+    .irp id, r0a, r0b, r0c, r1a, r1b, r1c, r2a, r2b, r2c, r3a, r3b, r3c
+    CLAMP_FIXUP_HI \id, t6
     .endr
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch
