@@ -24,11 +24,26 @@ struct Rv32Planes {
   static constexpr bool kTransposedK3 = false;
   // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)
   static constexpr bool kChannelLoop = false;
+  // Four bytes a pass (their addresses from one pointer and three precomputed steps), the last
+  // n mod 4 one at a time: the byte loop took 7 cycles a byte (its branch taken each byte), this
+  // one about 4.5.
   static void gather_rows(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t src_row,
                           int32_t stride, int32_t n, int32_t lines) {
+    const int32_t s2 = 2 * stride, s3 = 3 * stride, s4 = 4 * stride;
     for (int32_t l = 0; l < lines; ++l, dst += dst_row, src += src_row) {
       const int8_t* s = src;
-      for (int32_t i = 0; i < n; ++i, s += stride) dst[i] = *s;
+      int8_t* d = dst;
+      int8_t* const quads_end = dst + (n & ~3);
+      while (d != quads_end) {
+        const int8_t a = s[0], b = s[stride], c = s[s2], e = s[s3];
+        s += s4;
+        d[0] = a;
+        d[1] = b;
+        d[2] = c;
+        d[3] = e;
+        d += 4;
+      }
+      for (int32_t i = n & 3; i > 0; --i, s += stride) *d++ = *s;
     }
   }
   // depthwise_fast below takes this path for three rows of up to three taps only.
