@@ -2,10 +2,12 @@
    plain RV32IMC core (the contract and argument block: kernels/cortex_m/util/depthwise_planes.h,
    DwRowArgs; isa/rv32/depthwise.h calls it when the weight words' fourth bytes are zero).
 
-   The nine weights are sign-extended into registers once. With stride 1, two neighbouring
-   outputs go together: they share two of their three columns, so twelve byte loads feed their
-   eighteen mul + add; otherwise an output is nine byte loads and nine mul + add (each load two or
-   more instructions ahead of its use). Then the 4v requantization of cmsis_math.h
+   The nine weights are sign-extended into registers once. With stride 1 and a fused ReLU, four
+   neighbouring outputs go together (ROW_QUAD: six byte loads a window row feed twelve mul + add);
+   their row's last one to three, and every output of a layer without one, in pairs, which share
+   two of their three columns, so twelve byte loads feed their eighteen mul + add; otherwise an
+   output is nine byte loads and nine mul + add (each load two or more instructions ahead of its
+   use). Then the 4v requantization of cmsis_math.h
    (requantize_offset_4v: one mulh, no low word), clamped to [amin, amax]; with a fused ReLU
    without the sign term and the lower bound (REQ_K3R: 12 cycles a sum at or above 0 against 16),
    the general form after the return. */
@@ -58,6 +60,43 @@
    (r+1) + 2^r, t6 = r + 1), clamp to [ra, s0], store at 0(base); t2, a5 temporaries. A sum below
    the floor (t0) is amin; a result outside the range takes its fixup after the return
    (CLAMP_FIXUP id), so the common case costs two branches not taken. */
+/* one window row r of four neighbouring outputs (stride 1): six plane bytes from t2, each loaded
+   two or more instructions before its first use and dead after its last (three registers, a5..a7),
+   weights w0..w2; sums t3, s11, s1, a3; t0 the product. 30 instructions for 12 multiply-
+   accumulates against ROW_PAIR's 16 for 6. */
+.macro ROW_QUAD w0, w1, w2
+    lb   a5, 0(t2)
+    lb   a6, 1(t2)
+    lb   a7, 2(t2)
+    mul  t0, a5, \w0
+    add  t3, t3, t0
+    lb   a5, 3(t2)
+    mul  t0, a6, \w1
+    add  t3, t3, t0
+    mul  t0, a6, \w0
+    add  s11, s11, t0
+    mul  t0, a7, \w2
+    add  t3, t3, t0
+    lb   a6, 4(t2)
+    mul  t0, a7, \w1
+    add  s11, s11, t0
+    mul  t0, a7, \w0
+    add  s1, s1, t0
+    lb   a7, 5(t2)
+    mul  t0, a5, \w2
+    add  s11, s11, t0
+    mul  t0, a5, \w1
+    add  s1, s1, t0
+    mul  t0, a5, \w0
+    add  a3, a3, t0
+    mul  t0, a6, \w2
+    add  s1, s1, t0
+    mul  t0, a6, \w1
+    add  a3, a3, t0
+    mul  t0, a7, \w2
+    add  a3, a3, t0
+.endm
+
 /* REQ_K3 for a fused ReLU (the floor 0: amin is the output offset; t5 holds the sign term +1 of
    a sum at or above 0, added at entry): a negative sum stores amin, another's result is at least
    amin, so only the upper bound is tested (12 cycles against 16) */
@@ -156,7 +195,36 @@ etmcu_rv32_dw_row_k3:
     lw   t0, A_XSTEP(a0)
     li   t2, 1
     bne  t0, t2, 2f               /* stride 2 and more: one output at a time */
-9:  li   t2, 2                    /* stride 1: two neighbouring outputs per pass */
+    lw   t0, A_FLOOR(a0)
+    bnez t0, 7f                   /* (no fused ReLU: pairs) */
+9:  li   t2, 4                    /* stride 1, a fused ReLU: four neighbouring outputs a pass */
+    blt  a3, t2, 6f
+    lw   s1, A_FULL(a0)           /* (s1 is the third output's sum here: full reloaded) */
+    mv   t2, a1
+    sw   a3, 4(sp)                /* (a3 the fourth's: the outputs left in the frame) */
+    mv   t3, s1
+    mv   s11, s1
+    mv   a3, s1
+    ROW_QUAD s2, s3, s4
+    add  t2, t2, t1
+    ROW_QUAD s5, s6, s7
+    add  t2, t2, t1
+    ROW_QUAD s8, s9, s10
+    REQ_K3R t3, a2, k3qa
+    add  a2, a2, a4
+    REQ_K3R s11, a2, k3qb
+    add  a2, a2, a4
+    REQ_K3R s1, a2, k3qc
+    add  a2, a2, a4
+    REQ_K3R a3, a2, k3qd
+    add  a2, a2, a4
+    lw   a3, 4(sp)
+    addi a1, a1, 4
+    addi a3, a3, -4
+    bnez a3, 9b
+    j    8f
+6:  lw   s1, A_FULL(a0)           /* (the quads' sums took s1) */
+7:  li   t2, 2                    /* then two neighbouring outputs per pass */
     blt  a3, t2, 2f
     mv   t3, s1
     mv   s11, s1
@@ -175,7 +243,7 @@ etmcu_rv32_dw_row_k3:
     add  a2, a2, a4
     addi a1, a1, 2
     addi a3, a3, -2
-    bnez a3, 9b
+    bnez a3, 7b
     j    8f
 2:  add  t0, a1, t1               /* the window's second and third rows */
     add  t2, t0, t1
@@ -260,7 +328,7 @@ etmcu_rv32_dw_row_k3:
     .irp id, k3a, k3b, k3c
     CLAMP_FIXUP \id, t2, ra, s0
     .endr
-    .irp id, k3ra, k3rb, k3rc
+    .irp id, k3ra, k3rb, k3rc, k3qa, k3qb, k3qc, k3qd
     CLAMP_FIXUP_HI \id, t2, s0
     .endr
     .size etmcu_rv32_dw_row_k3, . - etmcu_rv32_dw_row_k3
