@@ -259,6 +259,7 @@ etmcu_rv32_dw_row_k3:
     lb   a6, 1(t0)
     add  a5, a5, a7
     lb   a7, 2(t0)
+    lw   t0, A_FLOOR(a0)          /* (t0 free: loaded well before its test) */
     mul  t3, t3, s5
     mul  a6, a6, s6
     add  a5, a5, t3
@@ -275,12 +276,11 @@ etmcu_rv32_dw_row_k3:
     add  a5, a5, a6
     add  a5, a5, a7
     /* requantize a5 (4v form), clamp, store (a sum below the floor is amin) */
-    lw   t0, A_FLOOR(a0)
     bnez t0, .Lk3_single_general
     REQ_K3R a5, a2, k3rc
 .Lk3_single_join:
-    add  a2, a2, a4
     lw   t0, A_XSTEP(a0)
+    add  a2, a2, a4
     add  a1, a1, t0
     addi a3, a3, -1
     bnez a3, 2b

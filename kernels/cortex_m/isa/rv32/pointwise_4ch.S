@@ -254,15 +254,15 @@ etmcu_rv32_pointwise_4ch:
     lw   t0, F_LEFT(sp)
     li   t1, 3
     blt  t0, t1, .Lpairs
-    lw   a1, F_X(sp)              /* the three receptive fields (less D) */
-    lw   t1, A_XSTEP(a0)
+    lw   t1, A_XSTEP(a0)          /* (loads ordered so that none is used by the next */
+    lw   a1, F_X(sp)              /* instruction: a load-use costs a cycle) */
+    lw   t2, F_W(sp)              /* the three receptive fields and four weight rows (less D) */
+    lw   t6, A_WSTRIDE(a0)
     add  a2, a1, t1
     add  a3, a2, t1
-    lw   t2, F_W(sp)              /* the four weight rows (less D) */
-    lw   t1, A_WSTRIDE(a0)
-    add  t3, t2, t1
-    add  t4, t3, t1
-    add  t5, t4, t1
+    add  t3, t2, t6
+    add  t4, t3, t6
+    add  t5, t4, t6
     lw   s0, (A_FULL + 0)(a0)
     lw   s1, (A_FULL + 4)(a0)
     lw   s2, (A_FULL + 8)(a0)
@@ -276,8 +276,8 @@ etmcu_rv32_pointwise_4ch:
     mv   s10, s2
     mv   s11, s3
     lw   ra, A_ROWS(a0)           /* kernel rows left */
-7:  lw   t1, F_DSEL(sp)
-    lw   t6, F_ROWD(sp)
+7:  lw   t6, F_ROWD(sp)
+    lw   t1, F_DSEL(sp)
     add  t6, a1, t6               /* the end of the run (less D) */
     beqz t1, 8f                   /* the entry BYTE3 D */
     bltz t1, .Lbytes              /* (a run that is not whole words: below the loop) */
@@ -328,14 +328,14 @@ etmcu_rv32_pointwise_4ch:
     addi ra, ra, -1
     beqz ra, 9f                   /* (1x1 layers: one row, no skips) */
     lw   t1, F_RSKIP(sp)          /* the next kernel row of the three receptive fields */
+    lw   t0, F_WRSKIP(sp)         /* and of the weights (t0 free after the loop) */
     add  a1, a1, t1
     add  a2, a2, t1
     add  a3, a3, t1
-    lw   t1, F_WRSKIP(sp)         /* and of the weights */
-    add  t2, t2, t1
-    add  t3, t3, t1
-    add  t4, t4, t1
-    add  t5, t5, t1
+    add  t2, t2, t0
+    add  t3, t3, t0
+    add  t4, t4, t0
+    add  t5, t5, t0
     j    7b
 .Lbytes:                          /* -D (t1), D in 1..15 and not a multiple of 4 */
     neg  t1, t1
@@ -362,14 +362,14 @@ etmcu_rv32_pointwise_4ch:
     beqz t0, .Lenter10
     j    .Lenter11
 9:
-    lw   a1, F_Y(sp)              /* outputs: y_step apart */
     lw   t1, A_YSTEP(a0)
+    lw   a1, F_Y(sp)              /* outputs: y_step apart */
+    lw   t2, A_FLOOR(a0)
     add  a2, a1, t1
     add  a3, a2, t1
-.Lrequant3:                       /* (also the last pair's) */
+.Lrequant3:                       /* (also the last pair's; t2 the floor) */
     lw   t5, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
-    lw   t2, A_FLOOR(a0)
     bnez t2, .Lrequant3_general   /* (a fused ReLU's floor is 0: its form falls through) */
     REQ3R_CHANNEL 0, s0, s4, s8
     REQ3R_CHANNEL 1, s1, s5, s9
@@ -377,17 +377,17 @@ etmcu_rv32_pointwise_4ch:
     REQ3R_CHANNEL 3, s3, s7, s11
 .Lnext3:
     lw   t1, A_YSTEP(a0)          /* the next three pixels */
+    lw   t0, F_LEFT(sp)
     add  a1, a3, t1
     sw   a1, F_Y(sp)
-    lw   a1, F_X(sp)
     lw   t1, A_XSTEP(a0)
+    lw   a1, F_X(sp)
+    addi t0, t0, -3
+    sw   t0, F_LEFT(sp)
     add  a1, a1, t1
     add  a1, a1, t1
     add  a1, a1, t1
     sw   a1, F_X(sp)
-    lw   t0, F_LEFT(sp)
-    addi t0, t0, -3
-    sw   t0, F_LEFT(sp)
     j    .Ltriple
 .Lpairs:                          /* the last one or two pixels (t0 of them) */
     blez t0, .Ldone               /* (after a pair's pass through the triple's outputs: < 0) */
@@ -465,6 +465,7 @@ etmcu_rv32_pointwise_4ch:
     bne  t0, t1, 5f
     mv   a2, a1
 5:  mv   a3, a2
+    lw   t2, A_FLOOR(a0)
     mv   s8, s4
     mv   s9, s5
     mv   s10, s6
