@@ -279,12 +279,7 @@ etmcu_rv32_pointwise_4ch:
 7:  lw   t6, F_ROWD(sp)
     lw   t1, F_DSEL(sp)
     add  t6, a1, t6               /* the end of the run (less D) */
-    beqz t1, 8f                   /* the entry BYTE3 D */
-    bltz t1, .Lbytes              /* (a run that is not whole words: below the loop) */
-    addi t1, t1, -8
-    bltz t1, .Lenter4
-    beqz t1, .Lenter8
-    j    .Lenter12
+    bnez t1, .Lentry              /* the entry BYTE3 D (D = 0 falls through, not taken) */
 8:
     BYTE3 0
 .Lenter1:
@@ -337,6 +332,12 @@ etmcu_rv32_pointwise_4ch:
     add  t4, t4, t0
     add  t5, t5, t0
     j    7b
+.Lentry:                          /* D (t1) in 4, 8, 12, or -D */
+    bltz t1, .Lbytes              /* (a run that is not whole words) */
+    addi t1, t1, -8
+    bltz t1, .Lenter4
+    beqz t1, .Lenter8
+    j    .Lenter12
 .Lbytes:                          /* -D (t1), D in 1..15 and not a multiple of 4 */
     neg  t1, t1
     andi t0, t1, 3
