@@ -4,10 +4,10 @@
 
    The nine weights are sign-extended into registers once. With stride 1 and a fused ReLU, four
    neighbouring outputs go together (ROW_QUAD: six byte loads a window row feed twelve mul + add);
-   their row's last one to three, and every output of a layer without one, in pairs, which share
-   two of their three columns, so twelve byte loads feed their eighteen mul + add; otherwise an
-   output is nine byte loads and nine mul + add (each load two or more instructions ahead of its
-   use). Then the 4v requantization of cmsis_math.h
+   a row's last one to three, and the outputs of a layer without a ReLU, go in pairs, which share
+   two of their three columns, so twelve byte loads feed their eighteen mul + add; otherwise (and
+   a row's odd last one) an output is nine byte loads and nine mul + add (each load two or more
+   instructions ahead of its use). Then the 4v requantization of cmsis_math.h
    (requantize_offset_4v: one mulh, no low word), clamped to [amin, amax]; with a fused ReLU
    without the sign term and the lower bound (REQ_K3R: 12 cycles a sum at or above 0 against 16),
    the general form after the return. */

@@ -16,8 +16,8 @@
    and clamped to [amin, amax], the out-of-range results through fixups placed after the return
    (two branches not taken in the common case). A block with a fused ReLU (its floor 0) takes a
    copy of that code without the sign term and the lower bound (REQ3R: 12 cycles a sum at or
-   above 0 against 16); the general copy sits after the return. An odd last pixel is computed as a pair with
-   itself, and the pair's outputs go through the triple's requantization as three pixels (the
+   above 0 against 16); the general copy sits after the return. An odd last pixel is computed as
+   a pair with itself, and the pair's outputs go through the triple's requantization as three pixels (the
    second one twice): four more requantizations once per call instead of 500 B of code.
 
    The triple loop has one copy of its 16-byte step for every run length (run_bytes, any length:
