@@ -61,6 +61,13 @@ struct PointwiseBlock {
   // not read: round_high = m, offset_high = offset * 2^21 + 2^19, right = the sums' bound. The
   // 4v fields stay set: a build without the dyadic kernel takes the frexp one.
   int32_t dyadic = 0;
+  // The ISA's subroutine for four pixels over several kernel rows (Xpulp's
+  // etmcu_xpulp_pointwise_rows, isa/xpulp/pointwise_rows.S), or null: the kernel's three-pixel
+  // loop. Only the Xpulp kernel reads it, only when rows > 1, so it is set (set_rows_kernel)
+  // where a block gets kernel rows, the convolution's interior path: only programs with such
+  // layers link the subroutine. (No default: an initialiser is a store in every block's
+  // construction, linear layers' included.)
+  void (*rows_fn)();
 };
 static_assert(
     sizeof(void*) != 4 ||
@@ -75,7 +82,8 @@ static_assert(
          offsetof(PointwiseBlock, group_mult) == 192 &&
          offsetof(PointwiseBlock, group_shift) == 196 &&
          offsetof(PointwiseBlock, group_offset) == 200 &&
-         offsetof(PointwiseBlock, run_bytes) == 204 && offsetof(PointwiseBlock, dyadic) == 208),
+         offsetof(PointwiseBlock, run_bytes) == 204 && offsetof(PointwiseBlock, dyadic) == 208 &&
+         offsetof(PointwiseBlock, rows_fn) == 212),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // A run of `bytes` bytes (whole words unless the ISA's kernel takes byte runs).

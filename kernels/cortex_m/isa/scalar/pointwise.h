@@ -37,6 +37,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
+// No subroutine for several kernel rows: this ISA's kernel never reads PointwiseBlock::rows_fn.
+inline void set_rows_kernel(PointwiseBlock&) {}
+
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {
   pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(

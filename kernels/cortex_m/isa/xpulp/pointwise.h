@@ -1,7 +1,8 @@
 // The pointwise micro-kernel for the CV32E40P with its PULP extensions: isa/xpulp/pointwise_4ch.S
 // (in 1x1 stride-1 layers five pixels by four channels per hardware-loop pass, 29 cycles per 80
 // multiply-accumulates, where the layer has a fused ReLU and rows of an even number of words, else
-// four pixels, 24 cycles per 64; then three, two or one pixel; the requantization with
+// four pixels, 24 cycles per 64, as in layers of several kernel rows with the subroutine of
+// pointwise_rows.S; then three, two or one pixel; the requantization with
 // cv.addRNr / cv.max / cv.min). On the host the same arithmetic in C.
 #pragma once
 #include <stdint.h>
@@ -17,6 +18,9 @@ extern "C" void etmcu_xpulp_pointwise_1px(const etmcu::kernels::int8::PointwiseB
                                           const int8_t* x, int8_t* y);
 // The same assembled for dyadic blocks (pointwise_4ch_dy.S: PointwiseBlock::dyadic)
 extern "C" void etmcu_xpulp_pointwise_4ch_dy(etmcu::kernels::int8::PointwiseBlock* b);
+// Both forms' subroutine for four pixels over several kernel rows (pointwise_rows.S; it runs on
+// their frame: not callable from C)
+extern "C" void etmcu_xpulp_pointwise_rows();
 #endif
 
 namespace etmcu {
@@ -118,6 +122,18 @@ inline void pointwise_groups(PointwiseBlock& b) {
 #else
   pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(
       b, [](const PointwiseBlock& one) { pointwise_4ch(one); });
+#endif
+}
+
+// Blocks whose receptive fields are several kernel rows (a 3x3 convolution's interior) take
+// four pixels a pass in etmcu_xpulp_pointwise_rows (24 cycles per 64 multiply-accumulates
+// against the three-pixel loop's 19 per 48) where their runs are an even number of words. Set
+// only by the convolution's interior path, so a program without such layers links none of it.
+inline void set_rows_kernel(PointwiseBlock& b) {
+#if defined(__riscv)
+  b.rows_fn = etmcu_xpulp_pointwise_rows;
+#else
+  (void)b;
 #endif
 }
 

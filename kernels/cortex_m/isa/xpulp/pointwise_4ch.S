@@ -75,6 +75,7 @@
 #define A_GMULT 192
 #define A_GSHIFT 196
 #define A_GOFFSET 200
+#define A_ROWSFN 212
 
 /* \reg = the block's floor (neg_floor), or in the dyadic form 2^20 (REQ_VALUE's sign term) */
 .macro LOAD_FLOOR reg
@@ -426,7 +427,7 @@ PW_4CH:
        60(sp), and 1 - 4 y_step at 72(sp). */
     lw   t0, A_ROWS(a0)
     addi t0, t0, -1
-    bnez t0, .Ltriple
+    bnez t0, .Lrows_go        /* (kernel rows: four pixels with the walking pointers below) */
     bne  a5, s9, .Ltriple
     slli t0, a7, 2
     bne  t0, s9, .Ltriple     /* (x_step == 4 words: the next block's rows below) */
@@ -718,6 +719,7 @@ PW_4CH:
     .insn r 0x7b, 1, 0x54, a4, t4, t6
     add  t0, t0, a1           /* the next block's rows: t0 is past 4 words, a1 is 3 x_step */
     sw   t0, 64(sp)
+.Lquad_req:                   /* (the rows path's sums too) */
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   t5, A_FLOOR(a0)
@@ -782,6 +784,8 @@ PW_4CH:
     bgez t0, .Lquad
     addi s11, t0, 4           /* the rest: the registers of the paths below */
     beqz s11, .Ldone
+    bltz s11, .Lqrows_next    /* (the rows path's count: biased by -2^30) */
+.Lquad_rest:
     lw   a1, 64(sp)
     lw   a6, 68(sp)
     lw   s9, A_XSTEP(a0)
@@ -917,6 +921,33 @@ PW_4CH:
     Q3_NEG 3, 10, s7, t3
     Q3_NEG 3, 11, s11, t4
     j    .Lq3next
+    /* Four pixels by four channels over receptive fields of several kernel rows (a 3x3
+       convolution: rows > 1) while four are left, for runs of an even number of words, where the
+       block names the subroutine that sums them (PointwiseBlock::rows_fn, pointwise_rows.S: a
+       program without such layers links none of it): its sums are the four-pixel path's (s0..s11,
+       a4..a7), requantized by that path's code (.Lquad_req), to which it returns (112(sp)).
+       Its block entry sets the pass's slots as .Lquad_go does and its own (pointwise_rows.S),
+       116(sp) its pass entry. The pixels left after a pass are at 60(sp) less 2^30, which tells
+       the shared tail (4:) to come back here. */
+.Lrows_go:
+    andi t0, a7, 1
+    bnez t0, .Ltriple         /* (runs of an odd number of words: the three-pixel loop) */
+    li   t0, 4
+    blt  s11, t0, .Ltriple
+    lw   t0, A_ROWSFN(a0)
+    beqz t0, .Ltriple         /* (no subroutine: the three-pixel loop) */
+    lla  t1, .Lquad_req
+    sw   t1, 112(sp)          /* where the subroutine returns: the requantization */
+    jr   t0                   /* (its block entry: the slots, then the first pass) */
+.Lqrows_next:                 /* (from the shared tail: t0 the biased count after the next pass) */
+    lw   t2, 116(sp)          /* (the subroutine's pass entry) */
+    lui  t1, 0x40000
+    add  t0, t0, t1
+    bltz t0, 1f
+    jr   t2
+1:  addi s11, t0, 4           /* the pixels left: none, or the paths below */
+    beqz s11, .Ldone
+    j    .Lquad_rest
 .Lpair:
     li   t0, 1
     beq  s11, t0, .Lsingle    /* the last pixel alone */
