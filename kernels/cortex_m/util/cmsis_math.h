@@ -198,6 +198,17 @@ inline RequantDyadic requant_dyadic(int32_t multiplier, int32_t offset) {
   return RequantDyadic{m, (int32_t(1) << (30 - bits)) - 1,
                        static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (1 << 19)};
 }
+// With a fused ReLU (amin is the offset, the floor 0), the largest sum v >= 0 whose result is at
+// most amax: (v * m + 3 * 2^19 + offset * 2^21) >> 21 <= amax while
+//   v * m <= T = (amax - offset + 1) * 2^21 - 3 * 2^19 - 1,  so  V = T / m.
+// Its result is amax itself (m < 2^20: the results of consecutive sums differ by 0 or 1, and the
+// result of 0 is the offset <= amax), and every larger sum's is above amax: clamping the sum to
+// [0, V] is also the activation clamp, one instruction instead of two where the kernel clamps the
+// sum anyway (the Xpulp kernels' cv.clipur / cv.min). V * m <= T < 2^29: the product never
+// overflows (V is below the overflow bound 2^(30-L) - 1). amax in [offset, 127].
+inline int32_t dyadic_relu_bound(int32_t m, int32_t offset, int32_t amax) {
+  return ((amax - offset + 1) * (int32_t(1) << 21) - (3 << 19) - 1) / m;
+}
 // Whether channels [0, n) are all dyadic, without a branch per channel past the first (an
 // upstream program's layer fails there: a few cycles, not a loop).
 inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {

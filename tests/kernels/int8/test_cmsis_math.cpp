@@ -183,5 +183,32 @@ TEST(CmsisMath, DyadicRequantizationEqualsRequantizePlusOffset) {
   EXPECT_GT(checked, 100000);
 }
 
+// The ReLU clamp V of a dyadic channel (the Xpulp kernels clamp sums to [0, V] in place of the
+// overflow bound and the cv.min with amax): V's result is amax, V + 1's is above it, V is below
+// the overflow bound, for every multiplier bit length, offset and amax from the offset to 127.
+TEST(CmsisMath, DyadicReluBoundIsTheLastSumAtOrBelowAmax) {
+  std::mt19937 rng(2031);
+  std::vector<int32_t> ms = {1, 2, 3, (1 << 20) - 1, 1 << 19, 743, 41261, 1 << 10, 3 << 17};
+  for (int b = 1; b <= 20; ++b)
+    for (int i = 0; i < 4; ++i)
+      ms.push_back(std::uniform_int_distribution<int32_t>(1 << (b - 1), (1 << b) - 1)(rng));
+  int64_t checked = 0;
+  for (int32_t m : ms)
+    for (int32_t offset : {-128, -127, -1, 0, 1, 50, 126, 127})
+      for (int32_t amax : {offset, offset + 1, 0, 6, 100, 126, 127}) {
+        if (amax < offset || amax > 127) continue;
+        const cmsis::RequantDyadic q = cmsis::requant_dyadic(m << 11, offset);
+        const int32_t v = cmsis::dyadic_relu_bound(m, offset, amax);
+        ASSERT_GE(v, 0);
+        ASSERT_LT(v, q.bound) << "m=" << m;
+        EXPECT_EQ(cmsis::requantize_offset_dyadic(v, q), amax)
+            << "m=" << m << " offset=" << offset << " amax=" << amax;
+        EXPECT_GT(cmsis::requantize_offset_dyadic(v + 1, q), amax)
+            << "m=" << m << " offset=" << offset << " amax=" << amax;
+        ++checked;
+      }
+  EXPECT_GT(checked, 3000);
+}
+
 }  // namespace
 }  // namespace etmcu::kernels

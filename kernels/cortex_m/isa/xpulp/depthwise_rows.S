@@ -262,15 +262,17 @@ etmcu_xpulp_dw_row_k3:
 .Lq\@:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
 .endm
-/* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, B] (t2, from REQ_DY_PRE;
+/* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, V] (t2, from REQ_DY_PRE;
    a negative sum gives the offset, amin), one mul, then cv.addRN adds offset * 2^21 + 2^19 and
    2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0; the shift an immediate,
-   so the dyadic lines leave t6 free) */
+   so the dyadic lines leave t6 free). V is the channel's largest sum whose result is at most
+   amax (.Lc_dyadic): its result is amax itself (m < 2^20: consecutive sums' results differ by 0
+   or 1), so the clamp to V is also the one to amax, without a cv.min (4 instructions and the
+   store, against 5 with the overflow bound 2^(30-L) - 1 and a cv.min). */
 .macro REQ_DY acc
     .insn r 0x2b, 3, 0x3b, \acc, \acc, t2   /* cv.clipur \acc, \acc, t2 */
     mul  \acc, \acc, t4
     .insn r 0x5b, 2, 0x55, \acc, \acc, s11  /* cv.addRN \acc, \acc, s11, 21 */
-    .insn r 0x2b, 3, 0x2b, \acc, \acc, s0   /* cv.min \acc, \acc, amax */
     .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
 .endm
 .macro REQ_DY_PRE
@@ -530,7 +532,7 @@ etmcu_xpulp_dw_k3_lines:
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
 
 /* The same for dyadic channels (DwK3Channels::dyadic; cmsis_math.h requant_dyadic): t4 the
-   multiplier >> 11, s11 offset * 2^21 + 2^19, 128(sp) the sums' clamp bound (t6 unused: the
+   multiplier >> 11, s11 offset * 2^21 + 2^19, 128(sp) the sums' clamp V (t6 unused: the
    lines of six outputs keep their window step there). In their own
    section, behind kernel path kPathDyadic: a program without dyadic layers links neither. */
     .section .text.etmcu_xpulp_dw_k3_dy, "ax", @progbits
@@ -782,15 +784,22 @@ etmcu_xpulp_dw_k3_channels:
     lw   a4, C_YSTEP(a0)
     lw   t2, C_LINESFN(a0)
     sw   t2, 124(sp)                       /* the lines' subroutine (the stride's) */
+    lw   t2, C_DYADIC(a0)
+    beqz t2, 1f
     lw   t2, 16(sp)                        /* the dyadic form's constants (.Lc_dyadic) */
-    slli t2, t2, 21
+    slli t6, t2, 21
     lui  t5, 0x80
-    add  t2, t2, t5
-    sw   t2, 136(sp)                       /* amin (the offset) * 2^21 + 2^19 */
-    lui  t2, 0x20000
-    addi t2, t2, -1
-    sw   t2, 132(sp)                       /* 2^29 - 1 */
-    lw   t2, C_PREPFN(a0)
+    add  t6, t6, t5
+    sw   t6, 136(sp)                       /* amin (the offset) * 2^21 + 2^19 */
+    lw   t6, C_AMAX(a0)                    /* T = (amax - amin + 1) * 2^21 - 3 * 2^19 - 1: */
+    sub  t6, t6, t2                        /* a sum v >= 0 gives at most amax while v * m <= T */
+    addi t6, t6, 1                         /* (cmsis_math.h dyadic_relu_bound) */
+    slli t6, t6, 21
+    lui  t5, 0x180
+    addi t5, t5, 1
+    sub  t6, t6, t5
+    sw   t6, 132(sp)
+1:  lw   t2, C_PREPFN(a0)
     jalr ra, t2, 0                         /* and its once-per-strip slots */
     li   t2, 0x01010101
     sw   t2, 8(sp)
@@ -903,11 +912,10 @@ etmcu_xpulp_dw_k3_channels:
     ret
 .Lc_dyadic:                                /* the dyadic lines' parameters (REQ_DY) */
     srai t4, t4, 11                        /* m */
-    .insn r 0x2b, 3, 0x22, a3, t4, x0      /* cv.fl1 a3, t4: L - 1 */
-    lw   t2, 132(sp)                       /* 2^29 - 1 */
+    lw   t2, 132(sp)                       /* T */
     lw   s11, 136(sp)                      /* offset * 2^21 + 2^19 */
-    srl  a3, t2, a3
-    sw   a3, 128(sp)                       /* the sums' bound (2^29 - 1) >> (L - 1) = 2^(30-L) - 1 */
+    divu a3, t2, t4
+    sw   a3, 128(sp)                       /* V = T / m: the sums' clamp (REQ_DY) */
     j    .Lc_lines
     .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
 
