@@ -278,6 +278,46 @@ etmcu_xpulp_dw_row_k3:
 .macro REQ_DY_PRE
     lw   t2, 128(sp)
 .endm
+/* a quad's four sums: REQ_DY each */
+.macro REQ_DY4 r0, r1, r2, r3
+    REQ_DY \r0
+    REQ_DY \r1
+    REQ_DY \r2
+    REQ_DY \r3
+.endm
+/* a quad's four sums in the frexp form, in two flows as the pointwise kernel's ReLU outputs: the
+   positive one (a sum at or above 0: its test falls through to the arithmetic, in the sum's own
+   register, and the store, 10 cycles with mulh's five) and the negative one (the store of amin,
+   t2 for the quad: its test falls through, 2 cycles); a change of sign branches into the other
+   flow at the same output (3 cycles). REQ_Q per sum: 11 and 5 (amin loaded for each, a taken
+   branch for each negative one). The quad enters the positive flow. */
+.macro REQ_Q4 r0, r1, r2, r3
+    lw   t2, 16(sp)                        /* amin */
+    REQ_QP \r0, 0, \@
+    REQ_QP \r1, 1, \@
+    REQ_QP \r2, 2, \@
+    REQ_QP \r3, 3, \@
+    j    .Lq4end\@
+    REQ_QN \r0, 0, \@
+    REQ_QN \r1, 1, \@
+    REQ_QN \r2, 2, \@
+    REQ_QN \r3, 3, \@
+.Lq4end\@:
+.endm
+.macro REQ_QP acc, n, tag
+    blt  \acc, zero, .Lqs\tag\()_\n
+.Lqa\tag\()_\n:
+    slli \acc, \acc, 2
+    mulh \acc, \acc, t4
+    .insn r 0x2b, 3, 0x42, \acc, s11, t6   /* cv.addRNr \acc, s11, t6 */
+    .insn r 0x2b, 3, 0x2b, \acc, \acc, s0   /* cv.min \acc, \acc, amax */
+    .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
+.endm
+.macro REQ_QN acc, n, tag
+    bge  \acc, zero, .Lqa\tag\()_\n
+.Lqs\tag\()_\n:
+    .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr amin, (a2), a4 */
+.endm
 .macro REQ_NONE
 .endm
 /* the pair of sums \s0r (weights s2..s4), \s1r (s6..s8) of the words \r0, \r1, \r2 */
@@ -311,10 +351,7 @@ etmcu_xpulp_dw_row_k3:
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
     PAIR_SUMS a3, s1, \a0r, \a1r, \a2r
-    \req a5
-    \req s9
-    \req a3
-    \req s1
+    \req\()4 a5, s9, a3, s1
 .endm
 /* The slots of etmcu_xpulp_dw_k3_lines that depend on the layer only (once per strip): from
    outputs per line (4(sp)), window to the next line's (32(sp)), y after a line (24(sp)), lines
