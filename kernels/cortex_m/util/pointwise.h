@@ -49,7 +49,16 @@ struct PointwiseBlock {
   // shift (requant_4v_ok), with the output offset; each block's weights w_stride * 4 bytes and its
   // outputs 4 bytes after the last's. 0: one block, its parameters above (pointwise_4ch).
   int32_t groups = 0;
-  const int32_t* group_full;
+  union {
+    const int32_t* group_full;
+    // With groups == 0 and rows > 1 (only the convolution's interior path gives a block kernel
+    // rows, one block at a time) the ISA's subroutine for four pixels over several kernel rows
+    // (Xpulp's etmcu_xpulp_pointwise_rows, isa/xpulp/pointwise_rows.S), or null: the kernel's
+    // three-pixel loop. Only the Xpulp kernel reads it, there; set_rows_kernel sets it, so only
+    // programs with such layers link the subroutine. (In the place of group_full, which such a
+    // block does not use: the block keeps its size, and the other ISAs' code its layout.)
+    void (*rows_fn)();
+  };
   const int32_t* group_mult;
   const int32_t* group_shift;
   int32_t group_offset;
@@ -61,13 +70,6 @@ struct PointwiseBlock {
   // not read: round_high = m, offset_high = offset * 2^21 + 2^19, right = the sums' bound. The
   // 4v fields stay set: a build without the dyadic kernel takes the frexp one.
   int32_t dyadic = 0;
-  // The ISA's subroutine for four pixels over several kernel rows (Xpulp's
-  // etmcu_xpulp_pointwise_rows, isa/xpulp/pointwise_rows.S), or null: the kernel's three-pixel
-  // loop. Only the Xpulp kernel reads it, only when rows > 1, so it is set (set_rows_kernel)
-  // where a block gets kernel rows, the convolution's interior path: only programs with such
-  // layers link the subroutine. (No default: an initialiser is a store in every block's
-  // construction, linear layers' included.)
-  void (*rows_fn)();
 };
 static_assert(
     sizeof(void*) != 4 ||
@@ -83,7 +85,7 @@ static_assert(
          offsetof(PointwiseBlock, group_shift) == 196 &&
          offsetof(PointwiseBlock, group_offset) == 200 &&
          offsetof(PointwiseBlock, run_bytes) == 204 && offsetof(PointwiseBlock, dyadic) == 208 &&
-         offsetof(PointwiseBlock, rows_fn) == 212),
+         offsetof(PointwiseBlock, rows_fn) == 188),
     "PointwiseBlock layout differs from the one pointwise_4ch.S reads");
 
 // A run of `bytes` bytes (whole words unless the ISA's kernel takes byte runs).

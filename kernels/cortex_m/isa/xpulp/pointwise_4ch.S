@@ -75,7 +75,7 @@
 #define A_GMULT 192
 #define A_GSHIFT 196
 #define A_GOFFSET 200
-#define A_ROWSFN 212
+#define A_ROWSFN 188             /* (rows > 1: groups is 0, group_full unused) */
 
 /* \reg = the block's floor (neg_floor), or in the dyadic form 2^20 (REQ_VALUE's sign term) */
 .macro LOAD_FLOOR reg
@@ -934,6 +934,8 @@ PW_4CH:
     bnez t0, .Ltriple         /* (runs of an odd number of words: the three-pixel loop) */
     li   t0, 4
     blt  s11, t0, .Ltriple
+    lw   t0, A_GROUPS(a0)
+    bnez t0, .Ltriple         /* (blocks in groups have no rows_fn: group_full's place) */
     lw   t0, A_ROWSFN(a0)
     beqz t0, .Ltriple         /* (no subroutine: the three-pixel loop) */
     lla  t1, .Lquad_req
