@@ -21,8 +21,11 @@
    When the pixels' rows are as far apart as the channels' weights (1x1 kernels, stride 1,
    rows == 1), pixels go five at a time while five are left in layers with a fused ReLU and rows of
    an even number of words (29 cycles per 80 multiply-accumulates), else four at a time while four
-   are left (one set of offsets serves rows and weights: 24 cycles per 64); then three at a time
-   (19 cycles per 48), then two (14 cycles per 32); a last odd pixel alone (9 cycles per 16).
+   are left (one set of offsets serves rows and weights: 24 cycles per 64). Where they are not
+   (several kernel rows: a kxk layer's interior) four at a time too, for runs of an even number of
+   words, through the subroutine the block names (pointwise_rows.S: both pointers walking, 24
+   cycles per 64). Then three at a time (19 cycles per 48), then two (14 cycles per 32); a last
+   odd pixel alone (9 cycles per 16).
    Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
    cv.setup 0, rs1, n (opcode 0x2b, funct3 4, rd field 14), cv.lw post-increment (0x0b, funct3 2),
    cv.lw rd, rs2(rs1) (0x2b, funct3 3, funct7 0x06), cv.sb.pr (0x2b, funct3 3, funct7 0x10: M[rs1] =
