@@ -32,23 +32,7 @@
    rs2, rs1 += the register in the rd field),
    cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.max / cv.min (0x2b, funct3 3, funct7 0x2d / 0x2b),
    cv.addRNr (0x2b, funct3 3, funct7 0x42). */
-#define A_X 0
-#define A_XSTEP 4
-#define A_PIXELS 8
-#define A_WORDS 12
-#define A_W 16
-#define A_Y 20
-#define A_YSTEP 24
-#define A_AMIN 28
-#define A_AMAX 32
-#define A_FULL 36
-#define A_KOFF 68
-#define A_RIGHT 84
-#define A_ROWS 116
-#define A_ROWSKIP 120
-#define A_WSTRIDE 124
-#define A_FLOOR 128
-#define A_WROWSKIP 132
+#include "pointwise_block_asm.h"
 /* The dyadic form (pointwise_4ch_dy.S defines PW_DYADIC and includes this file): the same code
    with cmsis_math.h's requantize_offset_dyadic, one mul instead of a mulh, its parameters in the
    fields the frexp form's A_MULT / A_KOFF4 / A_RIGHT4 name (util/pointwise.h set_requant): the
@@ -73,12 +57,6 @@
 #define PW_4CH_SECTION .text.etmcu_xpulp_pointwise_4ch
 #define PW_1PX_SECTION .text.etmcu_xpulp_pointwise_1px
 #endif
-#define A_GROUPS 184
-#define A_GFULL 188
-#define A_GMULT 192
-#define A_GSHIFT 196
-#define A_GOFFSET 200
-#define A_ROWSFN 188             /* (rows > 1: groups is 0, group_full unused) */
 
 /* \reg = the block's floor (neg_floor), or in the dyadic form 2^20 (REQ_VALUE's sign term) */
 .macro LOAD_FLOOR reg

@@ -27,6 +27,7 @@
    rows, t1 the weights, t2 / ra = +- x_step, a1 / a2 = +- w_stride, t3..t6 the weight words,
    a3 / a0 the x words (a0 kept at 88(sp)), 92(sp) the kernel rows left. Encodings as in
    pointwise_4ch.S; cv.lw.pr (post-increment by a register: 0x2b, funct3 3, funct7 0x02). */
+#include "pointwise_block_asm.h"
     .section .text.etmcu_xpulp_pointwise_rows, "ax", @progbits
     .option push
     .option norvc
@@ -47,23 +48,23 @@ etmcu_xpulp_pointwise_rows:      /* a block's first pass: the slots, from the ke
     sw   t2, 72(sp)           /* 1 - 4 y_step */
     srli t1, a7, 1            /* (a7 the words of a run) */
     sw   t1, 96(sp)
-    lw   t1, 120(a0)          /* row_skip */
+    lw   t1, A_ROWSKIP(a0)
     sw   t1, 100(sp)
-    lw   t1, 132(a0)          /* w_row_skip */
+    lw   t1, A_WROWSKIP(a0)
     sw   t1, 104(sp)
     slli t1, s9, 2            /* (s9 x_step) */
     sw   t1, 108(sp)
     lla  t1, 3f
     sw   t1, 116(sp)          /* the pass entry, for the kernel's next passes */
-3:  lw   s0, 36(a0)           /* a pass: the sums from full[k] */
-    lw   s1, 40(a0)
-    lw   s2, 44(a0)
-    lw   s3, 48(a0)
+3:  lw   s0, (A_FULL + 0)(a0)   /* a pass: the sums from full[k] */
+    lw   s1, (A_FULL + 4)(a0)
+    lw   s2, (A_FULL + 8)(a0)
+    lw   s3, (A_FULL + 12)(a0)
     lw   t0, 64(sp)
-    lw   t1, 16(a0)           /* w */
-    lw   t2, 4(a0)            /* x_step */
+    lw   t1, A_W(a0)
+    lw   t2, A_XSTEP(a0)
     lw   a1, 52(sp)
-    lw   a3, 116(a0)          /* rows */
+    lw   a3, A_ROWS(a0)
     sw   a0, 88(sp)
     mv   s4, s0
     mv   s5, s1
