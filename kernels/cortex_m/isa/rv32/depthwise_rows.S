@@ -56,10 +56,6 @@
     add  s11, s11, t0
 .endm
 
-/* requantize acc in the 4v form of cmsis_math.h (requantize_offset_4v: t4 = m, t5 = offset <<
-   (r+1) + 2^r, t6 = r + 1), clamp to [ra, s0], store at 0(base); t2, a5 temporaries. A sum below
-   the floor (t0) is amin; a result outside the range takes its fixup after the return
-   (CLAMP_FIXUP id), so the common case costs two branches not taken. */
 /* one window row r of four neighbouring outputs (stride 1): six plane bytes from t2, each loaded
    two or more instructions before its first use and dead after its last (three registers, a5..a7),
    weights w0..w2; sums t3, s11, s1, a3; t0 the product. 30 instructions for 12 multiply-
@@ -118,6 +114,10 @@
     j    .Lst\id
 .endm
 
+/* requantize acc in the 4v form of cmsis_math.h (requantize_offset_4v: t4 = m, t5 = offset <<
+   (r+1) + 2^r, t6 = r + 1), clamp to [ra, s0], store at 0(base); t2, a5 temporaries. A sum below
+   the floor (t0) is amin; a result outside the range takes its fixup after the return
+   (CLAMP_FIXUP id), so the common case costs two branches not taken. */
 .macro REQ_K3 acc, base, id
     mv   t2, ra
     blt  \acc, t0, .Lst\id
