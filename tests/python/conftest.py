@@ -18,6 +18,11 @@ for p in (ROOT, ROOT / "python"):
 # tested where it is named (--kernel-paths program: tests/python/firmware/test_kernel_paths.py, the
 # KWS targets test).
 os.environ.setdefault("ETMCU_FW_KERNEL_PATHS", "all")
+# Likewise the stack: the tests' firmware keeps the board's default reserve where the static bound
+# fits in it (--stack-fit grow); sizing it exactly, `./etmcu run`'s default, relinks the firmware
+# (a second LTO link, about a third of a firmware build's time) and is tested where it is named
+# (tests/python/firmware/test_firmware.py EXACT_STACK).
+os.environ.setdefault("ETMCU_FW_STACK_FIT", "grow")
 
 SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "pte-corpus"

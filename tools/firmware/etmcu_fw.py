@@ -746,6 +746,13 @@ def main(argv=None):
     ap.add_argument("--no-lto", dest="lto", action="store_false",
                     help="no link-time optimisation (default: LTO, smaller and faster)")
     ap.add_argument("--stack-bytes", type=int, help="stack reserved (default: the board's)")
+    ap.add_argument("--stack-fit", choices=["exact", "grow"],
+                    default=os.environ.get("ETMCU_FW_STACK_FIT", "exact"),
+                    help="without --stack-bytes, the stack reserved once the static bound is known: exact "
+                         "(default, or $ETMCU_FW_STACK_FIT): the bound plus the overflow guard, relinking "
+                         "the firmware whenever that differs from the build's; grow: the board's default "
+                         "unless the bound needs more (a relink only then: the tests' setting, one LTO "
+                         "link per firmware fewer)")
     ap.add_argument("--libs-march", default="", choices=["", "rv32imc", "rv32imac"],
                     help="cv32e40p: the -march of the link, which picks the libgcc/picolibc multilib "
                          "(default rv32imac: compressed, smaller; rv32imc: the rv32im libraries, faster "
@@ -938,7 +945,10 @@ def run(args):
                 # Reserve the bound plus the 256-byte guard the runner's overflow check watches; a new
                 # reserve only relinks (the code, hence the bound, does not depend on it).
                 want = (bound["bound"] + 256 + 63) & ~63
-                if want != section_sizes(b, elf).get(".stack"):
+                have = section_sizes(b, elf).get(".stack")
+                if args.stack_fit == "grow" and have is not None and want <= have:
+                    want = have  # the bound fits in the reserve this build has: no relink
+                if want != have:
                     prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
                                       [x.get("planned", True) for x in meth["inputs"]],
                                       info.get("kernel_dtypes_mask"), features, ptd_bytes, paths,
@@ -1123,6 +1133,7 @@ def run(args):
         "ram": {".data": data, ".bss": secs.get(".bss", 0), "planned": planned_total,
                 "method": sizes["method_allocator_bytes"], "temp": sizes["temp_bytes"],
                 "stack_reserved": secs.get(".stack", 0),
+                "stack_fit": "given" if args.stack_bytes is not None else args.stack_fit,
                 "stack_bound": bound["bound"] if bound is not None else None, "stack_peak": stack_peak,
                 "total": data + secs.get(".bss", 0) + secs.get(".noinit", 0) + secs.get(".stack", 0)},
     }

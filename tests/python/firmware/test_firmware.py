@@ -84,6 +84,8 @@ def test_corpus_program_matches_host(program, target, tmp_path):
     inputs = random_inputs(pte, tmp_path, seed=7)
     host = host_json(pte, inputs)
     extra = corpus_table.EXTRA_ARGS.get((program, target), [])
+    if program in EXACT_STACK:  # (the tests' default is --stack-fit grow: conftest.py)
+        extra = [*extra, "--stack-fit", "exact"]
     result = fw_json(pte, "--target", target, *extra, *sum((["--input", f] for f in inputs), []))
     assert corpus_table.compare(host, result) is None, corpus_table.compare(host, result)
     # Pools are exact: the method allocator is used to the byte, planned sizes are the program's.
@@ -98,12 +100,22 @@ def test_corpus_program_matches_host(program, target, tmp_path):
     assert sum(counts[k] for k in phases) == counts["total"]
 
 
+# Programs whose firmware these tests build with the stack sized exactly (--stack-fit exact, what
+# `./etmcu run` ships), on every target; the others keep the board's default where the bound fits.
+EXACT_STACK = ("KeywordSpotting (int8, cortex_m ops)", "hist model.pte (mean/eq/clone/where)")
+
+
 def assert_stack_sized_by_bound(result):
     """The static bound (tools/firmware/stack_bound.py) covers the painted peak, and the reserve is
-    the bound plus the runner's 256-byte overflow guard, in 64-byte paint steps."""
+    the bound plus the runner's 256-byte overflow guard, in 64-byte paint steps (--stack-fit exact),
+    or at least that (grow: the board's default while the bound fits in it)."""
     ram = result["ram"]
     assert ram["stack_bound"] >= ram["stack_peak"] > 0, ram
-    assert ram["stack_reserved"] == (ram["stack_bound"] + 256 + 63) // 64 * 64, ram
+    want = (ram["stack_bound"] + 256 + 63) // 64 * 64
+    if ram["stack_fit"] == "exact":
+        assert ram["stack_reserved"] == want, ram
+    else:
+        assert ram["stack_fit"] == "grow" and ram["stack_reserved"] >= want, ram
     assert result["stack_bound"]["path"][0]["function"] in ("_start", "Reset_Handler")
 
 
