@@ -59,7 +59,12 @@ if [[ -d tests/python ]]; then
   # One worker per core (python3-pytest-xdist), a test file's tests on one worker so its module
   # fixtures (exports, firmware builds) run once: 21 -> 12 minutes on 2 cores. Firmware builds
   # the workers share are serialised by etmcu_fw's per-build-directory lock.
-  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider --durations=25 "${XDIST[@]}" tests/python
+  # The per-file sums that order them (tests/python/conftest.py LONGEST_FIRST) follow its summary
+  # (the JUnit report: build/pytest-junit.xml).
+  mkdir -p build
+  /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider --durations=25 --junitxml=build/pytest-junit.xml \
+    "${XDIST[@]}" tests/python
+  /usr/bin/python3 tools/scripts/pytest_file_times.py build/pytest-junit.xml || true
 
   step "int8 op tests on the ASan + UBSan builds of the ref, scalar, rv32 and xpulp kernels"
   asan_int8=build/host-asan/tests/kernels/int8
