@@ -51,21 +51,24 @@ def pytest_runtest_setup(item):
 
 # pytest-xdist (--dist loadfile, tools/scripts/test.sh) hands out whole test files in collection
 # order as workers become free: the files that take longest go first, so that the last file to
-# finish is a short one (measured on a fresh clone, 2 workers: summed test time per file, s; the
-# rest keep their order after these). Only the order changes; every test still runs.
+# finish is a short one (measured in `.ci/run` on a fresh clone, 2 workers: summed test time per
+# file, s, as test.sh prints it after pytest (tools/scripts/pytest_file_times.py); the rest keep
+# their order after these). Only the order changes; every test still runs.
 LONGEST_FIRST = [
-    "firmware/test_firmware.py",              # 526
-    "int8/test_kws_targets.py",               # 254
-    "user_models/test_user_targets.py",       # 201
-    "int8/test_int8_ops_cortex_m.py",         # 192
-    "int8/test_random_layers_targets.py",     # 181
-    "firmware/test_kernel_paths.py",          # 150
-    "int8/test_overlap_targets.py",           # 111
-    "bundle/test_bundle.py",                  # 109
-    "bench/test_bench.py",                    # 97
-    "quantize/test_quantize_runtime.py",      # 75
-    "bench/test_arm_profile.py",              # 63
-    "user_models/test_upsample.py",           # 62
+    "firmware/test_firmware.py",              # 497
+    "int8/test_random_layers_targets.py",     # 353
+    "user_models/test_user_targets.py",       # 322
+    "int8/test_kws_targets.py",               # 170
+    "int8/test_int8_ops_cortex_m.py",         # 123
+    "quantize/test_quantize_runtime.py",      # 98
+    "int8/test_overlap_targets.py",           # 93
+    "bundle/test_bundle.py",                  # 58
+    "firmware/test_kernel_paths.py",          # 56
+    "user_models/test_upsample.py",           # 38
+    "test_user_errors.py",                    # 29
+    "quantize/test_quantize_accuracy.py",     # 29
+    "bench/test_bench.py",                    # 27
+    "bench/test_arm_profile.py",              # 24
 ]
 
 
