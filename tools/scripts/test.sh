@@ -60,8 +60,7 @@ if [[ -d tests/python ]]; then
   # fixtures (exports, firmware builds) run once: 21 -> 12 minutes on 2 cores. Firmware builds
   # the workers share are serialised by etmcu_fw's per-build-directory lock.
   # The per-file sums that order them (tests/python/conftest.py LONGEST_FIRST) follow its summary
-  # (the JUnit report: build/pytest-junit.xml).
-  mkdir -p build
+  # (the JUnit report: build/pytest-junit.xml; build/ is the host build's).
   /usr/bin/python3 -m pytest -q -rs -p no:cacheprovider --durations=25 --junitxml=build/pytest-junit.xml \
     "${XDIST[@]}" tests/python
   /usr/bin/python3 tools/scripts/pytest_file_times.py build/pytest-junit.xml || true

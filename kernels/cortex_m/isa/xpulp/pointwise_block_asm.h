@@ -25,4 +25,4 @@
 #define A_GMULT 192
 #define A_GSHIFT 196
 #define A_GOFFSET 200
-#define A_ROWSFN 188             /* (rows > 1: groups is 0, group_full unused) */
+#define A_ROWSFN 188 /* (rows > 1: groups is 0, group_full unused) */
