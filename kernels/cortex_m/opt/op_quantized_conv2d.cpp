@@ -157,7 +157,9 @@ bool groups_form(const int8::ConvJob& j, int32_t n, bool* dyadic) {
   // (the path's bit first: a build without the dyadic kernel compiles no test; it then takes
   // every layer in the frexp form, the same bits, without recording the dyadic path as wanted)
   *dyadic = kernel_path_on(int8::kPathDyadic) && cmsis::all_dyadic(j.mult, j.shift, n) &&
-            j.ooff >= -128 && j.ooff <= 127 && kernel_path_or_fallback(int8::kPathDyadic);
+            j.ooff >= -128 && j.ooff <= 127 &&
+            int8::dyadic_clamp_ok(j.amin, j.amax, int8::negative_floor(j.amin, j.ooff)) &&
+            kernel_path_or_fallback(int8::kPathDyadic);
   return *dyadic || kernel_path_or_fallback(int8::kPathFrexp);
 }
 

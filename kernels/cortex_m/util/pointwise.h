@@ -161,6 +161,14 @@ void pointwise_groups_c(PointwiseBlock& b, One one) {
   }
 }
 
+// Whether the dyadic kernel clamps this activation: a fused ReLU (the floor 0: its own forms), or
+// the whole int8 range (the four-pixel path's requantization clamps with one cv.clip to
+// [-128, 127], not cv.max and cv.min: 7 instructions an output). Other ranges, which no exporter
+// of ours emits without a ReLU, take the frexp form (the same results).
+inline bool dyadic_clamp_ok(int32_t amin, int32_t amax, int32_t neg_floor) {
+  return neg_floor == 0 || (amin == -128 && amax == 127);
+}
+
 // Whether block b's requantization form has its kernel in this build (after set_requant of its
 // four channels): with kDy (Xpulp) the dyadic kernel for a block of four dyadic channels
 // (kPathDyadic), else the frexp one (kPathFrexp); b.dyadic then names the one to run. The ISAs
@@ -170,7 +178,9 @@ inline bool pointwise_form_ok(PointwiseBlock& b) {
   if constexpr (!kDy) {
     return true;
   } else {
-    if (b.dyadic != 0 && kernel_path_or_fallback(kPathDyadic)) return true;
+    if (b.dyadic != 0 && dyadic_clamp_ok(b.amin, b.amax, b.neg_floor) &&
+        kernel_path_or_fallback(kPathDyadic))
+      return true;
     b.dyadic = 0;
     return kernel_path_or_fallback(kPathFrexp);
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cortex_m/util/cmsis_math.h"
+#include "kernels/cortex_m/util/pointwise.h"
 
 namespace etmcu::kernels {
 namespace {
@@ -208,6 +209,34 @@ TEST(CmsisMath, DyadicReluBoundIsTheLastSumAtOrBelowAmax) {
         ++checked;
       }
   EXPECT_GT(checked, 3000);
+}
+
+// The Xpulp dyadic pointwise kernel clamps a layer without a fused ReLU with one cv.clip to
+// [-128, 127] (its four-pixel path): a block of dyadic channels keeps that form only with a ReLU
+// or the whole int8 range; any other range goes to the frexp form (pointwise_form_ok, and
+// groups_form for a layer's blocks through dyadic_clamp_ok), whose clamp takes every range.
+TEST(PointwiseForm, DyadicOnlyWithAReluOrTheWholeRange) {
+  struct Case {
+    int32_t amin, amax, offset;
+    int32_t dyadic;  // the form the block keeps
+  };
+  const Case cases[] = {
+      {-128, 127, 5, 1},                        // no activation
+      {5, 127, 5, 1},                           // a fused ReLU
+      {5, 100, 5, 1},                           // ReLU6-like: the ReLU forms clamp amax themselves
+      {-128, 127, -128, 1}, {-100, 127, 5, 0},  // a partial range without the ReLU floor: frexp
+      {-128, 100, 5, 0},    {-127, 127, -128, 0},
+  };
+  for (const Case& c : cases) {
+    int8::PointwiseBlock b;
+    b.dyadic = 1;
+    b.amin = c.amin;
+    b.amax = c.amax;
+    b.neg_floor = int8::negative_floor(c.amin, c.offset);
+    EXPECT_TRUE(int8::pointwise_form_ok<true>(b)) << c.amin << " " << c.amax;
+    EXPECT_EQ(b.dyadic, c.dyadic) << c.amin << " " << c.amax << " " << c.offset;
+    EXPECT_EQ(int8::dyadic_clamp_ok(c.amin, c.amax, b.neg_floor), c.dyadic != 0);
+  }
 }
 
 }  // namespace

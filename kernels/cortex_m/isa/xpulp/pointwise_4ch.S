@@ -69,8 +69,10 @@
 
 /* t2 = the requantized, clamped acc, leaving through the label that ends it: the caller's store
    follows. a2 = m, a3 = offset << (r+1), \right = r + 1, ra = amin, t6 = amax; a sum below
-   \floor (neg_floor) is amin without the arithmetic; t0, t1 temporaries */
-.macro REQ_VALUE acc, floor, right
+   \floor (neg_floor) is amin without the arithmetic; t0, t1 temporaries. full_range (the dyadic
+   form's four-pixel path, which takes no other activation: pointwise.h dyadic_clamp_ok): amin is
+   -128 and amax 127, one cv.clip instead of cv.max and cv.min */
+.macro REQ_VALUE acc, floor, right, full_range=0
 #if PW_DYADIC
     /* (\right: the bound B, \floor: 2^20 (LOAD_FLOOR). No floor test: a negative sum's result
        is at most the offset, so a fused ReLU's clamp gives amin. The sum clamped to [-B-1, B],
@@ -81,6 +83,12 @@
     mul  t2, t0, a2
     .insn r 0x2b, 3, 0x48, t2, t1, \floor  /* cv.mac t2, t1, 2^20 */
     .insn r 0x5b, 2, 0x55, t2, t2, a3      /* cv.addRN t2, t2, a3, 21 */
+    .if \full_range
+    .insn r 0x2b, 3, 0x38, t2, t2, x8      /* cv.clip t2, t2, 8: [-128, 127] */
+    .else
+    .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
+    .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
+    .endif
 #else
     mv   t2, ra
     blt  \acc, \floor, .Lreq\@
@@ -90,9 +98,9 @@
     ori  t1, t1, 1
     add  t2, t2, t1
     .insn r 0x2b, 3, 0x42, t2, a3, \right  /* cv.addRNr t2, a3, right */
-#endif
     .insn r 0x2b, 3, 0x2d, t2, t2, ra      /* cv.max */
     .insn r 0x2b, 3, 0x2b, t2, t2, t6      /* cv.min */
+#endif
 .Lreq\@:
 .endm
 
@@ -122,7 +130,7 @@
 
 /* the four-pixel path's: acc's output at a1, a1 += y_step (t4); r + 1 in t3, the floor in t5 */
 .macro REQQ acc
-    REQ_VALUE \acc, t5, t3
+    REQ_VALUE \acc, t5, t3, 1
     .insn r 0x2b, 3, 0x10, t4, a1, t2      /* cv.sb.pr t2, (a1), t4 */
 .endm
 
