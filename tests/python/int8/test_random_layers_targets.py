@@ -112,7 +112,8 @@ BYTE_RUNS = ((1, 3, 13, 11), [
 # even and odd, with and without an odd last output, none), a layer of three strips of rows (the
 # first), one without bias, one without padding, two after MobileNetV1's asymmetric pad (the
 # second on the 3-channel input: rows moved by 3 bytes each, the pad's shifted-row copy) and one
-# taller than wide (transposed planes: lines of 11). Each branch is an output.
+# taller than wide (transposed planes: lines of 11). Each branch is an output. The last three:
+# 3x4 windows with channel multiplier 4 (etmcu_xpulp_dw_row4's five-window passes).
 DW_S2 = ((1, 3, 21, 49), [
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=2, padding=1, groups=4), nn.ReLU())",  # 11 x 25
     "nn.Sequential(nn.Conv2d(3, 3, (1, 3)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 11 x 24
@@ -126,7 +127,14 @@ DW_S2 = ((1, 3, 21, 49), [
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.ZeroPad2d((0, 1, 0, 1)), "
     "nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 10 x 24
     "nn.Sequential(nn.Conv2d(3, 3, (1, 37)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 11 x 7
-    "nn.Sequential(nn.ZeroPad2d((0, 1, 0, 1)), nn.Conv2d(3, 3, 3, stride=2, groups=3), nn.ReLU())"])  # 10 x 24
+    "nn.Sequential(nn.ZeroPad2d((0, 1, 0, 1)), nn.Conv2d(3, 3, 3, stride=2, groups=3), nn.ReLU())",  # 10 x 24
+    # channel multiplier 4 at stride 2 (Xpulp's four-channel row kernel: five windows a pass with
+    # a ReLU, then pairs and a single; without one, pairs only): three strips of rows of 24, rows
+    # of 11 (two passes and a single), the same without a ReLU
+    "nn.Sequential(nn.Conv2d(3, 2, 1), nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2), nn.ReLU())",  # 11 x 24
+    "nn.Sequential(nn.Conv2d(3, 2, (1, 28)), "
+    "nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2), nn.ReLU())",  # 11 x 11
+    "nn.Sequential(nn.Conv2d(3, 2, (1, 28)), nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2))"])  # 11 x 11
 # Seed 10 is not drawn: 3x3 stride-1 depthwise layers with a ReLU whose lines are six outputs
 # long, which the Xpulp channel loop's dyadic lines run in a loop of their own (SIX_LINES in
 # depthwise_rows.S: MobileNetV1's 6x6 layers): an upright 6x6 plane (one line's outputs right

@@ -1084,11 +1084,41 @@ etmcu_xpulp_dw_row:
     REQUANT4_ONE_NONNEG \k, \acc1, a6
 .endm
 
+/* the five-window pass's channel k: its parameters (a3 = m, a5 = offset << (r+1) plus the sign
+   term's 1, a6 = r + 1; a0 the block), its five sums (>= 0: requantized with no cv.max, below 0:
+   amin, t0) stored y_step (t1) apart from a1, then a1 to channel k + 1's first output; t2, a7
+   temporaries, s3 amax */
+.macro REQ5_ONE acc
+    mv   t2, t0
+    blt  \acc, zero, .Lr5\@
+    slli a7, \acc, 2
+    mulh t2, a7, a3
+    .insn r 0x2b, 3, 0x42, t2, a5, a6      /* cv.addRNr */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s3      /* cv.min t2, t2, amax */
+.Lr5\@:
+    .insn r 0x2b, 3, 0x10, t1, a1, t2      /* cv.sb.pr t2, (a1), t1 */
+.endm
+.macro REQ5_CHANNEL k, s0r, s1r, s2r, s3r, s4r
+    lw   a3, (B_MULT + 4 * \k)(a0)
+    lw   a5, (B_KOFF4 + 4 * \k)(a0)
+    lw   a6, (B_RIGHT4 + 4 * \k)(a0)
+    addi a5, a5, 1
+    REQ5_ONE \s0r
+    REQ5_ONE \s1r
+    REQ5_ONE \s2r
+    REQ5_ONE \s3r
+    REQ5_ONE \s4r
+    slli a7, t1, 2
+    add  a7, a7, t1
+    sub  a1, a1, a7
+    addi a1, a1, 1
+.endm
+
     .globl etmcu_xpulp_dw_row4
     .type etmcu_xpulp_dw_row4, @function
     .p2align 2
 etmcu_xpulp_dw_row4:
-    addi sp, sp, -64
+    addi sp, sp, -96                       /* (64..84: the five-window passes' slots) */
     sw   ra, 60(sp)
     sw   s0, 56(sp)
     sw   s1, 52(sp)
@@ -1119,7 +1149,10 @@ etmcu_xpulp_dw_row4:
     /* Two neighbouring outputs while two are left: each weight word loaded feeds both windows'
        sums (16 cycles per window row for 32 multiply-accumulates). t0 / t5 the two windows,
        a6 / t4 their plane words, a7 / t2 the weight words; sums s7..s10 and t3, s11, a5, t6. */
-7:  li   t0, 2
+7:  li   t0, 5
+    bge  s4, t0, .Lr4_five_try
+.Lr4_pairs:
+    li   t0, 2
     blt  s4, t0, 6f
     mv   t0, a1
     add  t5, a1, a3
@@ -1216,7 +1249,108 @@ etmcu_xpulp_dw_row4:
     lw   s9, 20(sp)
     lw   s10, 16(sp)
     lw   s11, 12(sp)
-    addi sp, sp, 64
+    addi sp, sp, 96
     ret
+    /* Five neighbouring outputs while five are left, at stride 2 with a fused ReLU (KWS's and
+       DS-CNN's 10x4 first layers: 1 -> 64 channels, five outputs a row): per window row five
+       plane words (offsets 0, 2, .., 8 from the window; two or three misaligned) and the four
+       weight words feed twenty cv.sdotsp.b, 31 cycles per 80 multiply-accumulates against the
+       pairs' 15 per 32. The twenty sums, five plane words, two weight words and three pointers take
+       every register but sp (gp and tp saved here; the fatal-trap entry reloads gp): the block,
+       window, y and outputs left wait at 64..76(sp) and the rest is reloaded from the block.
+       Sums: channel k of window i in A_ik = ra gp tp s0 | s2 s4 s5 s6 | s7 s8 s9 s10 |
+       s11 t3 t4 t5 | t6 a2 a4 s1; plane words a3 t0 a7 a6 a5 (windows 0..4); weight words t2, a0;
+       the window row a1 (+= the line stride t1), the weights s3. */
+.Lr4_five_try:
+    bnez s6, .Lr4_pairs                    /* (a floor other than 0: the pairs' general form) */
+    li   t0, 2
+    bne  a3, t0, .Lr4_pairs
+    sw   s1, 64(sp)
+    sw   a1, 68(sp)
+    sw   a2, 72(sp)
+    sw   s4, 76(sp)
+    sw   gp, 80(sp)
+    sw   tp, 84(sp)
+    mv   a3, s2                            /* the window rows: the loop's count */
+    lw   ra, (B_FULL + 0)(s1)
+    lw   gp, (B_FULL + 4)(s1)
+    lw   tp, (B_FULL + 8)(s1)
+    lw   s0, (B_FULL + 12)(s1)
+    mv   s2, ra
+    mv   s4, gp
+    mv   s5, tp
+    mv   s6, s0
+    mv   s7, ra
+    mv   s8, gp
+    mv   s9, tp
+    mv   s10, s0
+    mv   s11, ra
+    mv   t3, gp
+    mv   t4, tp
+    mv   t5, s0
+    mv   t6, ra
+    mv   a2, gp
+    mv   a4, tp
+    mv   s1, s0                            /* (the block's pointer is at 64(sp)) */
+    SETUP_R 0, 13, 1f                      /* window rows (a3) */
+    lw   a5, 8(a1)                         /* window 4's plane word */
+    lw   a6, 6(a1)                         /* 3 */
+    lw   a7, 4(a1)                         /* 2 */
+    lw   t0, 2(a1)                         /* 1 */
+    .insn r 0x2b, 3, 0x02, a3, a1, t1      /* 0: cv.lw a3, (a1), t1: the next window row */
+    .insn i 0x0b, 2, t2, s3, 4             /* w[4r + 0] */
+    .insn i 0x0b, 2, a0, s3, 4             /* w[4r + 1] */
+    .insn r 0x7b, 1, 0x54, ra, a3, t2
+    .insn r 0x7b, 1, 0x54, s2, t0, t2
+    .insn r 0x7b, 1, 0x54, s7, a7, t2
+    .insn r 0x7b, 1, 0x54, s11, a6, t2
+    .insn r 0x7b, 1, 0x54, t6, a5, t2
+    .insn i 0x0b, 2, t2, s3, 4             /* w[4r + 2] */
+    .insn r 0x7b, 1, 0x54, gp, a3, a0
+    .insn r 0x7b, 1, 0x54, s4, t0, a0
+    .insn r 0x7b, 1, 0x54, s8, a7, a0
+    .insn r 0x7b, 1, 0x54, t3, a6, a0
+    .insn r 0x7b, 1, 0x54, a2, a5, a0
+    .insn i 0x0b, 2, a0, s3, 4             /* w[4r + 3] */
+    .insn r 0x7b, 1, 0x54, tp, a3, t2
+    .insn r 0x7b, 1, 0x54, s5, t0, t2
+    .insn r 0x7b, 1, 0x54, s9, a7, t2
+    .insn r 0x7b, 1, 0x54, t4, a6, t2
+    .insn r 0x7b, 1, 0x54, a4, a5, t2
+    .insn r 0x7b, 1, 0x54, s0, a3, a0
+    .insn r 0x7b, 1, 0x54, s6, t0, a0
+    .insn r 0x7b, 1, 0x54, s10, a7, a0
+    .insn r 0x7b, 1, 0x54, t5, a6, a0
+    .insn r 0x7b, 1, 0x54, s1, a5, a0
+1:  lw   a0, 64(sp)                        /* the block */
+    lw   t1, B_YSTEP(a0)
+    lw   t0, B_AMIN(a0)
+    lw   s3, B_AMAX(a0)
+    lw   a1, 72(sp)                        /* window 0's outputs */
+    REQ5_CHANNEL 0, ra, s2, s7, s11, t6
+    REQ5_CHANNEL 1, gp, s4, s8, t3, a2
+    REQ5_CHANNEL 2, tp, s5, s9, t4, a4
+    REQ5_CHANNEL 3, s0, s6, s10, t5, s1
+    lw   gp, 80(sp)
+    lw   tp, 84(sp)
+    lw   s1, 64(sp)
+    lw   a1, 68(sp)
+    lw   a2, 72(sp)
+    lw   s4, 76(sp)
+    lw   t1, B_LSTRIDE(s1)
+    lw   a3, B_XSTEP(s1)
+    lw   a4, B_YSTEP(s1)
+    lw   ra, B_AMIN(s1)
+    lw   s0, B_AMAX(s1)
+    lw   s2, B_ROWS(s1)
+    lw   s6, B_FLOOR(s1)
+    addi s3, s1, B_W
+    addi a1, a1, 10                        /* five windows on (x_step 2) */
+    slli t0, a4, 2
+    add  t0, t0, a4
+    add  a2, a2, t0                        /* and their outputs */
+    addi s4, s4, -5
+    beqz s4, 8b
+    j    7b
     .size etmcu_xpulp_dw_row4, . - etmcu_xpulp_dw_row4
     .option pop
