@@ -257,28 +257,18 @@ inline bool dw_transposed_fits(const DwJob& j, int32_t ls, int32_t strip, int32_
 // 16-bit lanes (each byte + 128, so the lanes add unsigned). Otherwise pack_taps byte by byte:
 // about 35 cycles per channel and row on the CV32E40P; DS-CNN's first layer, its blocks set up
 // again for each slab of rows, spent 155,000 of its cycles with Xpulp packing so.
-inline void pack_rows4(const DwJob& j, int32_t oc, uint32_t* w, int32_t* sums) {
-  const int8_t* row = j.w + oc;
-  const int32_t step = j.out.c;  // bytes from one tap to the next
-  if (j.kw != 4 || ((reinterpret_cast<uintptr_t>(row) | static_cast<uint32_t>(step)) & 3u) != 0) {
-    for (int k = 0; k < 4; ++k) {
-      sums[k] = 0;
-      const int8_t* p = row + k;
-      for (int32_t r = 0; r < j.kh; ++r, p += j.kw * step)
-        w[4 * r + k] = pack_taps(p, step, j.kw, &sums[k]);
-    }
-    return;
-  }
+template <bool kSums>
+inline void pack_rows4_words(const int8_t* row, int32_t step, int32_t kh, uint32_t* w,
+                             int32_t* sums) {
   const uint32_t m = 0x00FF00FFu, flip = 0x80808080u;
   uint32_t even = 0, odd = 0;  // channels 0 and 2, 1 and 3: at most 48 taps of 255 a lane
-  const bool with_sums = j.ioff != 0;
-  for (int32_t r = 0; r < j.kh; ++r, row += 4 * step, w += 4) {
+  for (int32_t r = 0; r < kh; ++r, row += 4 * step, w += 4) {
     uint32_t t0, t1, t2, t3;
     memcpy(&t0, __builtin_assume_aligned(row, 4), 4);
     memcpy(&t1, __builtin_assume_aligned(row + step, 4), 4);
     memcpy(&t2, __builtin_assume_aligned(row + 2 * step, 4), 4);
     memcpy(&t3, __builtin_assume_aligned(row + 3 * step, 4), 4);
-    if (with_sums) {
+    if constexpr (kSums) {
       const uint32_t u0 = t0 ^ flip, u1 = t1 ^ flip, u2 = t2 ^ flip, u3 = t3 ^ flip;
       even += (u0 & m) + (u1 & m) + (u2 & m) + (u3 & m);
       odd += ((u0 >> 8) & m) + ((u1 >> 8) & m) + ((u2 >> 8) & m) + ((u3 >> 8) & m);
@@ -293,11 +283,27 @@ inline void pack_rows4(const DwJob& j, int32_t oc, uint32_t* w, int32_t* sums) {
     w[2] = (t01e >> 16) | (t23e & 0xFFFF0000u);
     w[3] = (t01o >> 16) | (t23o & 0xFFFF0000u);
   }
-  const int32_t lift = with_sums ? 128 * 4 * j.kh : 0;
+  const int32_t lift = kSums ? 128 * 4 * kh : 0;
   sums[0] = static_cast<int32_t>(even & 0xFFFFu) - lift;
   sums[1] = static_cast<int32_t>(odd & 0xFFFFu) - lift;
   sums[2] = static_cast<int32_t>(even >> 16) - lift;
   sums[3] = static_cast<int32_t>(odd >> 16) - lift;
+}
+inline void pack_rows4(const DwJob& j, int32_t oc, uint32_t* w, int32_t* sums) {
+  const int8_t* row = j.w + oc;
+  const int32_t step = j.out.c;  // bytes from one tap to the next
+  if (j.kw != 4 || ((reinterpret_cast<uintptr_t>(row) | static_cast<uint32_t>(step)) & 3u) != 0) {
+    for (int k = 0; k < 4; ++k) {
+      sums[k] = 0;
+      const int8_t* p = row + k;
+      for (int32_t r = 0; r < j.kh; ++r, p += j.kw * step)
+        w[4 * r + k] = pack_taps(p, step, j.kw, &sums[k]);
+    }
+  } else if (j.ioff != 0) {  // (the loop without the sums: GCC computed them ahead of the test)
+    pack_rows4_words<true>(row, step, j.kh, w, sums);
+  } else {
+    pack_rows4_words<false>(row, step, j.kh, w, sums);
+  }
 }
 
 // The output channels of input channel ci over one strip of output rows, from the gathered plane:
