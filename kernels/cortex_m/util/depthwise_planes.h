@@ -392,7 +392,7 @@ struct DwGather {
 // columns: the transposed planes of dw_transposed_fits (ls its line stride; one strip): line l is
 // input column l - pad.w, its byte i input row i - pad.h.
 template <class Isa>
-ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls,
+ETMCU_HOT_LOOPS __attribute__((noinline)) void depthwise_planes(const DwJob& j, int32_t ls,
                                                                 int32_t strip, bool columns) {
   int8_t* const plane = j.buffer;  // 4-byte aligned (kernel_scratch.h)
   const int8_t zp = static_cast<int8_t>(-j.ioff);
@@ -430,9 +430,16 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     src = j.x + (static_cast<size_t>(iy_first + (transposed ? b0 : l0)) * j.in.w +
                  (ix_first + (transposed ? l0 : b0))) *
                     cin;
+    // Four output channels a row-kernel call when the multiplier is a multiple of 4; an ISA that
+    // also has the one-channel kernel keeps the four-channel one behind kPathDwLanesMult4, so a
+    // program without such layers links neither it nor its set-up (and one whose firmware left it
+    // out runs them a channel at a time: the same bits)
+    [[maybe_unused]] bool rows4 = false;
+    if constexpr (Isa::kRow4)
+      rows4 = j.cm % 4 == 0 && (!Isa::kRow1 || kernel_path_or_fallback(kPathDwLanesMult4));
     [[maybe_unused]] DwRowArgs a1;
     if constexpr (Isa::kRow1) {
-      if (!(Isa::kRow4 && j.cm % 4 == 0)) rows1_geometry<Isa>(j, plane, ls, n_out, columns, &a1);
+      if (!rows4) rows1_geometry<Isa>(j, plane, ls, n_out, columns, &a1);
     }
     if constexpr (Isa::kChannelLoop) {
       // an ISA's own loop over the strip's channels (gather, weights and rows), when it takes
@@ -446,7 +453,7 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
         Isa::gather_rows(plane + static_cast<size_t>(l0) * ls + b0, ls, src + ci, across, along,
                          b1 - b0, l1 - l0);
       if constexpr (Isa::kRow1 && Isa::kRow4) {
-        if (j.cm % 4 == 0)
+        if (rows4)
           planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
         else
           planes_rows1<Isa>(j, a1, ci, oy0, columns);

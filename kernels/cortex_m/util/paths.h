@@ -48,7 +48,8 @@ enum Path : uint32_t {
   kPathConvPointwiseDot,   // 1x1 channels the 4-channel micro-kernel cannot take: dot products
   kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4
-  kPathDwLanesMult4,       // depthwise, MVE lanes: multipliers of 4
+  kPathDwLanesMult4,       // depthwise multipliers of 4: MVE's lanes; the four-channel row
+                           // kernel of the ISAs that also have the one-channel one (planes)
   kPathMicroMultiRun,   // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
                         // several runs
   kPathMicroUnpacked,   // Arm DSP 4-channel micro-kernel: outputs clamped one by one

@@ -67,3 +67,25 @@ def test_left_out_depthwise_linear_and_pool_paths_are_errors(tmp_path):
 
 def out_nhwc_like(shape):
     return T(np.zeros(shape, np.int8), write=True)
+
+
+@pytest.mark.skipif(_runner("rv32_no_mult4") is None, reason="int8_run_op_rv32_no_mult4 not built")
+@pytest.mark.parametrize("kh,kw,stride,pad,in_off", [(10, 4, 2, 1, 7), (3, 4, 2, 1, 0), (3, 3, 1, 1, -3)])
+def test_multiplier4_depthwise_without_its_path(tmp_path, kh, kw, stride, pad, in_off):
+    """A multiplier-4 depthwise layer in a build without kPathDwLanesMult4 (the four-channel row
+    kernel and its set-up, pack_rows4) runs a channel at a time (planes_rows1): the same bytes as
+    the full build and the reference."""
+    rng = np.random.default_rng(40 + kh)
+    c, dm = 2, 4
+    x = rng.integers(-128, 128, size=(1, 13, 11, c), dtype=np.int8)
+    wt = rng.integers(-128, 128, size=(1, kh, kw, c * dm), dtype=np.int8)
+    bias = rng.integers(-5000, 5000, size=c * dm).astype(np.int32)
+    mult = rng.integers(1 << 29, (1 << 31) - 1, size=c * dm).astype(np.int32)
+    shift = rng.integers(-10, 0, size=c * dm).astype(np.int32)
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, (stride, stride), (pad, pad), (1, 1), dm, in_off,
+                                     -5, mult, shift, -5, 127)
+    args = [nhwc(x), T(wt), T(bias), [stride, stride], [pad, pad], [1, 1], dm, in_off, -5,
+            T(mult), T(shift), -5, 127, T(np.zeros(1024, np.uint8)), out_nhwc(want.shape), Ref(14)]
+    for runner in ("rv32_no_mult4", "rv32"):
+        (got,) = make_call(tmp_path, runner)("cortex_m::quantized_depthwise_conv2d.out", args)
+        np.testing.assert_array_equal(got, want)

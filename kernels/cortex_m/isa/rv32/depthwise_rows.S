@@ -496,7 +496,8 @@ etmcu_rv32_dw_row_k3:
 3:
 .endm
 
-    .text
+    /* (a section of its own: a program without multiplier-4 layers drops it, kPathDwLanesMult4) */
+    .section .text.etmcu_rv32_dw_row4, "ax", @progbits
     .globl etmcu_rv32_dw_row4
     .type etmcu_rv32_dw_row4, @function
     .p2align 2
@@ -610,3 +611,4 @@ etmcu_rv32_dw_row4:
     CLAMP_FIXUP \id, a4, a5, a6
     .endr
     .size etmcu_rv32_dw_row4, . - etmcu_rv32_dw_row4
+    .text

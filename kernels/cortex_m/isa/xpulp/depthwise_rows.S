@@ -1114,6 +1114,8 @@ etmcu_xpulp_dw_row:
     addi a1, a1, 1
 .endm
 
+    /* (a section of its own: a program without multiplier-4 layers drops it, kPathDwLanesMult4) */
+    .section .text.etmcu_xpulp_dw_row4, "ax", @progbits
     .globl etmcu_xpulp_dw_row4
     .type etmcu_xpulp_dw_row4, @function
     .p2align 2
@@ -1353,4 +1355,5 @@ etmcu_xpulp_dw_row4:
     beqz s4, 8b
     j    7b
     .size etmcu_xpulp_dw_row4, . - etmcu_xpulp_dw_row4
+    .text
     .option pop
