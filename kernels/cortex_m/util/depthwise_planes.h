@@ -249,14 +249,15 @@ inline bool dw_transposed_fits(const DwJob& j, int32_t ls, int32_t strip, int32_
 }
 
 // Window row r's weight words of the four output channels oc .. oc + 3 into w[4 * r + k] (channel
-// k's taps, tap 0 in the low byte, taps past kw zero) and, when the input offset needs them, the
-// four channels' tap sums into sums (else zeros). The filter is channels last, so in a window
-// four taps wide (KWS's and DS-CNN's 10x4 first layers) tap t of a row is one word for the four
-// channels when the words are aligned (out.c and the block's first channel multiples of 4, the
-// weights aligned): per row four word loads and a 4x4 byte transpose, the sums from the words in
-// 16-bit lanes (each byte + 128, so the lanes add unsigned). Otherwise pack_taps byte by byte:
-// about 35 cycles per channel and row on the CV32E40P; DS-CNN's first layer, its blocks set up
-// again for each slab of rows, spent 155,000 of its cycles with Xpulp packing so.
+// k's taps, tap 0 in the low byte, taps past kw zero) and the four channels' tap sums into sums
+// (which the tap-word path below leaves zero when the input offset is 0: full needs none). The
+// filter is channels last, so in a window four taps wide (KWS's and DS-CNN's 10x4 first layers)
+// tap t of a row is one word for the four channels when the words are aligned (out.c and the
+// block's first channel multiples of 4, the weights aligned): per row four word loads and a 4x4
+// byte transpose, the sums from the words in 16-bit lanes (each byte + 128, so the lanes add
+// unsigned). Otherwise pack_taps byte by byte: about 35 cycles per channel and row on the
+// CV32E40P; DS-CNN's first layer, its blocks set up again for each slab of rows, spent 155,000 of
+// its cycles with Xpulp packing so.
 template <bool kSums>
 inline void pack_rows4_words(const int8_t* row, int32_t step, int32_t kh, uint32_t* w,
                              int32_t* sums) {
