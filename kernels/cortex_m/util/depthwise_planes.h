@@ -269,19 +269,23 @@ inline void pack_rows4_words(const int8_t* row, int32_t step, int32_t kh, uint32
     memcpy(&t1, __builtin_assume_aligned(row + step, 4), 4);
     memcpy(&t2, __builtin_assume_aligned(row + 2 * step, 4), 4);
     memcpy(&t3, __builtin_assume_aligned(row + 3 * step, 4), 4);
-    if constexpr (kSums) {
-      const uint32_t u0 = t0 ^ flip, u1 = t1 ^ flip, u2 = t2 ^ flip, u3 = t3 ^ flip;
-      even += (u0 & m) + (u1 & m) + (u2 & m) + (u3 & m);
-      odd += ((u0 >> 8) & m) + ((u1 >> 8) & m) + ((u2 >> 8) & m) + ((u3 >> 8) & m);
+    if constexpr (kSums) {  // (a word at a time: few values live at once, for Thumb's registers)
+      const uint32_t u0 = t0 ^ flip, u1 = t1 ^ flip;
+      even += (u0 & m) + (u1 & m);
+      odd += ((u0 >> 8) & m) + ((u1 >> 8) & m);
+      const uint32_t u2 = t2 ^ flip, u3 = t3 ^ flip;
+      even += (u2 & m) + (u3 & m);
+      odd += ((u2 >> 8) & m) + ((u3 >> 8) & m);
     }
-    // taps 0 and 1, 2 and 3 interleaved by channel pairs, then the pairs' halves joined
-    const uint32_t t01e = (t0 & m) | ((t1 & m) << 8);   // channel 0: t0 t1, channel 2: t0 t1
-    const uint32_t t01o = ((t0 >> 8) & m) | (t1 & ~m);  // channels 1 and 3
+    // taps 0 and 1, 2 and 3 interleaved by channel pairs, then the pairs' halves joined: channels
+    // 0 and 2, then 1 and 3
+    const uint32_t t01e = (t0 & m) | ((t1 & m) << 8);  // channel 0: t0 t1, channel 2: t0 t1
     const uint32_t t23e = (t2 & m) | ((t3 & m) << 8);
-    const uint32_t t23o = ((t2 >> 8) & m) | (t3 & ~m);
     w[0] = (t01e & 0xFFFFu) | (t23e << 16);
-    w[1] = (t01o & 0xFFFFu) | (t23o << 16);
     w[2] = (t01e >> 16) | (t23e & 0xFFFF0000u);
+    const uint32_t t01o = ((t0 >> 8) & m) | (t1 & ~m);  // channels 1 and 3
+    const uint32_t t23o = ((t2 >> 8) & m) | (t3 & ~m);
+    w[1] = (t01o & 0xFFFFu) | (t23o << 16);
     w[3] = (t01o >> 16) | (t23o & 0xFFFF0000u);
   }
   const int32_t lift = kSums ? 128 * 4 * kh : 0;
