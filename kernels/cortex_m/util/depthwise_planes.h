@@ -269,7 +269,7 @@ inline void pack_rows4_words(const int8_t* row, int32_t step, int32_t kh, uint32
     memcpy(&t1, __builtin_assume_aligned(row + step, 4), 4);
     memcpy(&t2, __builtin_assume_aligned(row + 2 * step, 4), 4);
     memcpy(&t3, __builtin_assume_aligned(row + 3 * step, 4), 4);
-    if constexpr (kSums) {  // (a word at a time: few values live at once, for Thumb's registers)
+    if constexpr (kSums) {  // (a word pair at a time: few values live at once, for Thumb)
       const uint32_t u0 = t0 ^ flip, u1 = t1 ^ flip;
       even += (u0 & m) + (u1 & m);
       odd += ((u0 >> 8) & m) + ((u1 >> 8) & m);

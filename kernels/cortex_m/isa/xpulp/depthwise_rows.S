@@ -105,12 +105,12 @@
     .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
 .endm
 /* REQ_ARITH where acc >= 0 and amin is the output offset (a fused ReLU's floor 0): the sign term's
-   +1 already in \off, and no cv.max (the result is at least amin) */
-.macro REQ_ARITH_NONNEG acc, tmp, m, off, r
+   +1 already in \off, and no cv.max (the result is at least amin); amax in \amax */
+.macro REQ_ARITH_NONNEG acc, tmp, m, off, r, amax=s0
     slli \tmp, \acc, 2
     mulh t2, \tmp, \m
     .insn r 0x2b, 3, 0x42, t2, \off, \r     /* cv.addRNr */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
+    .insn r 0x2b, 3, 0x2b, t2, t2, \amax    /* cv.min t2, t2, amax */
 .endm
 /* acc -> requantized, clamped, stored at a2; a2 += y_step */
 .macro REQUANT_STORE acc
@@ -1091,10 +1091,7 @@ etmcu_xpulp_dw_row:
 .macro REQ5_ONE acc
     mv   t2, t0
     blt  \acc, zero, .Lr5\@
-    slli a7, \acc, 2
-    mulh t2, a7, a3
-    .insn r 0x2b, 3, 0x42, t2, a5, a6      /* cv.addRNr */
-    .insn r 0x2b, 3, 0x2b, t2, t2, s3      /* cv.min t2, t2, amax */
+    REQ_ARITH_NONNEG \acc, a7, a3, a5, a6, s3
 .Lr5\@:
     .insn r 0x2b, 3, 0x10, t1, a1, t2      /* cv.sb.pr t2, (a1), t1 */
 .endm
