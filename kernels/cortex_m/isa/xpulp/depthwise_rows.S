@@ -262,21 +262,19 @@ etmcu_xpulp_dw_row_k3:
 .Lq\@:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
 .endm
-/* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, V] (t2, from REQ_DY_PRE;
-   a negative sum gives the offset, amin), one mul, then cv.addRN adds offset * 2^21 + 2^19 and
+/* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, V] (s0, which the
+   frexp form's amax holds: the channel loop sets it per dyadic channel, so the lines load
+   nothing per group of sums; a negative sum gives the offset, amin), one mul, then cv.addRN adds offset * 2^21 + 2^19 and
    2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0; the shift an immediate,
    so the dyadic lines leave t6 free). V is the channel's largest sum whose result is at most
    amax (.Lc_dyadic): its result is amax itself (m < 2^20: consecutive sums' results differ by 0
    or 1), so the clamp to V is also the one to amax, without a cv.min (4 instructions and the
    store, against 5 with the overflow bound 2^(30-L) - 1 and a cv.min). */
 .macro REQ_DY acc
-    .insn r 0x2b, 3, 0x3b, \acc, \acc, t2   /* cv.clipur \acc, \acc, t2 */
+    .insn r 0x2b, 3, 0x3b, \acc, \acc, s0   /* cv.clipur \acc, \acc, s0 */
     mul  \acc, \acc, t4
     .insn r 0x5b, 2, 0x55, \acc, \acc, s11  /* cv.addRN \acc, \acc, s11, 21 */
     .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
-.endm
-.macro REQ_DY_PRE
-    lw   t2, 128(sp)
 .endm
 /* a quad's four sums: REQ_DY each */
 .macro REQ_DY4 r0, r1, r2, r3
@@ -318,8 +316,6 @@ etmcu_xpulp_dw_row_k3:
 .Lqs\tag\()_\n:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr amin, (a2), a4 */
 .endm
-.macro REQ_NONE
-.endm
 /* the pair of sums \s0r (weights s2..s4), \s1r (s6..s8) of the words \r0, \r1, \r2 */
 .macro PAIR_SUMS s0r, s1r, r0, r1, r2
     .insn r 0x7b, 1, 0x54, \s0r, \r0, s2
@@ -337,7 +333,7 @@ etmcu_xpulp_dw_row_k3:
    the four sums' signs once, to store amin four times or requantize without a test each, gained
    on the all-ones input, whose quads are all of one sign, but lost on the ten real keyword
    inputs, where a third of the quads are mixed.) */
-.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r, req, pre
+.macro QUAD a0r, a1r, a2r, b0r, b1r, b2r, req
     lw   a5, 20(sp)
     lw   s9, 20(sp)
     lw   a3, 20(sp)
@@ -346,7 +342,6 @@ etmcu_xpulp_dw_row_k3:
     .insn r 0x2b, 3, 0x06, \b2r, a1, t0    /* row 2 */
     .insn i 0x0b, 2, \b0r, a1, 4           /* row 0: cv.lw \b0r, 4(a1!) */
     PAIR_SUMS a5, s9, \a0r, \a1r, \a2r
-    \pre
     SHIFT2 \a0r, \b0r
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
@@ -411,20 +406,19 @@ etmcu_xpulp_dw_row_k3:
 
 /* The lines of one channel (etmcu_xpulp_dw_k3_lines: the subroutine of etmcu_xpulp_dw_k3_channels,
    in its frame): a1 the first line's window, t1 / t0 line_stride and twice it, a2 y, a4
-   y_step, t4 the multiplier, s11 offset << (r+1) plus 1, t6 r + 1, s0 amax, s2..s4 / s6..s8 the
-   weight words and their one-byte shifts, t3 the selector; 16(sp) amin, 20(sp) full, 24(sp) y from
-   a line's end to the next line's first output, and LINES_PREP's slots. Every other register is
-   clobbered; t0, t1, t3, s0 and a4 are only read. */
+   y_step, t4 the multiplier, s11 offset << (r+1) plus 1, t6 r + 1, s0 amax (the dyadic form:
+   V), s2..s4 / s6..s8 the weight words and their one-byte shifts, t3 the selector; 16(sp) amin,
+   20(sp) full, 24(sp) y from a line's end to the next line's first output, and LINES_PREP's
+   slots. Every other register is clobbered; t0, t1, t3, s0 and a4 are only read. */
 /* K3_LINES' lines of six outputs (MobileNetV1's 6x6 layers): the whole line in one pass and the
    next line without the dispatch. Per window row the aligned words A (outputs 0, 1), B (4, 5)
    and C = bytes 2..5 (2, 3); B's row-0 load steps a1 to the next window (t6). \yjump 0: the
    lines' outputs follow each other (an upright plane: y from one line's end to the next is 0),
    so no step of y between lines. Ends at .Lq_ret. */
-.macro SIX_LINES sfx, req, pre, yjump
+.macro SIX_LINES sfx, req, yjump
     lw   a0, 60(sp)                        /* y past the last line (the loop's end) */
     lw   t6, 56(sp)
     addi t6, t6, 4                         /* a1 past a line's A to the next window */
-    \pre                                  /* (t2: the bound, for every line) */
 .Lq_six_line\@:
     lw   a5, 20(sp)
     lw   s9, 20(sp)
@@ -461,8 +455,8 @@ etmcu_xpulp_dw_row_k3:
 .endm
 
 /* The lines' body, once per requantization form: \sfx names its labels, \req requantizes and
-   stores one sum, \pre readies what \req reads once per group of sums (REQ_Q / REQ_DY). */
-.macro K3_LINES sfx, req, pre
+   stores one sum (REQ_Q / REQ_DY). */
+.macro K3_LINES sfx, req
     sw   ra, 40(sp)
     lw   t2, 36(sp)
     add  t2, t2, a2
@@ -470,7 +464,6 @@ etmcu_xpulp_dw_row_k3:
     lw   t2, 12(sp)
     j    .Lq_first_line\sfx
 .Lq_three\sfx:                  /* A in a6, a7, t5; a1 at B; a5 full. The pair, then C's first */
-    \pre
     lw   s9, 20(sp)
     lw   a3, 20(sp)
     .insn r 0x2b, 3, 0x06, s10, a1, t1
@@ -488,14 +481,12 @@ etmcu_xpulp_dw_row_k3:
     \req a3
     j    .Lq_next\sfx
 .Lq_two\sfx:
-    \pre
     lw   s9, 20(sp)
     PAIR_SUMS a5, s9, a6, a7, t5
     \req a5
     \req s9
     j    .Lq_next\sfx
 .Lq_one\sfx:
-    \pre
     .insn r 0x7b, 1, 0x54, a5, a6, s2
     .insn r 0x7b, 1, 0x54, a5, a7, s3
     .insn r 0x7b, 1, 0x54, a5, t5, s4
@@ -517,9 +508,9 @@ etmcu_xpulp_dw_row_k3:
     .insn i 0x0b, 2, a6, a1, 4
     add  a0, a0, a1
 .Lq_first\sfx:
-    QUAD a6, a7, t5, s5, s10, ra, \req, \pre
+    QUAD a6, a7, t5, s5, s10, ra, \req
 .Lq_second\sfx:
-    QUAD s5, s10, ra, a6, a7, t5, \req, \pre
+    QUAD s5, s10, ra, a6, a7, t5, \req
     bne  a1, a0, .Lq_first\sfx                 /* (a0: a1 past the line's last quad) */
     lw   t2, 52(sp)                        /* the outputs past the quads: by their count */
     lw   a5, 20(sp)                        /* (the first of their sums) */
@@ -544,9 +535,9 @@ etmcu_xpulp_dw_row_k3:
        code: upstream KWS has no such lines) */
     .ifc \sfx, _dy
 .Lq_six\sfx:
-    SIX_LINES \sfx, \req, \pre, 1
+    SIX_LINES \sfx, \req, 1
 .Lq_six0\sfx:                             /* (the same where y runs on from line to line) */
-    SIX_LINES \sfx, \req, \pre, 0
+    SIX_LINES \sfx, \req, 0
     .endif
 .Lq_ret\sfx:
     lw   ra, 40(sp)
@@ -565,11 +556,11 @@ etmcu_xpulp_dw_k3_prep:                    /* LINES_PREP as a subroutine of the 
     .globl etmcu_xpulp_dw_k3_lines
     .type etmcu_xpulp_dw_k3_lines, @function
 etmcu_xpulp_dw_k3_lines:
-    K3_LINES _4v, REQ_Q, REQ_NONE
+    K3_LINES _4v, REQ_Q
     .size etmcu_xpulp_dw_k3_lines, . - etmcu_xpulp_dw_k3_lines
 
 /* The same for dyadic channels (DwK3Channels::dyadic; cmsis_math.h requant_dyadic): t4 the
-   multiplier >> 11, s11 offset * 2^21 + 2^19, 128(sp) the sums' clamp V (t6 unused: the
+   multiplier >> 11, s11 offset * 2^21 + 2^19, s0 the sums' clamp V (t6 unused: the
    lines of six outputs keep their window step there). In their own
    section, behind kernel path kPathDyadic: a program without dyadic layers links neither. */
     .section .text.etmcu_xpulp_dw_k3_dy, "ax", @progbits
@@ -583,7 +574,7 @@ etmcu_xpulp_dw_k3_prep_dy:
     .globl etmcu_xpulp_dw_k3_lines_dy
     .type etmcu_xpulp_dw_k3_lines_dy, @function
 etmcu_xpulp_dw_k3_lines_dy:
-    K3_LINES _dy, REQ_DY, REQ_DY_PRE
+    K3_LINES _dy, REQ_DY
     .size etmcu_xpulp_dw_k3_lines_dy, . - etmcu_xpulp_dw_k3_lines_dy
     .text
 
@@ -599,7 +590,7 @@ etmcu_xpulp_dw_k3_lines_dy:
    52(sp) the tail (.Ls_one / .Ls_next), 56(sp) a1 past a line's last B to the next window, 36(sp)
    y from the first line's first output to past the last line. Registers as the stride-1
    subroutine's (t3 the SHIFT2 selector; the one-byte shifts s6..s8 unused). */
-.macro PAIR_S2 a0r, a1r, a2r, b0r, b1r, b2r, req, pre
+.macro PAIR_S2 a0r, a1r, a2r, b0r, b1r, b2r, req
     lw   a5, 20(sp)
     lw   s9, 20(sp)
     .insn r 0x2b, 3, 0x06, \b1r, a1, t1    /* B, row 1: cv.lw \b1r, t1(a1) */
@@ -608,7 +599,6 @@ etmcu_xpulp_dw_k3_lines_dy:
     .insn r 0x7b, 1, 0x54, a5, \a0r, s2
     .insn r 0x7b, 1, 0x54, a5, \a1r, s3
     .insn r 0x7b, 1, 0x54, a5, \a2r, s4
-    \pre
     SHIFT2 \a0r, \b0r
     SHIFT2 \a1r, \b1r
     SHIFT2 \a2r, \b2r
@@ -653,7 +643,7 @@ etmcu_xpulp_dw_k3_lines_dy:
        them (their addresses are taken behind the path bit kPathDwK3Stride2). */
     .section .text.etmcu_xpulp_dw_k3s2, "ax", @progbits
 /* The stride-2 lines' body, once per requantization form (as K3_LINES) */
-.macro S2_LINES sfx, req, pre
+.macro S2_LINES sfx, req
     sw   ra, 40(sp)
     lw   t2, 36(sp)
     add  t2, t2, a2
@@ -668,9 +658,9 @@ etmcu_xpulp_dw_k3_lines_dy:
     .insn i 0x0b, 2, a6, a1, 4
     add  a0, a0, a1                        /* a1 past the line's last B */
 .Ls_first\sfx:
-    PAIR_S2 a6, a7, t5, s5, s10, ra, \req, \pre
+    PAIR_S2 a6, a7, t5, s5, s10, ra, \req
 .Ls_second\sfx:
-    PAIR_S2 s5, s10, ra, a6, a7, t5, \req, \pre
+    PAIR_S2 s5, s10, ra, a6, a7, t5, \req
     bne  a1, a0, .Ls_first\sfx
     lw   t2, 52(sp)
     jr   t2
@@ -685,7 +675,6 @@ etmcu_xpulp_dw_k3_lines_dy:
     .insn r 0x2b, 3, 0x06, t5, a1, t0
     .insn i 0x0b, 2, a6, a1, 4
 .Ls_one\sfx:                                   /* the odd last output, from A in a6, a7, t5 */
-    \pre
     lw   a5, 20(sp)
     .insn r 0x7b, 1, 0x54, a5, a6, s2
     .insn r 0x7b, 1, 0x54, a5, a7, s3
@@ -713,7 +702,7 @@ etmcu_xpulp_dw_k3s2_prep:
     .globl etmcu_xpulp_dw_k3s2_lines
     .type etmcu_xpulp_dw_k3s2_lines, @function
 etmcu_xpulp_dw_k3s2_lines:
-    S2_LINES _4v, REQ_Q, REQ_NONE
+    S2_LINES _4v, REQ_Q
     .size etmcu_xpulp_dw_k3s2_lines, . - etmcu_xpulp_dw_k3s2_lines
 
     /* the dyadic form's (etmcu_xpulp_dw_k3_lines_dy's registers), behind kPathDyadic too */
@@ -729,7 +718,7 @@ etmcu_xpulp_dw_k3s2_prep_dy:
     .globl etmcu_xpulp_dw_k3s2_lines_dy
     .type etmcu_xpulp_dw_k3s2_lines_dy, @function
 etmcu_xpulp_dw_k3s2_lines_dy:
-    S2_LINES _dy, REQ_DY, REQ_DY_PRE
+    S2_LINES _dy, REQ_DY
     .size etmcu_xpulp_dw_k3s2_lines_dy, . - etmcu_xpulp_dw_k3s2_lines_dy
     .text
 
@@ -951,8 +940,7 @@ etmcu_xpulp_dw_k3_channels:
     srai t4, t4, 11                        /* m */
     lw   t2, 132(sp)                       /* T */
     lw   s11, 136(sp)                      /* offset * 2^21 + 2^19 */
-    divu a3, t2, t4
-    sw   a3, 128(sp)                       /* V = T / m: the sums' clamp (REQ_DY) */
+    divu s0, t2, t4                        /* V = T / m: the sums' clamp (REQ_DY) */
     j    .Lc_lines
     .size etmcu_xpulp_dw_k3_channels, . - etmcu_xpulp_dw_k3_channels
 
