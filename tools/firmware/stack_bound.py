@@ -52,15 +52,16 @@ SELF_JUMPS = {"memset", "etmcu_xpulp_dw_k3_lines", "etmcu_xpulp_dw_k3_lines_dy",
               "etmcu_xpulp_dw_k3s2_lines", "etmcu_xpulp_dw_k3s2_lines_dy"}
 # Functions without a .ci whose register calls go to a known set of functions: the Xpulp depthwise
 # channel loop calls the prep and lines subroutines its argument block names (one pair per stride
-# and requantization form; those the firmware links are its callees), the Xpulp pointwise kernel
-# the subroutine PointwiseBlock::rows_fn names.
+# and requantization form; those the firmware links are its callees), the Xpulp and plain RV32
+# pointwise kernels the subroutine PointwiseBlock::rows_fn names.
 INDIRECT_CALLEES = {"etmcu_xpulp_dw_k3_channels": {
     "etmcu_xpulp_dw_k3_prep", "etmcu_xpulp_dw_k3_lines", "etmcu_xpulp_dw_k3_prep_dy",
     "etmcu_xpulp_dw_k3_lines_dy", "etmcu_xpulp_dw_k3s2_prep", "etmcu_xpulp_dw_k3s2_lines",
     "etmcu_xpulp_dw_k3s2_prep_dy", "etmcu_xpulp_dw_k3s2_lines_dy"},
     # and the pointwise kernel (both forms) the subroutine for several kernel rows its block names
     "etmcu_xpulp_pointwise_4ch": {"etmcu_xpulp_pointwise_rows"},
-    "etmcu_xpulp_pointwise_4ch_dy": {"etmcu_xpulp_pointwise_rows"}}
+    "etmcu_xpulp_pointwise_4ch_dy": {"etmcu_xpulp_pointwise_rows"},
+    "etmcu_rv32_pointwise_4ch": {"etmcu_rv32_pointwise_runs9"}}
 # The one recursion in target code, bounded by a constant: the flatbuffer verifier's table walk
 # (runtime/pte/verifier.cpp, Verifier::table) recurses once per nesting level and fails past
 # kVerifierMaxDepth, so at most kVerifierMaxDepth + 2 activations are live. Only direct

@@ -339,11 +339,11 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   const bool vborder = ys.first > 0 || ys.end < j.out.h;
   alignas(4) int8_t wide[kWideWeightBytes];  // (a fixed size: no VLA, the stack bound stays static)
   int8::PointwiseBlock b;
-  int8::set_rows_kernel(b);  // (the ISA's four-pixel subroutine for several kernel rows, if any)
   int8::set_run(b, kwi * c);
   b.rows = j.kh;
   b.row_skip = (j.in.w - kwi) * c;
   b.w_stride = wide_filter;
+  int8::set_rows_kernel(b);  // (the ISA's subroutine for several kernel rows, if any)
   b.y_step = j.out.c;
   b.amin = j.amin;
   b.amax = j.amax;

@@ -52,10 +52,11 @@ struct PointwiseBlock {
   union {
     const int32_t* group_full;
     // With groups == 0 and rows > 1 (only the convolution's interior path gives a block kernel
-    // rows, one block at a time) the ISA's subroutine for four pixels over several kernel rows
-    // (Xpulp's etmcu_xpulp_pointwise_rows, isa/xpulp/pointwise_rows.S), or null: the kernel's
-    // three-pixel loop. Only the Xpulp kernel reads it, there; set_rows_kernel sets it, so only
-    // programs with such layers link the subroutine. (In the place of group_full, which such a
+    // rows, one block at a time) the ISA's subroutine for pixels over several kernel rows
+    // (Xpulp's etmcu_xpulp_pointwise_rows, isa/xpulp/pointwise_rows.S: four pixels; plain RV32's
+    // etmcu_rv32_pointwise_runs9: a pass's rows of 9 bytes), or null: the kernel's three-pixel
+    // loop. Only those two kernels read it, there; set_rows_kernel sets it, so only programs with
+    // such layers link the subroutine. (In the place of group_full, which such a
     // block does not use: the block keeps its size, and the other ISAs' code its layout.)
     void (*rows_fn)();
   };

@@ -8,6 +8,7 @@
 
 #if defined(__riscv)
 extern "C" void etmcu_rv32_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b);
+extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's pass: its registers)
 #endif
 
 namespace etmcu {
@@ -47,8 +48,21 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
-// No subroutine for several kernel rows: this ISA's kernel never reads PointwiseBlock::rows_fn.
-inline void set_rows_kernel(PointwiseBlock&) {}
+// Blocks whose receptive fields are several kernel rows of 9 bytes, their channels' filters 27
+// bytes apart (a 3x3 window on 3 channels) run each three-pixel pass's rows in
+// etmcu_rv32_pointwise_runs9: the kernel's entry dispatch into its 16-byte step (a 9-byte run
+// enters at byte 7, by branches) once a pass instead of once a row (docs/int8.md: the first
+// layers). Behind kPathMicroMultiRun (on this ISA: windows of several 9-byte runs), so only
+// programs with such layers link it; without it the kernel's own loop gives the same bits. Called
+// after set_run, rows and w_stride.
+inline void set_rows_kernel(PointwiseBlock& b) {
+  b.rows_fn = nullptr;
+#if defined(__riscv)
+  if (b.run_bytes == 9 && b.rows > 1 && b.w_stride == 27 &&
+      kernel_path_or_fallback(kPathMicroMultiRun))
+    b.rows_fn = etmcu_rv32_pointwise_runs9;
+#endif
+}
 
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {

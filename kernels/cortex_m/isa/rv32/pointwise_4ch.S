@@ -65,7 +65,12 @@
 #define F_W 84
 #define F_D2 88
 #define F_DSEL 92
-#define F_SIZE 96
+#define F_XS9 96
+#define F_WS9 100
+#define F_SIZE 104
+#define A_ROWSFN 188
+/* F_DSEL's value for runs of 9 bytes that etmcu_rv32_pointwise_runs9 takes (no run has D = 16) */
+#define DSEL_RUNS9 -16
 
 /* byte i of the rows: a3/a4 the two input bytes, a5/a6 weight bytes, a7 the product */
 .macro BYTE i
@@ -103,29 +108,29 @@
     j    .Lst\id
 .endm
 
-/* byte i of three pixels' runs (a1, a2, a3) and of the four weight rows (t2..t5): 7 loads and
-   12 mul + add, each loaded value used two or more instructions later; a7/t0 the weights, t1
-   the product */
-.macro BYTE3 i
+/* byte i of three pixels' runs (a1, a2, a3) and of the four weight rows (t2, then w1..w3 at
+   o1..o3 bytes past the row: t3..t5, or t2 and the channels' stride): 7 loads and 12 mul + add,
+   each loaded value used two or more instructions later; a7/t0 the weights, t1 the product */
+.macro BYTE3 i, w1=t3, o1=0, w2=t4, o2=0, w3=t5, o3=0
     lb   a4, \i(a1)
     lb   a5, \i(a2)
     lb   a6, \i(a3)
     lb   a7, \i(t2)
-    lb   t0, \i(t3)
+    lb   t0, (\o1 + \i)(\w1)
     mul  t1, a4, a7
     add  s0, s0, t1
     mul  t1, a5, a7
     add  s4, s4, t1
     mul  t1, a6, a7
     add  s8, s8, t1
-    lb   a7, \i(t4)
+    lb   a7, (\o2 + \i)(\w2)
     mul  t1, a4, t0
     add  s1, s1, t1
     mul  t1, a5, t0
     add  s5, s5, t1
     mul  t1, a6, t0
     add  s9, s9, t1
-    lb   t0, \i(t5)
+    lb   t0, (\o3 + \i)(\w3)
     mul  t1, a4, a7
     add  s2, s2, t1
     mul  t1, a5, a7
@@ -231,15 +236,30 @@ etmcu_rv32_pointwise_4ch:
     mv   t3, t1                   /* the entry's selector: D, or -D when not whole words */
     beqz t2, 1f
     neg  t3, t1
+    addi t2, t0, -9               /* runs of 9 bytes with the rows subroutine: its marker */
+    bnez t2, 1f
+    lw   t2, A_ROWS(a0)           /* (rows_fn is read only where rows > 1, pointwise.h) */
+    addi t2, t2, -2
+    bltz t2, 1f
+    lw   t2, A_WSTRIDE(a0)        /* (27: the subroutine's weight offsets) */
+    addi t2, t2, -27
+    bnez t2, 1f
+    lw   t2, A_ROWSFN(a0)
+    beqz t2, 1f
+    li   t3, DSEL_RUNS9
 1:  sw   t3, F_DSEL(sp)
     add  t2, t0, t1
     sw   t2, F_ROWD(sp)           /* a run's bytes from the entry: D + row */
     lw   t2, A_ROWSKIP(a0)
     sub  t2, t2, t1
     sw   t2, F_RSKIP(sp)
+    addi t2, t2, 16
+    sw   t2, F_XS9(sp)            /* (a kernel row's pointer step in the runs9 subroutine) */
     lw   t2, A_WROWSKIP(a0)
     sub  t2, t2, t1
     sw   t2, F_WRSKIP(sp)
+    addi t2, t2, 16
+    sw   t2, F_WS9(sp)
     lw   t2, A_W(a0)
     sub  t2, t2, t1
     sw   t2, F_W(sp)
@@ -280,6 +300,8 @@ etmcu_rv32_pointwise_4ch:
     lw   t1, F_DSEL(sp)
     add  t6, a1, t6               /* the end of the run (less D) */
     bnez t1, .Lentry              /* the entry BYTE3 D (D = 0 falls through, not taken) */
+    .p2align 2                    /* (the step's entries on words: a taken branch to a 32-bit
+                                     instruction at a 2-byte offset costs a fetch cycle) */
 8:
     BYTE3 0
 .Lenter1:
@@ -321,7 +343,7 @@ etmcu_rv32_pointwise_4ch:
     addi t5, t5, 16
     bne  a1, t6, 8b
     addi ra, ra, -1
-    beqz ra, 9f                   /* (1x1 layers: one row, no skips) */
+    beqz ra, .Ltriple_sums        /* (1x1 layers: one row, no skips) */
     lw   t1, F_RSKIP(sp)          /* the next kernel row of the three receptive fields */
     lw   t0, F_WRSKIP(sp)         /* and of the weights (t0 free after the loop) */
     add  a1, a1, t1
@@ -339,6 +361,8 @@ etmcu_rv32_pointwise_4ch:
     beqz t1, .Lenter8
     j    .Lenter12
 .Lbytes:                          /* -D (t1), D in 1..15 and not a multiple of 4 */
+    addi t0, t1, -DSEL_RUNS9
+    beqz t0, .Lruns9
     neg  t1, t1
     andi t0, t1, 3
     srli t1, t1, 2                /* D / 4: which quarter of the step */
@@ -362,7 +386,11 @@ etmcu_rv32_pointwise_4ch:
     bltz t0, .Lenter9
     beqz t0, .Lenter10
     j    .Lenter11
-9:
+.Lruns9:                          /* every kernel row of the pass in the subroutine (ra: rows) */
+    lw   t1, A_ROWSFN(a0)
+    mv   t6, ra
+    jalr ra, t1, 0
+.Ltriple_sums:
     lw   t1, A_YSTEP(a0)
     lw   a1, F_Y(sp)              /* outputs: y_step apart */
     lw   t2, A_FLOOR(a0)
@@ -426,6 +454,7 @@ etmcu_rv32_pointwise_4ch:
     lw   t0, A_ROWS(a0)           /* kernel rows left */
 7:  add  t6, a1, s9               /* the end of this run (less D2) */
     bnez s8, .Lpair_bytes         /* the entry BYTE D2 */
+    .p2align 2
 4:  BYTE 0
 .Lpair1:
     BYTE 1
@@ -501,3 +530,36 @@ etmcu_rv32_pointwise_4ch:
     CLAMP_FIXUP_HI \id, t6
     .endr
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch
+
+/* void etmcu_rv32_pointwise_runs9(): every kernel row of a three-pixel pass whose runs are 9 bytes
+   and whose four channels' weights are 27 bytes apart (a 3x3 window on 3 channels: the first
+   layers of MobileNetV1 and ResNet-8), called from the pass of etmcu_rv32_pointwise_4ch (its
+   registers and frame, sp unchanged: pointers D = 7 bytes before the runs, t6 the rows, at least
+   2) where PointwiseBlock::rows_fn names it (isa/rv32/pointwise.h sets it behind
+   kPathMicroMultiRun, so only programs with such layers link it). The nine steps of a run
+   straight, the four weight rows from t2 alone (immediate offsets 27 apart), then the pointers'
+   steps to the next kernel row (t3, t4: F_XS9, F_WS9): the pass's entry dispatch into the 16-byte
+   step runs once, not once per row, and a row step is four adds, not seven and two loads.
+   Returns with the twelve sums; clobbers a1..a7, t0..t6. */
+    .section .text.etmcu_rv32_pointwise_runs9, "ax", @progbits
+    .globl etmcu_rv32_pointwise_runs9
+    .type etmcu_rv32_pointwise_runs9, @function
+    .p2align 2
+etmcu_rv32_pointwise_runs9:
+    lw   t3, F_XS9(sp)
+    lw   t4, F_WS9(sp)
+    addi t6, t6, -1
+    mul  t6, t6, t3
+    add  t6, t6, a1               /* a1 at the last row: no step after it */
+    .p2align 2
+1:  .irp i, 7, 8, 9, 10, 11, 12, 13, 14, 15
+    BYTE3 \i, t2, 27, t2, 54, t2, 81
+    .endr
+    beq  a1, t6, 2f
+    add  a1, a1, t3
+    add  a2, a2, t3
+    add  a3, a3, t3
+    add  t2, t2, t4
+    j    1b
+2:  ret
+    .size etmcu_rv32_pointwise_runs9, . - etmcu_rv32_pointwise_runs9
