@@ -51,7 +51,7 @@ enum Path : uint32_t {
   kPathDwLanesMult4,       // depthwise multipliers of 4: MVE's lanes; the four-channel row
                            // kernel of the ISAs that also have the one-channel one (planes)
   kPathMicroMultiRun,   // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
-                        // several runs
+                        // several runs; plain RV32: a pass's rows of 9 bytes in their subroutine
   kPathMicroUnpacked,   // Arm DSP 4-channel micro-kernel: outputs clamped one by one
   kPathDwK3Stride2,     // depthwise, Xpulp: the 3x3 channel loop's stride-2 subroutines
   kPathPadShiftedRows,  // pad: rows moved by other than whole words, joined from shifted words
