@@ -139,13 +139,14 @@ DW_S2 = ((1, 3, 21, 49), [
 # long, which the Xpulp channel loop's dyadic lines run in a loop of their own (SIX_LINES in
 # depthwise_rows.S: MobileNetV1's 6x6 layers): an upright 6x6 plane (one line's outputs right
 # after the last's: the loop without the step of y), a 6x3 output from transposed planes (lines
-# of six down the columns: the loop with it), an 8-channel one without bias. Each branch is an
-# output.
+# of six down the columns: the loop with it), an 8-channel one without bias; and a 3x3 output
+# (MobileNetV1's 3x3-output layer: lines of a pair and a third). Each branch is an output.
 DW_SIX = ((1, 3, 6, 6), [
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 6
     "nn.Sequential(nn.Conv2d(3, 4, (1, 4)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 3
     "nn.Sequential(nn.Conv2d(3, 8, 1), "
-    "nn.Conv2d(8, 8, 3, stride=1, padding=1, groups=8, bias=False), nn.ReLU())"])  # 6 x 6
+    "nn.Conv2d(8, 8, 3, stride=1, padding=1, groups=8, bias=False), nn.ReLU())",  # 6 x 6
+    "nn.Sequential(nn.Conv2d(3, 5, (4, 4)), nn.Conv2d(5, 5, 3, stride=1, padding=1, groups=5), nn.ReLU())"])  # 3 x 3
 # Seed 11 is not drawn: first layers, whose window rows are not whole words (3 input channels),
 # which with Xpulp go as gathered columns through the pointwise kernel's four-pixel loop
 # (im2col_runs in opt/op_quantized_conv2d.cpp): 16 channels over 38-pixel rows (runs of 8 columns
