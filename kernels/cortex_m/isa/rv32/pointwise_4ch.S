@@ -65,9 +65,7 @@
 #define F_W 84
 #define F_D2 88
 #define F_DSEL 92
-#define F_XS9 96
-#define F_WS9 100
-#define F_SIZE 104
+#define F_SIZE 96
 #define A_ROWSFN 188
 /* F_DSEL's value for runs of 9 bytes that etmcu_rv32_pointwise_runs9 takes (no run has D = 16) */
 #define DSEL_RUNS9 -16
@@ -253,13 +251,9 @@ etmcu_rv32_pointwise_4ch:
     lw   t2, A_ROWSKIP(a0)
     sub  t2, t2, t1
     sw   t2, F_RSKIP(sp)
-    addi t2, t2, 16
-    sw   t2, F_XS9(sp)            /* (a kernel row's pointer step in the runs9 subroutine) */
     lw   t2, A_WROWSKIP(a0)
     sub  t2, t2, t1
     sw   t2, F_WRSKIP(sp)
-    addi t2, t2, 16
-    sw   t2, F_WS9(sp)
     lw   t2, A_W(a0)
     sub  t2, t2, t1
     sw   t2, F_W(sp)
@@ -538,17 +532,20 @@ etmcu_rv32_pointwise_4ch:
    2) where PointwiseBlock::rows_fn names it (isa/rv32/pointwise.h sets it behind
    kPathMicroMultiRun, so only programs with such layers link it). The nine steps of a run
    straight, the four weight rows from t2 alone (immediate offsets 27 apart), then the pointers'
-   steps to the next kernel row (t3, t4: F_XS9, F_WS9): the pass's entry dispatch into the 16-byte
-   step runs once, not once per row, and a row step is four adds, not seven and two loads.
+   steps to the next kernel row (t3, t4: the row skips F_RSKIP, F_WRSKIP and the 16 bytes that the
+   kernel's own loop steps): the pass's entry dispatch into the 16-byte step runs once, not once
+   per row, and a row step is four adds, not seven and two loads.
    Returns with the twelve sums; clobbers a1..a7, t0..t6. */
     .section .text.etmcu_rv32_pointwise_runs9, "ax", @progbits
     .globl etmcu_rv32_pointwise_runs9
     .type etmcu_rv32_pointwise_runs9, @function
     .p2align 2
 etmcu_rv32_pointwise_runs9:
-    lw   t3, F_XS9(sp)
-    lw   t4, F_WS9(sp)
+    lw   t3, F_RSKIP(sp)
+    lw   t4, F_WRSKIP(sp)
     addi t6, t6, -1
+    addi t3, t3, 16
+    addi t4, t4, 16
     mul  t6, t6, t3
     add  t6, t6, a1               /* a1 at the last row: no step after it */
     .p2align 2
