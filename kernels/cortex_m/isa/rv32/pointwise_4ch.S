@@ -28,7 +28,8 @@
    bytes before the run, so that the step's immediate offsets land on the run's bytes (the
    pointers stay D bytes back for the whole pass: the row skips are less D). A separate 4-byte
    loop for the tail was 380 B more. The pairs' 4-byte step is entered the same way, at
-   D2 = (-length) mod 4. */
+   D2 = (-length) mod 4. Runs of 9 bytes over several kernel rows (3x3 windows on 3 channels)
+   hand a pass's rows to etmcu_rv32_pointwise_runs9 (below) where the block names it. */
 #define A_X 0
 #define A_XSTEP 4
 #define A_PIXELS 8
