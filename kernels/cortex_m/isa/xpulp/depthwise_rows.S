@@ -264,12 +264,13 @@ etmcu_xpulp_dw_row_k3:
 .endm
 /* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, V] (s0, which the
    frexp form's amax holds: the channel loop sets it per dyadic channel, so the lines load
-   nothing per group of sums; a negative sum gives the offset, amin), one mul, then cv.addRN adds offset * 2^21 + 2^19 and
-   2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic, v >= 0; the shift an immediate,
-   so the dyadic lines leave t6 free). V is the channel's largest sum whose result is at most
-   amax (.Lc_dyadic): its result is amax itself (m < 2^20: consecutive sums' results differ by 0
-   or 1), so the clamp to V is also the one to amax, without a cv.min (4 instructions and the
-   store, against 5 with the overflow bound 2^(30-L) - 1 and a cv.min). */
+   nothing per group of sums; a negative sum gives the offset, amin), one mul, then cv.addRN
+   adds offset * 2^21 + 2^19 and 2^20 and shifts by 21 (cmsis_math.h requantize_offset_dyadic,
+   v >= 0; the shift an immediate, so the dyadic lines leave t6 free). V is the channel's
+   largest sum whose result is at most amax (.Lc_dyadic): its result is amax itself (m < 2^20:
+   consecutive sums' results differ by 0 or 1), so the clamp to V is also the one to amax,
+   without a cv.min (4 instructions and the store, against 5 with the overflow bound
+   2^(30-L) - 1 and a cv.min). */
 .macro REQ_DY acc
     .insn r 0x2b, 3, 0x3b, \acc, \acc, s0   /* cv.clipur \acc, \acc, s0 */
     mul  \acc, \acc, t4
