@@ -343,7 +343,10 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   b.rows = j.kh;
   b.row_skip = (j.in.w - kwi) * c;
   b.w_stride = wide_filter;
+  b.x_step = c * j.stride.w;
+  b.rows_fn = nullptr;
   int8::set_rows_kernel(b);  // (the ISA's subroutine for several kernel rows, if any)
+  const auto rows_fn = b.rows_fn;
   b.y_step = j.out.c;
   b.amin = j.amin;
   b.amax = j.amax;
@@ -385,10 +388,11 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       int32_t sw = 0;
       if (cols) {
         int8::row_sums(w, c, j.kh * j.kw, tap_sums[k]);  // (the taps' rows are back to back)
-        for (int32_t t = 0; t < j.kh * j.kw; ++t) sw += tap_sums[k][t];
-        for (int32_t ky = 0; ky < j.kh && clip; ++ky) {
-          row_sums[k][ky] = 0;
-          for (int32_t kx = 0; kx < j.kw; ++kx) row_sums[k][ky] += tap_sums[k][ky * j.kw + kx];
+        for (int32_t ky = 0; ky < j.kh; ++ky) {  // (kh <= kMaxClipRows: kw >= 2, kh * kw <= 16)
+          int32_t sr = 0;
+          for (int32_t kx = 0; kx < j.kw; ++kx) sr += tap_sums[k][ky * j.kw + kx];
+          if (clip) row_sums[k][ky] = sr;
+          sw += sr;
         }
       } else if (clip) {
         for (int32_t ky = 0; ky < j.kh; ++ky) {
@@ -414,6 +418,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
         }
     }
     if (!ok || !int8::pointwise_form_ok<int8::kPointwiseDyadic>(b)) break;
+    int8::set_dyadic_relu<int8::kPointwiseDyadicRelu>(b, j.mult + oc, j.shift + oc, j.ooff);
     b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
     b.x_step = c * j.stride.w;
     b.pixels = xs.end - xs.first;
@@ -454,6 +459,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
             b.w = w0 + kx0 * c;
             b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix0 + kx0) * c;
             b.x_step = j.stride.h * j.in.w * c;
+            b.rows_fn = nullptr;  // (the ISA's rows subroutine is for the x_step it was set with)
             b.pixels = ys.end - ys.first;
             b.y =
                 j.y + ((static_cast<size_t>(n) * j.out.h + ys.first) * j.out.w + ox) * j.out.c + oc;
@@ -482,6 +488,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       b.y_step = j.out.c;
       b.pixels = xs.end - xs.first;
       b.rows = j.kh;
+      b.rows_fn = rows_fn;
       b.w = w0;
       for (int k = 0; k < 4; ++k) b.full[k] = full[k];
     }

@@ -52,7 +52,8 @@ enum Path : uint32_t {
                            // kernel of the ISAs that also have the one-channel one (planes)
   kPathMicroMultiRun,   // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of
                         // several runs; plain RV32: a pass's rows of 9 bytes in their subroutine
-  kPathMicroUnpacked,   // Arm DSP 4-channel micro-kernel: outputs clamped one by one
+  kPathMicroUnpacked,   // Arm DSP 4-channel micro-kernel: outputs clamped one by one; plain
+                        // RV32: the stride-1 form of the 9-byte rows' subroutine
   kPathDwK3Stride2,     // depthwise, Xpulp: the 3x3 channel loop's stride-2 subroutines
   kPathPadShiftedRows,  // pad: rows moved by other than whole words, joined from shifted words
   kPathCount,

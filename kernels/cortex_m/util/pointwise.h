@@ -60,7 +60,14 @@ struct PointwiseBlock {
     // block does not use: the block keeps its size, and the other ISAs' code its layout.)
     void (*rows_fn)();
   };
-  const int32_t* group_mult;
+  union {
+    const int32_t* group_mult;
+    // With groups == 0 and dyadic == kDyadicRelu: the ISA's subroutine for that form (plain
+    // RV32's etmcu_rv32_requant3_relu_dy, called from its kernel's pass; set_dyadic_relu sets
+    // it, so only programs with such blocks link it). In the place of group_mult, which such a
+    // block does not use.
+    void (*requant_fn)();
+  };
   const int32_t* group_shift;
   int32_t group_offset;
   // A run's length in bytes: 4 * words, or any length >= 1 where the ISA's kernel loads bytes
@@ -70,6 +77,9 @@ struct PointwiseBlock {
   // (kPointwiseDyadic: Xpulp), whose parameters set_requant put in the 2v fields those ISAs do
   // not read: round_high = m, offset_high = offset * 2^21 + 2^19, right = the sums' bound. The
   // 4v fields stay set: a build without the dyadic kernel takes the frexp one.
+  // kDyadicRelu (2): the same four channels with a fused ReLU in the form set_dyadic_relu gives
+  // (plain RV32: kPointwiseDyadicRelu): round_high = m, offset_high = offset * 2^21 + 3 * 2^19,
+  // right = V, the sums' clamp (cmsis::dyadic_relu_bound), neg_floor 1.
   int32_t dyadic = 0;
 };
 static_assert(
@@ -94,6 +104,8 @@ inline void set_run(PointwiseBlock& b, int32_t bytes) {
   b.words = bytes / 4;
   b.run_bytes = bytes;
 }
+
+constexpr int32_t kDyadicRelu = 2;  // PointwiseBlock::dyadic
 
 // `lines` runs of n bytes, src_row apart, to dst_row apart: the portable copy behind each ISA's
 // copy_lines (isa/<isa>/pointwise.h), which conv's im2col_runs gathers columns with.
@@ -198,6 +210,38 @@ inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
   return amin == output_offset ? 0 : INT32_MIN;
 }
 
+// The blocks whose set-up runs once per layer, or once per slab of rows (the convolution's
+// interior, interior_blocks), on ISAs whose kernel has the ReLU's dyadic form only there (kFn:
+// the ISA's kPointwiseDyadicRelu, that form's subroutine, or null; plain RV32, where the per-strip
+// set-up of pointwise layers would cost more than it saves): after the block's four channels are
+// set (set_requant), the form kDyadicRelu when the block has a fused ReLU and its four channels
+// (mult, shift from its first) are dyadic. Its sums' clamp V takes a division per channel (on the CV32E40P up to 35 cycles),
+// once per set-up; each output above 0 then costs a mul instead of a mulh (5 cycles) and no upper
+// clamp. Else the frexp form (dyadic 0: these ISAs set it nowhere else).
+template <void (*kFn)()>
+inline void set_dyadic_relu(PointwiseBlock& b, const int32_t* mult, const int32_t* shift,
+                            int32_t offset) {
+  if constexpr (kFn != nullptr) {
+    b.dyadic = 0;
+    b.neg_floor = negative_floor(b.amin, offset);
+    if (b.neg_floor != 0 || offset < -128 || offset > 127 || b.amax < offset || b.amax > 127 ||
+        !cmsis::all_dyadic(mult, shift, 4) || !kernel_path_or_fallback(kPathDyadic))
+      return;
+    for (int k = 0; k < 4; ++k) {
+      const int32_t m = mult[k] >> 11;
+      b.round_high[k] = m;
+      b.offset_high[k] = static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (3 << 19);
+      b.right[k] = cmsis::dyadic_relu_bound(m, offset, b.amax);
+    }
+    b.dyadic = kDyadicRelu;
+    b.requant_fn = kFn;
+    b.neg_floor = 1;  // (a sum of 0 gives the offset, amin, too; the ISA's kernel reads the form
+                      // from it)
+  } else {
+    (void)b, (void)mult, (void)shift, (void)offset;
+  }
+}
+
 // The arithmetic in C, one pixel and channel at a time (the ISAs without a pointwise micro-kernel
 // of their own, and the host build of the xpulp one with the instruction's arithmetic in dot4).
 // kDy: the ISA has the dyadic form (b.dyadic names it; the others never set it).
@@ -217,7 +261,10 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
       const cmsis::Requant4v q{b.mult[k], b.offset_high4[k], b.right4[k]};
       int32_t r = cmsis::requantize_offset_4v(v, q);
       if constexpr (kDy) {
-        if (b.dyadic != 0)
+        if (b.dyadic == kDyadicRelu)  // (v < 1 takes the floor below, neg_floor 1)
+          r = v < 1 ? b.amin
+                    : (v > b.right[k] ? b.amax : (v * b.round_high[k] + b.offset_high[k]) >> 21);
+        else if (b.dyadic != 0)
           r = cmsis::requantize_offset_dyadic(
               v, cmsis::RequantDyadic{b.round_high[k], b.right[k], b.offset_high[k]});
       }

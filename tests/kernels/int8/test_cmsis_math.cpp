@@ -239,5 +239,80 @@ TEST(PointwiseForm, DyadicOnlyWithAReluOrTheWholeRange) {
   }
 }
 
+// Plain RV32's ReLU blocks in the dyadic form (set_dyadic_relu, the sums clamped to [1, V], one
+// product, add and shift; the kernel's REQ3D and its C mirror in pointwise_4ch_c) give the frexp
+// form's bits for sums across the whole range, V and its neighbours included, and only blocks
+// with a fused ReLU whose four channels are dyadic take it.
+void marker() {}  // (set_dyadic_relu's subroutine: the C form never calls it)
+TEST(PointwiseForm, DyadicReluBlocksGiveTheFrexpBits) {
+  std::mt19937 rng(2033);
+  alignas(4) int8_t x[4] = {0, 0, 0, 0}, w[16] = {};
+  int8_t y[4];
+  auto block = [&](int32_t amin, int32_t amax, int32_t offset) {
+    int8::PointwiseBlock b;
+    b.x = x;
+    b.w = w;
+    b.y = y;
+    b.x_step = b.y_step = 4;
+    b.pixels = b.rows = 1;
+    int8::set_run(b, 4);
+    b.row_skip = b.w_row_skip = 0;
+    b.w_stride = 4;
+    b.amin = amin;
+    b.amax = amax;
+    b.neg_floor = int8::negative_floor(amin, offset);
+    return b;
+  };
+  auto run = [&](int8::PointwiseBlock& b, int32_t v) {  // v: every channel's sum (weights zero)
+    for (int k = 0; k < 4; ++k) b.full[k] = v;
+    int8::pointwise_4ch_c<true>(b, [](int32_t acc, const int8_t*, const int8_t*) { return acc; });
+    return std::vector<int8_t>(y, y + 4);
+  };
+  int64_t checked = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    const int32_t offset = std::uniform_int_distribution<int32_t>(-128, 127)(rng);
+    const int32_t amax = std::uniform_int_distribution<int32_t>(offset, 127)(rng);
+    int32_t mult[4], shift[4] = {-1, -1, -1, -1};
+    for (int k = 0; k < 4; ++k) {
+      const int bits = std::uniform_int_distribution<int>(1, 20)(rng);
+      mult[k] = std::uniform_int_distribution<int32_t>(1 << (bits - 1), (1 << bits) - 1)(rng) << 11;
+    }
+    int8::PointwiseBlock frexp = block(offset, amax, offset), dy = block(offset, amax, offset);
+    for (int k = 0; k < 4; ++k) {
+      int8::set_requant<false>(frexp, k, mult[k], shift[k], offset);
+      int8::set_requant<false>(dy, k, mult[k], shift[k], offset);
+    }
+    int8::set_dyadic_relu<marker>(dy, mult, shift, offset);
+    ASSERT_EQ(dy.dyadic, int8::kDyadicRelu);
+    ASSERT_EQ(dy.neg_floor, 1);
+    ASSERT_EQ(dy.requant_fn, &marker);
+    std::vector<int32_t> sums = {0, 1, -1, (1 << 29) - 1, -(1 << 29) + 1};
+    for (int k = 0; k < 4; ++k)
+      for (int32_t d = -2; d <= 2; ++d) sums.push_back(dy.right[k] + d);
+    for (int i = 0; i < 40; ++i)
+      sums.push_back(std::uniform_int_distribution<int32_t>(-(1 << 20), 1 << 22)(rng));
+    for (int32_t v : sums) {
+      ASSERT_EQ(run(dy, v), run(frexp, v)) << "v=" << v << " offset=" << offset;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 10000);
+  int32_t mult[4] = {1 << 30, 1 << 30, 1 << 30, 1 << 30}, shift[4] = {-1, -1, -1, -1};
+  int8::PointwiseBlock b = block(-128, 127, 5);  // no ReLU: the frexp form
+  int8::set_dyadic_relu<marker>(b, mult, shift, 5);
+  EXPECT_EQ(b.dyadic, 0);
+  EXPECT_EQ(b.neg_floor, INT32_MIN);
+  b = block(5, 127, 5);
+  mult[3] = (1 << 30) + 1;  // one channel not dyadic: the block keeps the frexp form
+  int8::set_dyadic_relu<marker>(b, mult, shift, 5);
+  EXPECT_EQ(b.dyadic, 0);
+  EXPECT_EQ(b.neg_floor, 0);
+  mult[3] = 1 << 30;
+  int8::set_dyadic_relu<marker>(b, mult, shift, 5);
+  EXPECT_EQ(b.dyadic, int8::kDyadicRelu);
+  int8::set_dyadic_relu<nullptr>(b, mult, shift, 5);  // (ISAs without the form: untouched)
+  EXPECT_EQ(b.dyadic, int8::kDyadicRelu);
+}
+
 }  // namespace
 }  // namespace etmcu::kernels

@@ -30,6 +30,9 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = true;
 // One requantization form (no dyadic kernel).
 constexpr bool kPointwiseDyadic = false;
+// No ReLU-only dyadic form for the convolution's interior blocks (util/pointwise.h
+// set_dyadic_relu).
+constexpr void (*kPointwiseDyadicRelu)() = nullptr;
 // Reads no PointwiseBlock::w_row_skip: border windows are gathered instead (op_quantized_conv2d).
 constexpr bool kPointwiseWeightSkip = false;
 // Runs are whole words (PointwiseBlock::words).

@@ -25,6 +25,9 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = true;
 // One requantization form (no dyadic kernel).
 constexpr bool kPointwiseDyadic = false;
+// No ReLU-only dyadic form for the convolution's interior blocks (util/pointwise.h
+// set_dyadic_relu).
+constexpr void (*kPointwiseDyadicRelu)() = nullptr;
 // Reads PointwiseBlock::w_row_skip (border windows clipped to the input, nothing gathered).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).

@@ -9,6 +9,8 @@
 #if defined(__riscv)
 extern "C" void etmcu_rv32_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b);
 extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's pass: its registers)
+extern "C" void etmcu_rv32_pointwise_runs9s1();  // (the same at stride 1: shared input bytes)
+extern "C" void etmcu_rv32_requant3_relu_dy();   // (the same: a pass's dyadic ReLU outputs)
 #endif
 
 namespace etmcu {
@@ -20,8 +22,18 @@ constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
-// One requantization form (no dyadic kernel).
+// The frexp form for every block but those of the convolution's interior with a fused ReLU and
+// dyadic channels (set up once per layer or slab: util/pointwise.h set_dyadic_relu), whose pass
+// hands its sums to etmcu_rv32_requant3_relu_dy: clamped to [1, V], one mul, add and shift (7
+// cycles a sum above 0 against 12; behind kPathDyadic, so only programs with such layers link
+// it). On the host the C form (pointwise_4ch_c) and a marker that is never called.
 constexpr bool kPointwiseDyadic = false;
+#if defined(__riscv)
+constexpr void (*kPointwiseDyadicRelu)() = etmcu_rv32_requant3_relu_dy;
+#else
+inline void requant3_relu_dy_host() {}
+constexpr void (*kPointwiseDyadicRelu)() = requant3_relu_dy_host;
+#endif
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs of any length (PointwiseBlock::run_bytes): the kernel loads bytes, so a 3-channel
@@ -39,7 +51,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)
   etmcu_rv32_pointwise_4ch(&b);
 #else
-  pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
+  pointwise_4ch_c<true>(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
     return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
   });
 #endif
@@ -52,15 +64,22 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 // bytes apart (a 3x3 window on 3 channels) run each three-pixel pass's rows in
 // etmcu_rv32_pointwise_runs9: the kernel's entry dispatch into its 16-byte step (a 9-byte run
 // enters at byte 7, by branches) once a pass instead of once a row (docs/int8.md: the first
-// layers). Behind kPathMicroMultiRun (on this ISA: windows of several 9-byte runs), so only
-// programs with such layers link it; without it the kernel's own loop gives the same bits. Called
-// after set_run, rows and w_stride.
+// layers); at stride 1 (x_step 3: the three windows share 15 bytes a row) in
+// etmcu_rv32_pointwise_runs9s1, which loads each of those bytes once. Behind kPathMicroMultiRun
+// and (stride 1) kPathMicroUnpacked (on this ISA they name these subroutines), so a program links
+// only the one its layers take (each about 1 KB); without them the kernel's own loop gives the
+// same bits. Called after set_run, rows, w_stride and
+// x_step, and again when they change (the kernel tests run, rows and w_stride itself, not
+// x_step).
 inline void set_rows_kernel(PointwiseBlock& b) {
   b.rows_fn = nullptr;
 #if defined(__riscv)
-  if (b.run_bytes == 9 && b.rows > 1 && b.w_stride == 27 &&
-      kernel_path_or_fallback(kPathMicroMultiRun))
-    b.rows_fn = etmcu_rv32_pointwise_runs9;
+  if (b.run_bytes == 9 && b.rows > 1 && b.w_stride == 27) {
+    if (b.x_step == 3 && kernel_path_or_fallback(kPathMicroUnpacked))
+      b.rows_fn = etmcu_rv32_pointwise_runs9s1;
+    else if (kernel_path_or_fallback(kPathMicroMultiRun))
+      b.rows_fn = etmcu_rv32_pointwise_runs9;
+  }
 #endif
 }
 

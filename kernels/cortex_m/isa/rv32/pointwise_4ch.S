@@ -16,9 +16,12 @@
    and clamped to [amin, amax], the out-of-range results through fixups placed after the return
    (two branches not taken in the common case). A block with a fused ReLU (its floor 0) takes a
    copy of that code without the sign term and the lower bound (REQ3R: 12 cycles a sum at or
-   above 0 against 16); the general copy sits after the return. An odd last pixel is computed as
-   a pair with itself, and the pair's outputs go through the triple's requantization as three pixels (the
-   second one twice): four more requantizations once per call instead of 500 B of code.
+   above 0 against 16); the general copy sits after the return. Such blocks whose channels are
+   dyadic and whose set-up is once per layer (the convolution's interior: util/pointwise.h
+   set_dyadic_relu gives them the floor 1) call etmcu_rv32_requant3_relu_dy instead (REQ3D, 7
+   cycles a sum above 0). An odd last pixel is computed as a pair with itself, and the pair's
+   outputs go through the triple's requantization as three pixels (the second one twice): four
+   more requantizations once per call instead of 500 B of code.
 
    The triple loop has one copy of its 16-byte step for every run length (run_bytes, any length:
    the loads are bytes, so a 3-channel layer's 9-byte window rows need no widening to whole
@@ -41,6 +44,7 @@
 #define A_AMAX 32
 #define A_FULL 36
 #define A_MULT 52
+#define A_OFFH 68
 #define A_RIGHT 84
 #define A_ROUND 100
 #define A_ROUND4 152
@@ -50,6 +54,7 @@
 #define A_WSTRIDE 124
 #define A_FLOOR 128
 #define A_WROWSKIP 132
+#define A_REQFN 192
 #define A_RUN 204
 
 /* frame: row bytes, pixels left, the pass's first outputs, the pass's first row (less D, below);
@@ -194,6 +199,30 @@
     REQ3R \k, \acc0, a1, r\k\()a
     REQ3R \k, \acc1, a2, r\k\()b
     REQ3R \k, \acc2, a3, r\k\()c
+.endm
+
+/* REQ3R in the dyadic form (a block whose floor is 1: util/pointwise.h set_dyadic_relu; m in a4,
+   offset * 2^21 + 3 * 2^19 in a5, the sums' clamp V in a6): a sum of 0 or less stores amin, one
+   above V amax (its fixup), any other (v * m + a5) >> 21 (cmsis_math.h requantize_offset_dyadic
+   with the sign term and 2^19 folded): `mv, blez, blt, mul, add, srai, sb`, 7 cycles. */
+.macro REQ3D k, acc, ybase, id
+    mv   t0, t5
+    blez \acc, .Lst\id
+    blt  a6, \acc, .Lhi\id
+    mul  t0, \acc, a4
+    add  t0, t0, a5
+    srai t0, t0, 21
+.Lst\id:
+    sb   t0, \k(\ybase)
+.endm
+
+.macro REQ3D_CHANNEL k, acc0, acc1, acc2
+    lw   a4, (A_ROUND + 4 * \k)(a0)
+    lw   a5, (A_OFFH + 4 * \k)(a0)
+    lw   a6, (A_RIGHT + 4 * \k)(a0)
+    REQ3D \k, \acc0, a1, d\k\()a
+    REQ3D \k, \acc1, a2, d\k\()b
+    REQ3D \k, \acc2, a3, d\k\()c
 .endm
 
 /* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
@@ -515,10 +544,15 @@ etmcu_rv32_pointwise_4ch:
     addi sp, sp, F_SIZE
     ret
 .Lrequant3_general:               /* the three pixels' outputs in the general form */
+    bgtz t2, .Lrequant3_dyadic    /* (the floor 1: a ReLU block's dyadic form) */
     REQ3_CHANNEL 0, s0, s4, s8
     REQ3_CHANNEL 1, s1, s5, s9
     REQ3_CHANNEL 2, s2, s6, s10
     REQ3_CHANNEL 3, s3, s7, s11
+    j    .Lnext3
+.Lrequant3_dyadic:                /* (its subroutine, which the block names) */
+    lw   t1, A_REQFN(a0)
+    jalr ra, t1, 0
     j    .Lnext3
     .irp id, t0a, t0b, t0c, t1a, t1b, t1c, t2a, t2b, t2c, t3a, t3b, t3c
     CLAMP_FIXUP \id, t5, t6
@@ -563,3 +597,103 @@ etmcu_rv32_pointwise_runs9:
     j    1b
 2:  ret
     .size etmcu_rv32_pointwise_runs9, . - etmcu_rv32_pointwise_runs9
+
+/* void etmcu_rv32_pointwise_runs9s1(): etmcu_rv32_pointwise_runs9 for a stride-1 layer (x_step 3:
+   the three pixels' windows overlap, pixel q's tap j reading byte 3q + j of the pass's 15). Each
+   weight byte still meets three input bytes, but each input byte is loaded once a row, not once
+   per pixel: the taps go by j mod 3 (0, 3, 6; 1, 4, 7; 2, 5, 8), whose three steps read the bytes
+   j, j + 3, ... j + 12 of one residue, four registers in rotation (a2..a5), one load a step.
+   A row: 15 input and 36 weight loads for 108 mul + add, 267 instructions against runs9's 279,
+   and a row step of two adds (a2, a3 are not read). The same registers, frame and contract as
+   runs9 (pointers D = 7 bytes before the runs, t6 the rows, at least 2; the twelve sums). */
+/* tap j of the four channels (weights at t2 + 7 + j + 27 ch) on the three pixels' input bytes in
+   xa, xb, xc (bytes j, j + 3, j + 6), with input byte u loaded into `ld` on the way (ld = none:
+   no load) */
+.macro STEP1 j, xa, xb, xc, ld=none, u=0
+    lb   a6, (7 + \j)(t2)
+    lb   a7, (34 + \j)(t2)
+    .ifnc \ld, none
+    lb   \ld, (7 + \u)(a1)
+    .endif
+    mul  t0, \xa, a6
+    add  s0, s0, t0
+    mul  t0, \xb, a6
+    add  s4, s4, t0
+    mul  t0, \xc, a6
+    add  s8, s8, t0
+    lb   a6, (61 + \j)(t2)
+    mul  t0, \xa, a7
+    add  s1, s1, t0
+    mul  t0, \xb, a7
+    add  s5, s5, t0
+    mul  t0, \xc, a7
+    add  s9, s9, t0
+    lb   a7, (88 + \j)(t2)
+    mul  t0, \xa, a6
+    add  s2, s2, t0
+    mul  t0, \xb, a6
+    add  s6, s6, t0
+    mul  t0, \xc, a6
+    add  s10, s10, t0
+    mul  t0, \xa, a7
+    add  s3, s3, t0
+    mul  t0, \xb, a7
+    add  s7, s7, t0
+    mul  t0, \xc, a7
+    add  s11, s11, t0
+.endm
+    .section .text.etmcu_rv32_pointwise_runs9s1, "ax", @progbits
+    .globl etmcu_rv32_pointwise_runs9s1
+    .type etmcu_rv32_pointwise_runs9s1, @function
+    .p2align 2
+etmcu_rv32_pointwise_runs9s1:
+    lw   t3, F_RSKIP(sp)
+    lw   t4, F_WRSKIP(sp)
+    addi t6, t6, -1
+    addi t3, t3, 16
+    addi t4, t4, 16
+    mul  t6, t6, t3
+    add  t6, t6, a1               /* a1 at the last row: no step after it */
+    .p2align 2
+1:  lb   a2, 7(a1)                /* input bytes 0, 3, 6 */
+    lb   a3, 10(a1)
+    lb   a4, 13(a1)
+    STEP1 0, a2, a3, a4, a5, 9
+    STEP1 3, a3, a4, a5, a2, 12
+    STEP1 6, a4, a5, a2, a3, 1
+    lb   a4, 11(a1)               /* bytes 4, 7 */
+    lb   a5, 14(a1)
+    STEP1 1, a3, a4, a5, a2, 10
+    STEP1 4, a4, a5, a2, a3, 13
+    STEP1 7, a5, a2, a3, a4, 2
+    lb   a5, 12(a1)               /* bytes 5, 8 */
+    lb   a2, 15(a1)
+    STEP1 2, a4, a5, a2, a3, 11
+    STEP1 5, a5, a2, a3, a4, 14
+    STEP1 8, a2, a3, a4
+    beq  a1, t6, 2f
+    add  a1, a1, t3
+    add  t2, t2, t4
+    j    1b
+2:  ret
+    .size etmcu_rv32_pointwise_runs9s1, . - etmcu_rv32_pointwise_runs9s1
+
+/* void etmcu_rv32_requant3_relu_dy(): the three-pixel pass's twelve outputs in the dyadic ReLU
+   form (REQ3D), called from the pass of etmcu_rv32_pointwise_4ch where the block's floor is 1
+   (util/pointwise.h set_dyadic_relu, which names it in PointwiseBlock::requant_fn behind
+   kPathDyadic: only programs with such blocks link it). Its registers: the sums in s0..s11, the
+   outputs at a1..a3, t5/t6 amin/amax; clobbers a4..a6, t0. */
+    .section .text.etmcu_rv32_requant3_relu_dy, "ax", @progbits
+    .globl etmcu_rv32_requant3_relu_dy
+    .type etmcu_rv32_requant3_relu_dy, @function
+    .p2align 2
+etmcu_rv32_requant3_relu_dy:
+    REQ3D_CHANNEL 0, s0, s4, s8
+    REQ3D_CHANNEL 1, s1, s5, s9
+    REQ3D_CHANNEL 2, s2, s6, s10
+    REQ3D_CHANNEL 3, s3, s7, s11
+    ret
+    .irp id, d0a, d0b, d0c, d1a, d1b, d1c, d2a, d2b, d2c, d3a, d3b, d3c
+    CLAMP_FIXUP_HI \id, t6
+    .endr
+    .size etmcu_rv32_requant3_relu_dy, . - etmcu_rv32_requant3_relu_dy

@@ -16,6 +16,9 @@ constexpr bool kPointwise4ch = false;
 constexpr bool kPointwiseRequant2v = true;
 // One requantization form (no dyadic kernel).
 constexpr bool kPointwiseDyadic = false;
+// No ReLU-only dyadic form for the convolution's interior blocks (util/pointwise.h
+// set_dyadic_relu).
+constexpr void (*kPointwiseDyadicRelu)() = nullptr;
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = false;
 // Runs are whole words (PointwiseBlock::words).
