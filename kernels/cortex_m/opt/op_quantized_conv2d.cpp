@@ -418,7 +418,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
         }
     }
     if (!ok || !int8::pointwise_form_ok<int8::kPointwiseDyadic>(b)) break;
-    int8::set_dyadic_relu<int8::kPointwiseDyadicRelu>(b, j.mult + oc, j.shift + oc, j.ooff);
+    int8::set_dyadic_block<int8::PointwiseDyadicBlocks>(b, j.mult + oc, j.shift + oc, j.ooff);
     b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
     b.x_step = c * j.stride.w;
     b.pixels = xs.end - xs.first;

@@ -46,7 +46,8 @@ enum Path : uint32_t {
   kPathConvSlabs,          // convolution over its own input (an overlapping plan): slabs of rows
   kPathDwSlabs,            // depthwise over its own input: slabs of rows
   kPathConvPointwiseDot,   // 1x1 channels the 4-channel micro-kernel cannot take: dot products
-  kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1
+  kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1; plain RV32: the
+                           // dyadic form of interior blocks without a fused ReLU
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4
   kPathDwLanesMult4,       // depthwise multipliers of 4: MVE's lanes; the four-channel row
                            // kernel of the ISAs that also have the one-channel one (planes)

@@ -62,9 +62,9 @@ struct PointwiseBlock {
   };
   union {
     const int32_t* group_mult;
-    // With groups == 0 and dyadic == kDyadicRelu: the ISA's subroutine for that form (plain
-    // RV32's etmcu_rv32_requant3_relu_dy, called from its kernel's pass; set_dyadic_relu sets
-    // it, so only programs with such blocks link it). In the place of group_mult, which such a
+    // With groups == 0 and dyadic kDyadicRelu or kDyadicClamp: the ISA's subroutine for that
+    // form (plain RV32's etmcu_rv32_requant3_relu_dy, _clamp_dy, called from its kernel's pass;
+    // set_dyadic_block sets it, so only programs with such blocks link it). In the place of group_mult, which such a
     // block does not use.
     void (*requant_fn)();
   };
@@ -77,9 +77,10 @@ struct PointwiseBlock {
   // (kPointwiseDyadic: Xpulp), whose parameters set_requant put in the 2v fields those ISAs do
   // not read: round_high = m, offset_high = offset * 2^21 + 2^19, right = the sums' bound. The
   // 4v fields stay set: a build without the dyadic kernel takes the frexp one.
-  // kDyadicRelu (2): the same four channels with a fused ReLU in the form set_dyadic_relu gives
-  // (plain RV32: kPointwiseDyadicRelu): round_high = m, offset_high = offset * 2^21 + 3 * 2^19,
-  // right = V, the sums' clamp (cmsis::dyadic_relu_bound), neg_floor 1.
+  // kDyadicRelu (2), kDyadicClamp (3): the same four channels with a fused ReLU, or any other
+  // activation, in the forms set_dyadic_block gives (plain RV32): round_high = m, offset_high =
+  // offset * 2^21 + 3 * 2^19, right = V, the sums' upper clamp (cmsis::dyadic_relu_bound), and
+  // for kDyadicClamp round_high4 = Vlo, the lower one; neg_floor 1, or the lowest Vlo.
   int32_t dyadic = 0;
 };
 static_assert(
@@ -106,6 +107,7 @@ inline void set_run(PointwiseBlock& b, int32_t bytes) {
 }
 
 constexpr int32_t kDyadicRelu = 2;  // PointwiseBlock::dyadic
+constexpr int32_t kDyadicClamp = 3;
 
 // `lines` runs of n bytes, src_row apart, to dst_row apart: the portable copy behind each ISA's
 // copy_lines (isa/<isa>/pointwise.h), which conv's im2col_runs gathers columns with.
@@ -211,32 +213,48 @@ inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
 }
 
 // The blocks whose set-up runs once per layer, or once per slab of rows (the convolution's
-// interior, interior_blocks), on ISAs whose kernel has the ReLU's dyadic form only there (kFn:
-// the ISA's kPointwiseDyadicRelu, that form's subroutine, or null; plain RV32, where the per-strip
-// set-up of pointwise layers would cost more than it saves): after the block's four channels are
-// set (set_requant), the form kDyadicRelu when the block has a fused ReLU and its four channels
-// (mult, shift from its first) are dyadic. Its sums' clamp V takes a division per channel (on the CV32E40P up to 35 cycles),
-// once per set-up; each output above 0 then costs a mul instead of a mulh (5 cycles) and no upper
-// clamp. Else the frexp form (dyadic 0: these ISAs set it nowhere else).
-template <void (*kFn)()>
-inline void set_dyadic_relu(PointwiseBlock& b, const int32_t* mult, const int32_t* shift,
-                            int32_t offset) {
-  if constexpr (kFn != nullptr) {
+// interior, interior_blocks), on ISAs whose kernel has dyadic forms only there (plain RV32, where
+// the per-strip set-up of pointwise layers would cost more than it saves): after the block's four
+// channels are set (set_requant), when those channels (mult, shift from its first) are dyadic and
+// amin <= offset <= amax, the form kDyadicRelu (a fused ReLU: amin is the offset) or
+// kDyadicClamp (any other range), with the ISA's subroutine for it (Forms: the ISA's
+// PointwiseDyadicBlocks, whose relu and clamp name them, or are null where it has none; behind
+// kPathDyadic and Forms::clamp_path). The sums' clamps V (and Vlo) take a division per channel (on the CV32E40P up
+// to 35 cycles) once per set-up; each output then costs one mul instead of a mulh (5 cycles) and
+// no clamp of its result. Else the frexp form (dyadic 0: these ISAs set it nowhere else).
+//   V   = the largest sum whose result is at most amax (cmsis::dyadic_relu_bound),
+//   Vlo = the smallest whose result is at least amin: (v * m + 2^19 + offset * 2^21) >> 21 >= amin
+//         for v < 0, so v * m >= (amin - offset) * 2^21 - 2^19 = -N, Vlo = -floor(N / m) <= 0.
+// |V * m| and |Vlo * m| stay below 2^29: no overflow bound is needed beside them.
+template <class Forms>
+inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32_t* shift,
+                             int32_t offset) {
+  if constexpr (Forms::relu != nullptr && Forms::clamp != nullptr) {
     b.dyadic = 0;
     b.neg_floor = negative_floor(b.amin, offset);
-    if (b.neg_floor != 0 || offset < -128 || offset > 127 || b.amax < offset || b.amax > 127 ||
-        !cmsis::all_dyadic(mult, shift, 4) || !kernel_path_or_fallback(kPathDyadic))
+    const bool relu = b.neg_floor == 0;
+    if (offset < -128 || offset > 127 || b.amin < -128 || b.amin > offset || b.amax < offset ||
+        b.amax > 127 || !cmsis::all_dyadic(mult, shift, 4) ||
+        !kernel_path_or_fallback(relu ? kPathDyadic : Forms::clamp_path))
       return;
+    const int32_t below = ((offset - b.amin) << 21) + (1 << 19);  // N
+    int32_t lowest = 0;
     for (int k = 0; k < 4; ++k) {
       const int32_t m = mult[k] >> 11;
       b.round_high[k] = m;
       b.offset_high[k] = static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (3 << 19);
       b.right[k] = cmsis::dyadic_relu_bound(m, offset, b.amax);
+      if (!relu) {
+        b.round_high4[k] = -(below / m);  // Vlo (the frexp kernels' field, unread in this form)
+        lowest = b.round_high4[k] < lowest ? b.round_high4[k] : lowest;
+      }
     }
-    b.dyadic = kDyadicRelu;
-    b.requant_fn = kFn;
-    b.neg_floor = 1;  // (a sum of 0 gives the offset, amin, too; the ISA's kernel reads the form
-                      // from it)
+    b.dyadic = relu ? kDyadicRelu : kDyadicClamp;
+    b.requant_fn = relu ? Forms::relu : Forms::clamp;
+    // The floor names the form to the ISA's kernel, and stays one (sums below it give amin): 1
+    // with the ReLU (a sum of 0 gives the offset, amin, too), else the lowest Vlo, above
+    // INT32_MIN.
+    b.neg_floor = relu ? 1 : lowest;
   } else {
     (void)b, (void)mult, (void)shift, (void)offset;
   }
@@ -264,6 +282,11 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
         if (b.dyadic == kDyadicRelu)  // (v < 1 takes the floor below, neg_floor 1)
           r = v < 1 ? b.amin
                     : (v > b.right[k] ? b.amax : (v * b.round_high[k] + b.offset_high[k]) >> 21);
+        else if (b.dyadic == kDyadicClamp)
+          r = v > b.right[k]          ? b.amax
+              : v < b.round_high4[k] ? b.amin
+                                     : (v * b.round_high[k] + b.offset_high[k] -
+                                        (v < 0 ? (1 << 20) : 0)) >> 21;
         else if (b.dyadic != 0)
           r = cmsis::requantize_offset_dyadic(
               v, cmsis::RequantDyadic{b.round_high[k], b.right[k], b.offset_high[k]});

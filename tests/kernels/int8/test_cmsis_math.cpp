@@ -239,12 +239,24 @@ TEST(PointwiseForm, DyadicOnlyWithAReluOrTheWholeRange) {
   }
 }
 
-// Plain RV32's ReLU blocks in the dyadic form (set_dyadic_relu, the sums clamped to [1, V], one
-// product, add and shift; the kernel's REQ3D and its C mirror in pointwise_4ch_c) give the frexp
-// form's bits for sums across the whole range, V and its neighbours included, and only blocks
-// with a fused ReLU whose four channels are dyadic take it.
-void marker() {}  // (set_dyadic_relu's subroutine: the C form never calls it)
-TEST(PointwiseForm, DyadicReluBlocksGiveTheFrexpBits) {
+// Plain RV32's interior blocks in its dyadic forms (set_dyadic_block: a fused ReLU's sums clamped
+// to [1, V], other activations' to [Vlo, V], then one product, add and shift; the kernel's REQ3D
+// and REQ3G and their C mirror in pointwise_4ch_c) give the frexp form's bits for sums across the
+// whole range, the clamps and their neighbours included; only blocks whose four channels are
+// dyadic take them.
+void relu_marker() {}  // (the forms' subroutines: the C form never calls them)
+void clamp_marker() {}
+struct Forms {
+  static constexpr void (*relu)() = relu_marker;
+  static constexpr void (*clamp)() = clamp_marker;
+  static constexpr uint32_t clamp_path = int8::kPathDwLanes3x3;
+};
+struct NoForms {
+  static constexpr void (*relu)() = nullptr;
+  static constexpr void (*clamp)() = nullptr;
+  static constexpr uint32_t clamp_path = 0;
+};
+TEST(PointwiseForm, DyadicBlocksGiveTheFrexpBits) {
   std::mt19937 rng(2033);
   alignas(4) int8_t x[4] = {0, 0, 0, 0}, w[16] = {};
   int8_t y[4];
@@ -269,48 +281,67 @@ TEST(PointwiseForm, DyadicReluBlocksGiveTheFrexpBits) {
     return std::vector<int8_t>(y, y + 4);
   };
   int64_t checked = 0;
-  for (int trial = 0; trial < 300; ++trial) {
+  for (int trial = 0; trial < 600; ++trial) {
     const int32_t offset = std::uniform_int_distribution<int32_t>(-128, 127)(rng);
-    const int32_t amax = std::uniform_int_distribution<int32_t>(offset, 127)(rng);
+    const bool relu = trial % 2 == 0;
+    const int32_t amin =
+        relu ? offset
+             : (trial % 6 == 1 ? -128 : std::uniform_int_distribution<int32_t>(-128, offset)(rng));
+    const int32_t amax =
+        trial % 6 == 1 ? 127 : std::uniform_int_distribution<int32_t>(offset, 127)(rng);
     int32_t mult[4], shift[4] = {-1, -1, -1, -1};
     for (int k = 0; k < 4; ++k) {
       const int bits = std::uniform_int_distribution<int>(1, 20)(rng);
       mult[k] = std::uniform_int_distribution<int32_t>(1 << (bits - 1), (1 << bits) - 1)(rng) << 11;
     }
-    int8::PointwiseBlock frexp = block(offset, amax, offset), dy = block(offset, amax, offset);
+    int8::PointwiseBlock frexp = block(amin, amax, offset), dy = block(amin, amax, offset);
     for (int k = 0; k < 4; ++k) {
       int8::set_requant<false>(frexp, k, mult[k], shift[k], offset);
       int8::set_requant<false>(dy, k, mult[k], shift[k], offset);
     }
-    int8::set_dyadic_relu<marker>(dy, mult, shift, offset);
-    ASSERT_EQ(dy.dyadic, int8::kDyadicRelu);
-    ASSERT_EQ(dy.neg_floor, 1);
-    ASSERT_EQ(dy.requant_fn, &marker);
+    int8::set_dyadic_block<Forms>(dy, mult, shift, offset);
+    if (relu) {
+      ASSERT_EQ(dy.dyadic, int8::kDyadicRelu);
+      ASSERT_EQ(dy.neg_floor, 1);
+      ASSERT_EQ(dy.requant_fn, &relu_marker);
+    } else if (amin == offset) {  // (a ReLU after all)
+      ASSERT_EQ(dy.dyadic, int8::kDyadicRelu);
+    } else {
+      ASSERT_EQ(dy.dyadic, int8::kDyadicClamp);
+      ASSERT_EQ(dy.requant_fn, &clamp_marker);
+      ASSERT_GT(dy.neg_floor, INT32_MIN);
+      ASSERT_LE(dy.neg_floor, 0);
+    }
     std::vector<int32_t> sums = {0, 1, -1, (1 << 29) - 1, -(1 << 29) + 1};
     for (int k = 0; k < 4; ++k)
-      for (int32_t d = -2; d <= 2; ++d) sums.push_back(dy.right[k] + d);
+      for (int32_t d = -2; d <= 2; ++d) {
+        sums.push_back(dy.right[k] + d);
+        sums.push_back(dy.round_high4[k] + d);  // (Vlo in the clamp form)
+      }
     for (int i = 0; i < 40; ++i)
-      sums.push_back(std::uniform_int_distribution<int32_t>(-(1 << 20), 1 << 22)(rng));
+      sums.push_back(std::uniform_int_distribution<int32_t>(-(1 << 22), 1 << 22)(rng));
     for (int32_t v : sums) {
-      ASSERT_EQ(run(dy, v), run(frexp, v)) << "v=" << v << " offset=" << offset;
+      ASSERT_EQ(run(dy, v), run(frexp, v))
+          << "v=" << v << " offset=" << offset << " amin=" << amin << " amax=" << amax;
       ++checked;
     }
   }
-  EXPECT_GT(checked, 10000);
+  EXPECT_GT(checked, 30000);
   int32_t mult[4] = {1 << 30, 1 << 30, 1 << 30, 1 << 30}, shift[4] = {-1, -1, -1, -1};
-  int8::PointwiseBlock b = block(-128, 127, 5);  // no ReLU: the frexp form
-  int8::set_dyadic_relu<marker>(b, mult, shift, 5);
-  EXPECT_EQ(b.dyadic, 0);
-  EXPECT_EQ(b.neg_floor, INT32_MIN);
-  b = block(5, 127, 5);
+  int8::PointwiseBlock b = block(5, 127, 5);
   mult[3] = (1 << 30) + 1;  // one channel not dyadic: the block keeps the frexp form
-  int8::set_dyadic_relu<marker>(b, mult, shift, 5);
+  int8::set_dyadic_block<Forms>(b, mult, shift, 5);
   EXPECT_EQ(b.dyadic, 0);
   EXPECT_EQ(b.neg_floor, 0);
   mult[3] = 1 << 30;
-  int8::set_dyadic_relu<marker>(b, mult, shift, 5);
+  b = block(10, 127, 5);  // amin above the offset: the frexp form
+  int8::set_dyadic_block<Forms>(b, mult, shift, 5);
+  EXPECT_EQ(b.dyadic, 0);
+  EXPECT_EQ(b.neg_floor, INT32_MIN);
+  b = block(5, 127, 5);
+  int8::set_dyadic_block<Forms>(b, mult, shift, 5);
   EXPECT_EQ(b.dyadic, int8::kDyadicRelu);
-  int8::set_dyadic_relu<nullptr>(b, mult, shift, 5);  // (ISAs without the form: untouched)
+  int8::set_dyadic_block<NoForms>(b, mult, shift, 5);  // (ISAs without the forms: untouched)
   EXPECT_EQ(b.dyadic, int8::kDyadicRelu);
 }
 

@@ -30,9 +30,13 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = true;
 // One requantization form (no dyadic kernel).
 constexpr bool kPointwiseDyadic = false;
-// No ReLU-only dyadic form for the convolution's interior blocks (util/pointwise.h
-// set_dyadic_relu).
-constexpr void (*kPointwiseDyadicRelu)() = nullptr;
+// No dyadic forms of their own for the convolution's interior blocks (util/pointwise.h
+// set_dyadic_block).
+struct PointwiseDyadicBlocks {
+  static constexpr void (*relu)() = nullptr;
+  static constexpr void (*clamp)() = nullptr;
+  static constexpr uint32_t clamp_path = 0;
+};
 // Reads no PointwiseBlock::w_row_skip: border windows are gathered instead (op_quantized_conv2d).
 constexpr bool kPointwiseWeightSkip = false;
 // Runs are whole words (PointwiseBlock::words).

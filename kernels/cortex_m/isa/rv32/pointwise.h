@@ -11,6 +11,7 @@ extern "C" void etmcu_rv32_pointwise_4ch(const etmcu::kernels::int8::PointwiseBl
 extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's pass: its registers)
 extern "C" void etmcu_rv32_pointwise_runs9s1();  // (the same at stride 1: shared input bytes)
 extern "C" void etmcu_rv32_requant3_relu_dy();   // (the same: a pass's dyadic ReLU outputs)
+extern "C" void etmcu_rv32_requant3_clamp_dy();  // (and its dyadic outputs of any other range)
 #endif
 
 namespace etmcu {
@@ -22,17 +23,28 @@ constexpr bool kPointwiseSingle = false;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
-// The frexp form for every block but those of the convolution's interior with a fused ReLU and
-// dyadic channels (set up once per layer or slab: util/pointwise.h set_dyadic_relu), whose pass
-// hands its sums to etmcu_rv32_requant3_relu_dy: clamped to [1, V], one mul, add and shift (7
-// cycles a sum above 0 against 12; behind kPathDyadic, so only programs with such layers link
-// it). On the host the C form (pointwise_4ch_c) and a marker that is never called.
+// The frexp form for every block but those of the convolution's interior whose channels are
+// dyadic (set up once per layer or slab: util/pointwise.h set_dyadic_block), whose pass hands its
+// sums to etmcu_rv32_requant3_relu_dy (a fused ReLU: clamped to [1, V], one mul, add and shift,
+// 7 cycles a sum above 0 against 12) or etmcu_rv32_requant3_clamp_dy (other activations: clamped
+// to [Vlo, V], 9 cycles against 16). Behind kPathDyadic and (on this ISA) kPathDwLanes3x3, so a
+// program links the ones its layers take. On the host the C form (pointwise_4ch_c) and markers
+// that are never called.
 constexpr bool kPointwiseDyadic = false;
 #if defined(__riscv)
-constexpr void (*kPointwiseDyadicRelu)() = etmcu_rv32_requant3_relu_dy;
+struct PointwiseDyadicBlocks {
+  static constexpr void (*relu)() = etmcu_rv32_requant3_relu_dy;
+  static constexpr void (*clamp)() = etmcu_rv32_requant3_clamp_dy;
+  static constexpr uint32_t clamp_path = kPathDwLanes3x3;
+};
 #else
 inline void requant3_relu_dy_host() {}
-constexpr void (*kPointwiseDyadicRelu)() = requant3_relu_dy_host;
+inline void requant3_clamp_dy_host() {}
+struct PointwiseDyadicBlocks {
+  static constexpr void (*relu)() = requant3_relu_dy_host;
+  static constexpr void (*clamp)() = requant3_clamp_dy_host;
+  static constexpr uint32_t clamp_path = kPathDwLanes3x3;
+};
 #endif
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;

@@ -16,10 +16,10 @@
    and clamped to [amin, amax], the out-of-range results through fixups placed after the return
    (two branches not taken in the common case). A block with a fused ReLU (its floor 0) takes a
    copy of that code without the sign term and the lower bound (REQ3R: 12 cycles a sum at or
-   above 0 against 16); the general copy sits after the return. Such blocks whose channels are
-   dyadic and whose set-up is once per layer (the convolution's interior: util/pointwise.h
-   set_dyadic_relu gives them the floor 1) call etmcu_rv32_requant3_relu_dy instead (REQ3D, 7
-   cycles a sum above 0). An odd last pixel is computed as a pair with itself, and the pair's
+   above 0 against 16); the general copy sits after the return. Blocks whose channels are dyadic
+   and whose set-up is once per layer (the convolution's interior: util/pointwise.h
+   set_dyadic_block gives them a floor of 1 or above INT32_MIN) call etmcu_rv32_requant3_relu_dy
+   (REQ3D, 7 cycles a sum above 0) or etmcu_rv32_requant3_clamp_dy (REQ3G, 9) instead. An odd last pixel is computed as a pair with itself, and the pair's
    outputs go through the triple's requantization as three pixels (the second one twice): four
    more requantizations once per call instead of 500 B of code.
 
@@ -201,7 +201,7 @@
     REQ3R \k, \acc2, a3, r\k\()c
 .endm
 
-/* REQ3R in the dyadic form (a block whose floor is 1: util/pointwise.h set_dyadic_relu; m in a4,
+/* REQ3R in the dyadic form (a block whose floor is 1: util/pointwise.h set_dyadic_block; m in a4,
    offset * 2^21 + 3 * 2^19 in a5, the sums' clamp V in a6): a sum of 0 or less stores amin, one
    above V amax (its fixup), any other (v * m + a5) >> 21 (cmsis_math.h requantize_offset_dyadic
    with the sign term and 2^19 folded): `mv, blez, blt, mul, add, srai, sb`, 7 cycles. */
@@ -223,6 +223,33 @@
     REQ3D \k, \acc0, a1, d\k\()a
     REQ3D \k, \acc1, a2, d\k\()b
     REQ3D \k, \acc2, a3, d\k\()c
+.endm
+
+/* the dyadic form of any other activation (kDyadicClamp: m in a4, offset * 2^21 + 3 * 2^19 in a5,
+   the sums' clamps V in a6 and Vlo in a7): a sum above V stores amax, one below Vlo amin (their
+   fixups), any other (v * m + a5 - (v < 0 ? 2^20 : 0)) >> 21 (requantize_offset_dyadic), which
+   lies in [amin, amax]: `blt, blt, srai, mul, slli, add, add, srai, sb`, 9 cycles. */
+.macro REQ3G k, acc, ybase, id
+    blt  a6, \acc, .Lhi\id
+    blt  \acc, a7, .Llo\id
+    srai t1, \acc, 31
+    mul  t0, \acc, a4
+    slli t1, t1, 20
+    add  t0, t0, a5
+    add  t0, t0, t1
+    srai t0, t0, 21
+.Lst\id:
+    sb   t0, \k(\ybase)
+.endm
+
+.macro REQ3G_CHANNEL k, acc0, acc1, acc2
+    lw   a4, (A_ROUND + 4 * \k)(a0)
+    lw   a5, (A_OFFH + 4 * \k)(a0)
+    lw   a6, (A_RIGHT + 4 * \k)(a0)
+    lw   a7, (A_ROUND4 + 4 * \k)(a0)
+    REQ3G \k, \acc0, a1, g\k\()a
+    REQ3G \k, \acc1, a2, g\k\()b
+    REQ3G \k, \acc2, a3, g\k\()c
 .endm
 
 /* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
@@ -544,7 +571,8 @@ etmcu_rv32_pointwise_4ch:
     addi sp, sp, F_SIZE
     ret
 .Lrequant3_general:               /* the three pixels' outputs in the general form */
-    bgtz t2, .Lrequant3_dyadic    /* (the floor 1: a ReLU block's dyadic form) */
+    slli t1, t2, 1                /* the floor 1 (a ReLU's) or above INT32_MIN: a dyadic */
+    bnez t1, .Lrequant3_dyadic    /* block (util/pointwise.h set_dyadic_block) */
     REQ3_CHANNEL 0, s0, s4, s8
     REQ3_CHANNEL 1, s1, s5, s9
     REQ3_CHANNEL 2, s2, s6, s10
@@ -680,7 +708,7 @@ etmcu_rv32_pointwise_runs9s1:
 
 /* void etmcu_rv32_requant3_relu_dy(): the three-pixel pass's twelve outputs in the dyadic ReLU
    form (REQ3D), called from the pass of etmcu_rv32_pointwise_4ch where the block's floor is 1
-   (util/pointwise.h set_dyadic_relu, which names it in PointwiseBlock::requant_fn behind
+   (util/pointwise.h set_dyadic_block, which names it in PointwiseBlock::requant_fn behind
    kPathDyadic: only programs with such blocks link it). Its registers: the sums in s0..s11, the
    outputs at a1..a3, t5/t6 amin/amax; clobbers a4..a6, t0. */
     .section .text.etmcu_rv32_requant3_relu_dy, "ax", @progbits
@@ -697,3 +725,20 @@ etmcu_rv32_requant3_relu_dy:
     CLAMP_FIXUP_HI \id, t6
     .endr
     .size etmcu_rv32_requant3_relu_dy, . - etmcu_rv32_requant3_relu_dy
+
+/* void etmcu_rv32_requant3_clamp_dy(): the same for a block of any other activation in the dyadic
+   form (REQ3G; kDyadicClamp, behind kPathDwLanes3x3 on this ISA). Clobbers a4..a7, t0, t1. */
+    .section .text.etmcu_rv32_requant3_clamp_dy, "ax", @progbits
+    .globl etmcu_rv32_requant3_clamp_dy
+    .type etmcu_rv32_requant3_clamp_dy, @function
+    .p2align 2
+etmcu_rv32_requant3_clamp_dy:
+    REQ3G_CHANNEL 0, s0, s4, s8
+    REQ3G_CHANNEL 1, s1, s5, s9
+    REQ3G_CHANNEL 2, s2, s6, s10
+    REQ3G_CHANNEL 3, s3, s7, s11
+    ret
+    .irp id, g0a, g0b, g0c, g1a, g1b, g1c, g2a, g2b, g2c, g3a, g3b, g3c
+    CLAMP_FIXUP \id, t5, t6
+    .endr
+    .size etmcu_rv32_requant3_clamp_dy, . - etmcu_rv32_requant3_clamp_dy

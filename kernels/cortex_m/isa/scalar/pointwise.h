@@ -16,9 +16,13 @@ constexpr bool kPointwise4ch = false;
 constexpr bool kPointwiseRequant2v = true;
 // One requantization form (no dyadic kernel).
 constexpr bool kPointwiseDyadic = false;
-// No ReLU-only dyadic form for the convolution's interior blocks (util/pointwise.h
-// set_dyadic_relu).
-constexpr void (*kPointwiseDyadicRelu)() = nullptr;
+// No dyadic forms of their own for the convolution's interior blocks (util/pointwise.h
+// set_dyadic_block).
+struct PointwiseDyadicBlocks {
+  static constexpr void (*relu)() = nullptr;
+  static constexpr void (*clamp)() = nullptr;
+  static constexpr uint32_t clamp_path = 0;
+};
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = false;
 // Runs are whole words (PointwiseBlock::words).

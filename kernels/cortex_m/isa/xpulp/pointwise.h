@@ -34,9 +34,13 @@ constexpr bool kPointwise4ch = true;
 constexpr bool kPointwiseRequant2v = false;
 // Blocks of four dyadic channels take the dyadic kernel (etmcu_xpulp_pointwise_4ch_dy).
 constexpr bool kPointwiseDyadic = true;
-// No ReLU-only dyadic form for the convolution's interior blocks (util/pointwise.h
-// set_dyadic_relu): the dyadic kernel above takes them.
-constexpr void (*kPointwiseDyadicRelu)() = nullptr;
+// No dyadic forms of their own for the convolution's interior blocks (util/pointwise.h
+// set_dyadic_block): the dyadic kernel above takes them.
+struct PointwiseDyadicBlocks {
+  static constexpr void (*relu)() = nullptr;
+  static constexpr void (*clamp)() = nullptr;
+  static constexpr uint32_t clamp_path = 0;
+};
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs are whole words (PointwiseBlock::words).
