@@ -344,9 +344,10 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
   b.row_skip = (j.in.w - kwi) * c;
   b.w_stride = wide_filter;
   b.x_step = c * j.stride.w;
-  b.rows_fn = nullptr;
-  int8::set_rows_kernel(b);  // (the ISA's subroutine for several kernel rows, if any)
-  const auto rows_fn = b.rows_fn;
+  // The ISA's subroutine for several kernel rows, if any (plain RV32's depends on x_step too; the
+  // border columns below change x_step but keep it: their runs are never the 9 bytes that
+  // subroutine takes with filters 27 bytes apart, whose 3x3 windows clip to 6-byte runs).
+  int8::set_rows_kernel(b);
   b.y_step = j.out.c;
   b.amin = j.amin;
   b.amax = j.amax;
@@ -459,7 +460,6 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
             b.w = w0 + kx0 * c;
             b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix0 + kx0) * c;
             b.x_step = j.stride.h * j.in.w * c;
-            b.rows_fn = nullptr;  // (the ISA's rows subroutine is for the x_step it was set with)
             b.pixels = ys.end - ys.first;
             b.y =
                 j.y + ((static_cast<size_t>(n) * j.out.h + ys.first) * j.out.w + ox) * j.out.c + oc;
@@ -488,7 +488,6 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
       b.y_step = j.out.c;
       b.pixels = xs.end - xs.first;
       b.rows = j.kh;
-      b.rows_fn = rows_fn;
       b.w = w0;
       for (int k = 0; k < 4; ++k) b.full[k] = full[k];
     }
