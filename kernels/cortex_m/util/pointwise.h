@@ -64,8 +64,8 @@ struct PointwiseBlock {
     const int32_t* group_mult;
     // With groups == 0 and dyadic kDyadicRelu or kDyadicClamp: the ISA's subroutine for that
     // form (plain RV32's etmcu_rv32_requant3_relu_dy, _clamp_dy, called from its kernel's pass;
-    // set_dyadic_block sets it, so only programs with such blocks link it). In the place of group_mult, which such a
-    // block does not use.
+    // set_dyadic_block sets it, so only programs with such blocks link it). In the place of
+    // group_mult, which such a block does not use.
     void (*requant_fn)();
   };
   const int32_t* group_shift;
@@ -218,10 +218,11 @@ inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
 // channels are set (set_requant), when those channels (mult, shift from its first) are dyadic and
 // amin <= offset <= amax, the form kDyadicRelu (a fused ReLU: amin is the offset) or
 // kDyadicClamp (any other range), with the ISA's subroutine for it (Forms: the ISA's
-// PointwiseDyadicBlocks, whose relu and clamp name them, or are null where it has none; behind
-// kPathDyadic and Forms::clamp_path). The sums' clamps V (and Vlo) take a division per channel (on the CV32E40P up
-// to 35 cycles) once per set-up; each output then costs one mul instead of a mulh (5 cycles) and
-// no clamp of its result. Else the frexp form (dyadic 0: these ISAs set it nowhere else).
+// PointwiseDyadicBlocks, `on` where it has the forms, relu and clamp naming them; behind
+// kPathDyadic and Forms::clamp_path). The sums' clamps V (and Vlo) take a division per channel
+// (on the CV32E40P up to 35 cycles) once per set-up; each output then costs one mul instead of a
+// mulh (5 cycles) and no clamp of its result. Else the frexp form (dyadic 0: these ISAs set it
+// nowhere else).
 //   V   = the largest sum whose result is at most amax (cmsis::dyadic_relu_bound),
 //   Vlo = the smallest whose result is at least amin: (v * m + 2^19 + offset * 2^21) >> 21 >= amin
 //         for v < 0, so v * m >= (amin - offset) * 2^21 - 2^19 = -N, Vlo = -floor(N / m) <= 0.
@@ -229,7 +230,7 @@ inline int32_t negative_floor(int32_t amin, int32_t output_offset) {
 template <class Forms>
 inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32_t* shift,
                              int32_t offset) {
-  if constexpr (Forms::relu != nullptr && Forms::clamp != nullptr) {
+  if constexpr (Forms::on) {
     b.dyadic = 0;
     b.neg_floor = negative_floor(b.amin, offset);
     const bool relu = b.neg_floor == 0;

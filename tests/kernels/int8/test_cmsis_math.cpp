@@ -247,11 +247,13 @@ TEST(PointwiseForm, DyadicOnlyWithAReluOrTheWholeRange) {
 void relu_marker() {}  // (the forms' subroutines: the C form never calls them)
 void clamp_marker() {}
 struct Forms {
+  static constexpr bool on = true;
   static constexpr void (*relu)() = relu_marker;
   static constexpr void (*clamp)() = clamp_marker;
   static constexpr uint32_t clamp_path = int8::kPathDwLanes3x3;
 };
 struct NoForms {
+  static constexpr bool on = false;
   static constexpr void (*relu)() = nullptr;
   static constexpr void (*clamp)() = nullptr;
   static constexpr uint32_t clamp_path = 0;

@@ -28,6 +28,7 @@ constexpr bool kPointwiseDyadic = false;
 // No dyadic forms of their own for the convolution's interior blocks (util/pointwise.h
 // set_dyadic_block).
 struct PointwiseDyadicBlocks {
+  static constexpr bool on = false;
   static constexpr void (*relu)() = nullptr;
   static constexpr void (*clamp)() = nullptr;
   static constexpr uint32_t clamp_path = 0;

@@ -33,6 +33,7 @@ constexpr bool kPointwiseRequant2v = false;
 constexpr bool kPointwiseDyadic = false;
 #if defined(__riscv)
 struct PointwiseDyadicBlocks {
+  static constexpr bool on = true;
   static constexpr void (*relu)() = etmcu_rv32_requant3_relu_dy;
   static constexpr void (*clamp)() = etmcu_rv32_requant3_clamp_dy;
   static constexpr uint32_t clamp_path = kPathDwLanes3x3;
@@ -41,6 +42,7 @@ struct PointwiseDyadicBlocks {
 inline void requant3_relu_dy_host() {}
 inline void requant3_clamp_dy_host() {}
 struct PointwiseDyadicBlocks {
+  static constexpr bool on = true;
   static constexpr void (*relu)() = requant3_relu_dy_host;
   static constexpr void (*clamp)() = requant3_clamp_dy_host;
   static constexpr uint32_t clamp_path = kPathDwLanes3x3;
@@ -80,9 +82,9 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 // etmcu_rv32_pointwise_runs9s1, which loads each of those bytes once. Behind kPathMicroMultiRun
 // and (stride 1) kPathMicroUnpacked (on this ISA they name these subroutines), so a program links
 // only the one its layers take (each about 1 KB); without them the kernel's own loop gives the
-// same bits. Called after set_run, rows, w_stride and
-// x_step, and again when they change (the kernel tests run, rows and w_stride itself, not
-// x_step).
+// same bits. Called after set_run, rows, w_stride and x_step. (The kernel tests run, rows and
+// w_stride again itself, not x_step: interior_blocks' border columns change x_step but keep the
+// subroutine, and their runs are never 9 bytes there.)
 inline void set_rows_kernel(PointwiseBlock& b) {
   b.rows_fn = nullptr;
 #if defined(__riscv)

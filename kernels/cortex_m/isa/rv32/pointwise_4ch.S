@@ -19,9 +19,10 @@
    above 0 against 16); the general copy sits after the return. Blocks whose channels are dyadic
    and whose set-up is once per layer (the convolution's interior: util/pointwise.h
    set_dyadic_block gives them a floor of 1 or above INT32_MIN) call etmcu_rv32_requant3_relu_dy
-   (REQ3D, 7 cycles a sum above 0) or etmcu_rv32_requant3_clamp_dy (REQ3G, 9) instead. An odd last pixel is computed as a pair with itself, and the pair's
-   outputs go through the triple's requantization as three pixels (the second one twice): four
-   more requantizations once per call instead of 500 B of code.
+   (REQ3D, 7 cycles a sum above 0) or etmcu_rv32_requant3_clamp_dy (REQ3G, 9) instead. An odd
+   last pixel is computed as a pair with itself, and the pair's outputs go through the triple's
+   requantization as three pixels (the second one twice): four more requantizations once per
+   call instead of 500 B of code.
 
    The triple loop has one copy of its 16-byte step for every run length (run_bytes, any length:
    the loads are bytes, so a 3-channel layer's 9-byte window rows need no widening to whole
@@ -413,9 +414,7 @@ etmcu_rv32_pointwise_4ch:
     bltz t1, .Lenter4
     beqz t1, .Lenter8
     j    .Lenter12
-.Lbytes:                          /* -D (t1), D in 1..15 and not a multiple of 4 */
-    addi t0, t1, -DSEL_RUNS9
-    beqz t0, .Lruns9
+.Lbytes_d:                        /* -D (t1), D in 1..15 and not a multiple of 4 */
     neg  t1, t1
     andi t0, t1, 3
     srli t1, t1, 2                /* D / 4: which quarter of the step */
@@ -439,6 +438,9 @@ etmcu_rv32_pointwise_4ch:
     bltz t0, .Lenter9
     beqz t0, .Lenter10
     j    .Lenter11
+.Lbytes:                          /* -D, or the 9-byte rows' marker (falls through) */
+    addi t0, t1, -DSEL_RUNS9
+    bnez t0, .Lbytes_d
 .Lruns9:                          /* every kernel row of the pass in the subroutine (ra: rows) */
     lw   t1, A_ROWSFN(a0)
     mv   t6, ra
@@ -570,17 +572,17 @@ etmcu_rv32_pointwise_4ch:
     lw   s11, 16(sp)
     addi sp, sp, F_SIZE
     ret
-.Lrequant3_general:               /* the three pixels' outputs in the general form */
-    slli t1, t2, 1                /* the floor 1 (a ReLU's) or above INT32_MIN: a dyadic */
-    bnez t1, .Lrequant3_dyadic    /* block (util/pointwise.h set_dyadic_block) */
+.Lrequant3_general:               /* a floor other than 0: */
+    lw   t1, A_REQFN(a0)          /* (read for every block: its use is a cycle later) */
+    slli t0, t2, 1                /* the floor 1 (a ReLU's) or above INT32_MIN: a dyadic */
+    beqz t0, .Lrequant3_frexp     /* block's subroutine (util/pointwise.h set_dyadic_block) */
+    jalr ra, t1, 0
+    j    .Lnext3
+.Lrequant3_frexp:                 /* the three pixels' outputs in the general form */
     REQ3_CHANNEL 0, s0, s4, s8
     REQ3_CHANNEL 1, s1, s5, s9
     REQ3_CHANNEL 2, s2, s6, s10
     REQ3_CHANNEL 3, s3, s7, s11
-    j    .Lnext3
-.Lrequant3_dyadic:                /* (its subroutine, which the block names) */
-    lw   t1, A_REQFN(a0)
-    jalr ra, t1, 0
     j    .Lnext3
     .irp id, t0a, t0b, t0c, t1a, t1b, t1c, t2a, t2b, t2c, t3a, t3b, t3c
     CLAMP_FIXUP \id, t5, t6

@@ -37,6 +37,7 @@ constexpr bool kPointwiseDyadic = true;
 // No dyadic forms of their own for the convolution's interior blocks (util/pointwise.h
 // set_dyadic_block): the dyadic kernel above takes them.
 struct PointwiseDyadicBlocks {
+  static constexpr bool on = false;
   static constexpr void (*relu)() = nullptr;
   static constexpr void (*clamp)() = nullptr;
   static constexpr uint32_t clamp_path = 0;
