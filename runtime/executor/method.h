@@ -23,7 +23,11 @@ class NamedDataMap;
 class Program;
 
 // Upstream's cap on instructions executed by one execute() call (guards against endless jumps).
-constexpr uint32_t kMaxInstructionsPerExecute = 10000000;
+// A build may set it lower: the fuzz targets' (CMakeLists.txt, ETMCU_FUZZ).
+#ifndef ETMCU_MAX_INSTRUCTIONS_PER_EXECUTE
+#define ETMCU_MAX_INSTRUCTIONS_PER_EXECUTE 10000000
+#endif
+constexpr uint32_t kMaxInstructionsPerExecute = ETMCU_MAX_INSTRUCTIONS_PER_EXECUTE;
 
 // The persistent state of one value whose state changes at run time.
 struct ValueSlot {
