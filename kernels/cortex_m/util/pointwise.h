@@ -284,10 +284,10 @@ void pointwise_4ch_c(const PointwiseBlock& b, Dot4 dot4) {
           r = v < 1 ? b.amin
                     : (v > b.right[k] ? b.amax : (v * b.round_high[k] + b.offset_high[k]) >> 21);
         else if (b.dyadic == kDyadicClamp)
-          r = v > b.right[k]          ? b.amax
-              : v < b.round_high4[k] ? b.amin
-                                     : (v * b.round_high[k] + b.offset_high[k] -
-                                        (v < 0 ? (1 << 20) : 0)) >> 21;
+          r = v > b.right[k] ? b.amax
+              : v < b.round_high4[k]
+                  ? b.amin
+                  : (v * b.round_high[k] + b.offset_high[k] - (v < 0 ? (1 << 20) : 0)) >> 21;
         else if (b.dyadic != 0)
           r = cmsis::requantize_offset_dyadic(
               v, cmsis::RequantDyadic{b.round_high[k], b.right[k], b.offset_high[k]});

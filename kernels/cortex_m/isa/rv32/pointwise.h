@@ -12,6 +12,10 @@ extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's 
 extern "C" void etmcu_rv32_pointwise_runs9s1();  // (the same at stride 1: shared input bytes)
 extern "C" void etmcu_rv32_requant3_relu_dy();   // (the same: a pass's dyadic ReLU outputs)
 extern "C" void etmcu_rv32_requant3_clamp_dy();  // (and its dyadic outputs of any other range)
+#else
+// (the host runs the C form, pointwise_4ch_c: stand-ins for the two subroutines, never called)
+inline void etmcu_rv32_requant3_relu_dy() {}
+inline void etmcu_rv32_requant3_clamp_dy() {}
 #endif
 
 namespace etmcu {
@@ -28,26 +32,14 @@ constexpr bool kPointwiseRequant2v = false;
 // sums to etmcu_rv32_requant3_relu_dy (a fused ReLU: clamped to [1, V], one mul, add and shift,
 // 7 cycles a sum above 0 against 12) or etmcu_rv32_requant3_clamp_dy (other activations: clamped
 // to [Vlo, V], 9 cycles against 16). Behind kPathDyadic and (on this ISA) kPathDwLanes3x3, so a
-// program links the ones its layers take. On the host the C form (pointwise_4ch_c) and markers
-// that are never called.
+// program links the ones its layers take.
 constexpr bool kPointwiseDyadic = false;
-#if defined(__riscv)
 struct PointwiseDyadicBlocks {
   static constexpr bool on = true;
   static constexpr void (*relu)() = etmcu_rv32_requant3_relu_dy;
   static constexpr void (*clamp)() = etmcu_rv32_requant3_clamp_dy;
   static constexpr uint32_t clamp_path = kPathDwLanes3x3;
 };
-#else
-inline void requant3_relu_dy_host() {}
-inline void requant3_clamp_dy_host() {}
-struct PointwiseDyadicBlocks {
-  static constexpr bool on = true;
-  static constexpr void (*relu)() = requant3_relu_dy_host;
-  static constexpr void (*clamp)() = requant3_clamp_dy_host;
-  static constexpr uint32_t clamp_path = kPathDwLanes3x3;
-};
-#endif
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
 // Runs of any length (PointwiseBlock::run_bytes): the kernel loads bytes, so a 3-channel

@@ -217,15 +217,6 @@
     sb   t0, \k(\ybase)
 .endm
 
-.macro REQ3D_CHANNEL k, acc0, acc1, acc2
-    lw   a4, (A_ROUND + 4 * \k)(a0)
-    lw   a5, (A_OFFH + 4 * \k)(a0)
-    lw   a6, (A_RIGHT + 4 * \k)(a0)
-    REQ3D \k, \acc0, a1, d\k\()a
-    REQ3D \k, \acc1, a2, d\k\()b
-    REQ3D \k, \acc2, a3, d\k\()c
-.endm
-
 /* the dyadic form of any other activation (kDyadicClamp: m in a4, offset * 2^21 + 3 * 2^19 in a5,
    the sums' clamps V in a6 and Vlo in a7): a sum above V stores amax, one below Vlo amin (their
    fixups), any other (v * m + a5 - (v < 0 ? 2^20 : 0)) >> 21 (requantize_offset_dyadic), which
@@ -243,14 +234,18 @@
     sb   t0, \k(\ybase)
 .endm
 
-.macro REQ3G_CHANNEL k, acc0, acc1, acc2
+/* channel k of the three pixels in a dyadic form (REQ3D or REQ3G, their fixups' ids d.. / g..):
+   m, the offset term and V, and for REQ3G Vlo */
+.macro DY_CHANNEL form, id, k, acc0, acc1, acc2
     lw   a4, (A_ROUND + 4 * \k)(a0)
     lw   a5, (A_OFFH + 4 * \k)(a0)
     lw   a6, (A_RIGHT + 4 * \k)(a0)
+    .ifc \form, REQ3G
     lw   a7, (A_ROUND4 + 4 * \k)(a0)
-    REQ3G \k, \acc0, a1, g\k\()a
-    REQ3G \k, \acc1, a2, g\k\()b
-    REQ3G \k, \acc2, a3, g\k\()c
+    .endif
+    \form \k, \acc0, a1, \id\k\()a
+    \form \k, \acc1, a2, \id\k\()b
+    \form \k, \acc2, a3, \id\k\()c
 .endm
 
 /* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
@@ -718,10 +713,10 @@ etmcu_rv32_pointwise_runs9s1:
     .type etmcu_rv32_requant3_relu_dy, @function
     .p2align 2
 etmcu_rv32_requant3_relu_dy:
-    REQ3D_CHANNEL 0, s0, s4, s8
-    REQ3D_CHANNEL 1, s1, s5, s9
-    REQ3D_CHANNEL 2, s2, s6, s10
-    REQ3D_CHANNEL 3, s3, s7, s11
+    DY_CHANNEL REQ3D, d, 0, s0, s4, s8
+    DY_CHANNEL REQ3D, d, 1, s1, s5, s9
+    DY_CHANNEL REQ3D, d, 2, s2, s6, s10
+    DY_CHANNEL REQ3D, d, 3, s3, s7, s11
     ret
     .irp id, d0a, d0b, d0c, d1a, d1b, d1c, d2a, d2b, d2c, d3a, d3b, d3c
     CLAMP_FIXUP_HI \id, t6
@@ -735,10 +730,10 @@ etmcu_rv32_requant3_relu_dy:
     .type etmcu_rv32_requant3_clamp_dy, @function
     .p2align 2
 etmcu_rv32_requant3_clamp_dy:
-    REQ3G_CHANNEL 0, s0, s4, s8
-    REQ3G_CHANNEL 1, s1, s5, s9
-    REQ3G_CHANNEL 2, s2, s6, s10
-    REQ3G_CHANNEL 3, s3, s7, s11
+    DY_CHANNEL REQ3G, g, 0, s0, s4, s8
+    DY_CHANNEL REQ3G, g, 1, s1, s5, s9
+    DY_CHANNEL REQ3G, g, 2, s2, s6, s10
+    DY_CHANNEL REQ3G, g, 3, s3, s7, s11
     ret
     .irp id, g0a, g0b, g0c, g1a, g1b, g1c, g2a, g2b, g2c, g3a, g3b, g3c
     CLAMP_FIXUP \id, t5, t6

@@ -106,7 +106,7 @@ inline void row_sums(const int8_t* w, int32_t n, int32_t rows, int32_t* out) {
     return;
   }
   if (n == 3) {  // (a 3-channel layer's taps, the first convolutions': byte_sum's loop cost
-                 // 27 cycles a tap on the CV32E40P, this about 10)
+                 // 27 cycles a tap on the CV32E40P, this 11.7)
     for (int32_t r = 0; r < rows; ++r, w += 3) out[r] = w[0] + w[1] + w[2];
     return;
   }
