@@ -11,6 +11,7 @@
 #if defined(__riscv)
 extern "C" void etmcu_rv32_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_rv32_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
+extern "C" void etmcu_rv32_dw_quint5();  // (a subroutine of etmcu_rv32_dw_row_k3: its registers)
 #endif
 
 namespace etmcu {
@@ -20,6 +21,22 @@ namespace int8 {
 struct Rv32Planes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = true;
+  // Rows of five outputs at stride 1 with a fused ReLU (DS-CNN's and KWS's 25 x 5 layers) go
+  // five outputs a pass, every row of the call in etmcu_rv32_dw_quint5 (seven plane bytes a window
+  // row for fifteen mul + add), where a quad and a single output took fifteen plane loads a row
+  // and the single its own pass. In a section of its own behind kPathDwK3Stride2 (which names it
+  // on this ISA), so only programs with such rows link it; without it the row kernel's quads and
+  // single give the same bits.
+  static constexpr bool kRowSubroutines = true;
+  static void set_row_subroutines(DwRowArgs* a) {
+#if defined(__riscv)
+    if (a->rows == 3 && a->x_step == 1 && a->neg_floor == 0 && a->outputs == 5 &&
+        kernel_path_or_fallback(kPathDwK3Stride2))
+      a->quint_fn = etmcu_rv32_dw_quint5;
+#else
+    (void)a;
+#endif
+  }
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
   // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)

@@ -29,6 +29,7 @@
 #define A_FLOOR 108
 #define A_KOFF4 112
 #define A_RIGHT4 116
+#define A_QUINTFN 124
 
 /* weight byte `byte` of word `word` into reg, sign-extended */
 .macro WBYTE reg, word, byte
@@ -144,12 +145,57 @@
     j    .Lst\id
 .endm
 
+/* one window row r of five neighbouring outputs (stride 1: the first five of a row of 4k + 1
+   outputs): seven plane bytes from t2 in a5..a7 as ROW_QUAD, weights w0..w2; sums t3, s11, s1,
+   a3, tp; t0 the product. 37 instructions for 15 multiply-accumulates, where a quad and a single
+   output took 30 + 9 loads and mul + add for 12 + 3. */
+.macro ROW_QUINT w0, w1, w2
+    lb   a5, 0(t2)
+    lb   a6, 1(t2)
+    lb   a7, 2(t2)
+    mul  t0, a5, \w0
+    add  t3, t3, t0
+    lb   a5, 3(t2)
+    mul  t0, a6, \w1
+    add  t3, t3, t0
+    mul  t0, a6, \w0
+    add  s11, s11, t0
+    mul  t0, a7, \w2
+    add  t3, t3, t0
+    lb   a6, 4(t2)
+    mul  t0, a7, \w1
+    add  s11, s11, t0
+    mul  t0, a7, \w0
+    add  s1, s1, t0
+    lb   a7, 5(t2)
+    mul  t0, a5, \w2
+    add  s11, s11, t0
+    mul  t0, a5, \w1
+    add  s1, s1, t0
+    mul  t0, a5, \w0
+    add  a3, a3, t0
+    lb   a5, 6(t2)
+    mul  t0, a6, \w2
+    add  s1, s1, t0
+    mul  t0, a6, \w1
+    add  a3, a3, t0
+    mul  t0, a6, \w0
+    add  tp, tp, t0
+    mul  t0, a7, \w2
+    add  a3, a3, t0
+    mul  t0, a7, \w1
+    add  tp, tp, t0
+    mul  t0, a5, \w2
+    add  tp, tp, t0
+.endm
+
     .text
     .globl etmcu_rv32_dw_row_k3
     .type etmcu_rv32_dw_row_k3, @function
     .p2align 2
 etmcu_rv32_dw_row_k3:
-    addi sp, sp, -64
+    addi sp, sp, -80
+    sw   tp, 64(sp)               /* (the quint's fifth sum) */
     sw   ra, 60(sp)
     sw   s0, 56(sp)
     sw   s1, 52(sp)
@@ -191,12 +237,21 @@ etmcu_rv32_dw_row_k3:
     add  t5, t5, t0               /* (a fused ReLU's sums that reach the arithmetic: + 1) */
     lw   t0, A_OUTROWS(a0)
     sw   t0, 0(sp)                /* output rows left */
-1:  lw   a3, A_OUTPUTS(a0)        /* outputs left in this row */
+    lw   t0, A_QUINTFN(a0)        /* rows of five outputs: the subroutine DwRowArgs names */
+    bnez t0, .Lk3_quints
+    /* every row's passes, decided once a call (8(sp)): 0 quads (stride 1, a fused ReLU), 1 pairs
+       (stride 1), -1 single outputs (stride 2 and more) */
     lw   t0, A_XSTEP(a0)
-    li   t2, 1
-    bne  t0, t2, 2f               /* stride 2 and more: one output at a time */
-    lw   t0, A_FLOOR(a0)
-    bnez t0, 7f                   /* (no fused ReLU: pairs) */
+    li   t2, -1
+    addi t0, t0, -1
+    bnez t0, 3f
+    lw   t2, A_FLOOR(a0)
+    snez t2, t2
+3:  sw   t2, 8(sp)
+1:  lw   t0, 8(sp)
+    lw   a3, A_OUTPUTS(a0)        /* outputs left in this row */
+    bltz t0, 2f                   /* (stride 2 and more: one output at a time) */
+    bnez t0, 7f                   /* (stride 1 without a fused ReLU: pairs) */
 9:  li   t2, 4                    /* stride 1, a fused ReLU: four neighbouring outputs a pass */
     blt  a3, t2, 6f
     lw   s1, A_FULL(a0)           /* (s1 is the third output's sum here: full reloaded) */
@@ -290,6 +345,7 @@ etmcu_rv32_dw_row_k3:
     addi t0, t0, -1
     sw   t0, 0(sp)
     bnez t0, 1b
+.Lk3_done:
     lw   ra, 60(sp)
     lw   s0, 56(sp)
     lw   s1, 52(sp)
@@ -303,8 +359,12 @@ etmcu_rv32_dw_row_k3:
     lw   s9, 20(sp)
     lw   s10, 16(sp)
     lw   s11, 12(sp)
-    addi sp, sp, 64
+    lw   tp, 64(sp)
+    addi sp, sp, 80
     ret
+.Lk3_quints:                      /* every row in etmcu_rv32_dw_quint5 (t0) */
+    jalr ra, t0, 0
+    j    .Lk3_done
 .Lk3_pair_general:                /* the pair's sums in the general form */
     REQ_K3 t3, a2, k3a
     add  a2, a2, a4
@@ -332,6 +392,59 @@ etmcu_rv32_dw_row_k3:
     CLAMP_FIXUP_HI \id, t2, s0
     .endr
     .size etmcu_rv32_dw_row_k3, . - etmcu_rv32_dw_row_k3
+
+/* etmcu_rv32_dw_quint5: every row of an etmcu_rv32_dw_row_k3 call whose rows are five outputs at
+   stride 1 with a fused ReLU (DS-CNN's and KWS's 25 x 5 layers), five outputs a pass: seven plane
+   bytes a window row for fifteen mul + add, where a quad and a single output took fifteen loads
+   a row and the single its own pass. The row kernel's registers (weights s2..s10, requantization
+   t4..t6, amin and amax, a1 the window, a2 the outputs) and frame (the rows left at 0(sp); sp
+   unchanged, the return address at 68(sp), amin reloaded into ra for REQ_K3R); clobbers every
+   other register but tp, its fifth sum, which the row kernel saved. In a section of its own:
+   DwRowArgs::quint_fn names it (isa/rv32/depthwise.h, behind kPathDwK3Stride2), so only programs
+   with such rows link it. */
+    .section .text.etmcu_rv32_dw_quint5, "ax", @progbits
+    .globl etmcu_rv32_dw_quint5
+    .type etmcu_rv32_dw_quint5, @function
+    .p2align 2
+etmcu_rv32_dw_quint5:
+    sw   ra, 68(sp)
+    lw   ra, A_AMIN(a0)
+1:  lw   s1, A_FULL(a0)
+    mv   t2, a1
+    mv   t3, s1
+    mv   s11, s1
+    mv   a3, s1
+    mv   tp, s1
+    ROW_QUINT s2, s3, s4
+    add  t2, t2, t1
+    ROW_QUINT s5, s6, s7
+    add  t2, t2, t1
+    ROW_QUINT s8, s9, s10
+    REQ_K3R t3, a2, k3va
+    add  a2, a2, a4
+    REQ_K3R s11, a2, k3vb
+    add  a2, a2, a4
+    REQ_K3R s1, a2, k3vc
+    add  a2, a2, a4
+    REQ_K3R a3, a2, k3vd
+    add  a2, a2, a4
+    REQ_K3R tp, a2, k3ve
+    lw   t0, A_ROWJUMP(a0)
+    add  a2, a2, a4
+    addi a1, a1, 5
+    add  a1, a1, t0
+    lw   t0, 0(sp)
+    addi t0, t0, -1
+    sw   t0, 0(sp)
+    bnez t0, 1b
+    lw   ra, 68(sp)
+    ret
+    .irp id, k3va, k3vb, k3vc, k3vd, k3ve
+    CLAMP_FIXUP_HI \id, t2, s0
+    .endr
+    .size etmcu_rv32_dw_quint5, . - etmcu_rv32_dw_quint5
+
+    .text
 
 /* etmcu_rv32_dw_row4: four output channels that read the same plane (a channel multiplier that is
    a multiple of 4: KWS's 10x4 first layer, 1 -> 64 channels), DwRow4Args of
