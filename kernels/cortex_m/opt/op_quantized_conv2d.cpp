@@ -181,6 +181,30 @@ int8::PointwiseBlock run_block(const int8::ConvJob& j, int32_t run, bool dyadic)
   return b;
 }
 
+// The ISAs with dyadic block forms but no dyadic kernel (PointwiseDyadicBlocks::on: plain RV32)
+// run a 1x1 layer's blocks of a fused ReLU in that form (pointwise_groups_relu_dy_c) when every
+// channel of [0, blocks) is dyadic and the layer has kDyadicGroupsPixels pixels or more (fewer do
+// not repay the divisions): true, with the sums' clamps V in bounds[0, blocks) (one division a
+// channel, once per call; pointwise_strips passes its full_buf, free when the bias is the folded
+// bias).
+constexpr int32_t kDyadicGroupsPixels = 32;
+__attribute__((noinline)) bool relu_dy_bounds(const int8::ConvJob& j, int32_t blocks,
+                                              int32_t pixels, int32_t* bounds) {
+  if constexpr (int8::PointwiseDyadicBlocks::on && !int8::kPointwiseDyadic) {
+    // (the path's bit first: a build without it compiles none of this, as groups_form)
+    if (!kernel_path_on(int8::kPathDyadic) || blocks > kStripCachedChannels ||
+        pixels < kDyadicGroupsPixels || j.amin != j.ooff || j.ooff < -128 || j.amax > 127 ||
+        !cmsis::all_dyadic(j.mult, j.shift, blocks) || !kernel_path_or_fallback(int8::kPathDyadic))
+      return false;
+    for (int32_t ch = 0; ch < blocks; ++ch)
+      bounds[ch] = cmsis::dyadic_relu_bound(j.mult[ch] >> 11, j.ooff, j.amax);
+    return true;
+  } else {
+    (void)j, (void)blocks, (void)pixels, (void)bounds;
+    return false;
+  }
+}
+
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
 // out (nothing written).
 ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::ConvJob& j,
@@ -222,6 +246,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   bool dyadic = false;
   if (blocks > 0 && !groups_form(j, blocks, &dyadic)) blocks = 0;
   if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;
+  // (the path's bit tested here too: a build without it then compiles no dyadic block code)
+  const int32_t* relu_bounds = kernel_path_on(int8::kPathDyadic) && blocks > 0 && bias_is_full &&
+                                       relu_dy_bounds(j, blocks, pixels, full_buf)
+                                   ? full_buf
+                                   : nullptr;
   int8::PointwiseBlock b = run_block(j, c, dyadic);
   const int32_t strips = (pixels + strip - 1) / strip;
   for (int32_t i = 0; i < strips; ++i) {  // the last strip first when the out follows the input
@@ -247,7 +276,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
       b.group_mult = j.mult + first;
       b.group_shift = j.shift + first;
       b.group_offset = j.ooff;
-      int8::pointwise_groups(b);
+      if (relu_bounds != nullptr)  // (then blocks <= kStripCachedChannels: first is 0)
+        int8::pointwise_groups_relu_dy_c<int8::PointwiseDyadicBlocks>(
+            b, relu_bounds, [](const int8::PointwiseBlock& one) { int8::pointwise_4ch(one); });
+      else
+        int8::pointwise_groups(b);
       b.groups = 0;
     }
     for (int32_t oc = blocks; oc < cout;

@@ -176,6 +176,34 @@ void pointwise_groups_c(PointwiseBlock& b, One one) {
   }
 }
 
+// pointwise_groups_c for blocks in set_dyadic_block's ReLU form (kDyadicRelu, Forms::relu: plain
+// RV32) whose sums' clamps V the caller computed once for the call, bound[4g + k] for block g's
+// channel k (cmsis::dyadic_relu_bound of group_mult's m): a block is then set up without a
+// division (a 1x1 layer over its own input sets its blocks up again every strip). The caller
+// checked what set_dyadic_block checks (dyadic channels, the fused ReLU's floor 0, the ranges).
+template <class Forms, class One>
+void pointwise_groups_relu_dy_c(PointwiseBlock& b, const int32_t* bound, One one) {
+  const int32_t groups = b.groups;
+  const int32_t* const mult = b.group_mult;  // (requant_fn shares its place)
+  b.groups = 0;
+  b.dyadic = kDyadicRelu;
+  b.requant_fn = Forms::relu;
+  b.neg_floor = 1;  // (names the form to the kernel; a sum of 0 gives amin too)
+  const int32_t koff = static_cast<int32_t>(static_cast<uint32_t>(b.group_offset) << 21) + (3 << 19);
+  for (int k = 0; k < 4; ++k) b.offset_high[k] = koff;
+  for (int32_t g = 0; g < groups; ++g) {
+    for (int k = 0; k < 4; ++k) {
+      b.full[k] = b.group_full[4 * g + k];
+      b.round_high[k] = mult[4 * g + k] >> 11;
+      b.right[k] = bound[4 * g + k];
+    }
+    one(static_cast<const PointwiseBlock&>(b));
+    b.w += static_cast<ptrdiff_t>(4) * b.w_stride;
+    b.y += 4;
+  }
+  b.group_mult = mult;
+}
+
 // Whether the dyadic kernel clamps this activation: a fused ReLU (the floor 0: its own forms), or
 // the whole int8 range (the four-pixel path's requantization clamps with one cv.clip to
 // [-128, 127], not cv.max and cv.min: 7 instructions an output). Other ranges, which no exporter
