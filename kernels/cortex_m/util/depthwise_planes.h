@@ -43,10 +43,11 @@ struct DwRowArgs {
   // other; a transposed plane's rows are the layer's columns). Read by the row kernels of ISAs
   // with kTransposedK3 only.
   int32_t y_row_jump;
-  // The ISA's subroutine for every row of rows of five outputs (plain RV32: etmcu_rv32_dw_quint5,
-  // at stride 1 with a fused ReLU), or null; set by rows1_geometry through
-  // Isa::set_row_subroutines, read by that ISA's row kernel only.
-  void (*quint_fn)();
+  // The ISA's subroutine for every row of the call, or null (plain RV32, with a fused ReLU:
+  // etmcu_rv32_dw_quint5 for rows of five outputs at stride 1, etmcu_rv32_dw_pairs_s2 at stride
+  // 2); set by rows1_geometry through Isa::set_row_subroutines, read by that ISA's row kernel
+  // only.
+  void (*rows_fn)();
 };
 constexpr int32_t kDwMaxRows = 12;
 
@@ -73,7 +74,7 @@ static_assert(sizeof(void*) != 4 ||
                    offsetof(DwRowArgs, neg_floor) == 108 &&
                    offsetof(DwRowArgs, offset_high4) == 112 && offsetof(DwRowArgs, right4) == 116 &&
                    offsetof(DwRowArgs, y_row_jump) == 120 &&
-                   offsetof(DwRowArgs, quint_fn) == 124),
+                   offsetof(DwRowArgs, rows_fn) == 124),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
 
 static_assert(sizeof(void*) != 4 ||
@@ -361,7 +362,7 @@ void rows1_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t n_o
     a->row_jump = j.stride.w * ls - j.out.h * j.stride.h;
     a->y_row_jump = j.out.c - j.out.h * j.out.w * j.out.c;
   }
-  a->quint_fn = nullptr;
+  a->rows_fn = nullptr;
   if constexpr (Isa::kRowSubroutines) Isa::set_row_subroutines(a);
 }
 

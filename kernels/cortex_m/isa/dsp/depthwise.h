@@ -101,7 +101,7 @@ __attribute__((noinline)) inline void dw_row4(const DwRow4Args& a) {
 struct DspPlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = true;
-  static constexpr bool kRowSubroutines = false;  // (DwRowArgs::quint_fn stays null)
+  static constexpr bool kRowSubroutines = false;  // (DwRowArgs::rows_fn stays null)
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
   // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)

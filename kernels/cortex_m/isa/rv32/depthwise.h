@@ -12,6 +12,7 @@
 extern "C" void etmcu_rv32_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_rv32_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
 extern "C" void etmcu_rv32_dw_quint5();  // (a subroutine of etmcu_rv32_dw_row_k3: its registers)
+extern "C" void etmcu_rv32_dw_pairs_s2();  // (the same)
 #endif
 
 namespace etmcu {
@@ -27,12 +28,18 @@ struct Rv32Planes {
   // and the single its own pass. In a section of its own behind kPathDwK3Stride2 (which names it
   // on this ISA), so only programs with such rows link it; without it the row kernel's quads and
   // single give the same bits.
+  // Rows of an even number of outputs at stride 2 with a fused ReLU (MobileNetV1's stride-2
+  // layers but its last, of 3 x 3 outputs) go two outputs a pass, every row of the call in
+  // etmcu_rv32_dw_pairs_s2 (five plane bytes a window row for six mul + add, where the row
+  // kernel takes one output at a time), behind kPathDwLanesTail (which names it on this ISA).
   static constexpr bool kRowSubroutines = true;
   static void set_row_subroutines(DwRowArgs* a) {
 #if defined(__riscv)
-    if (a->rows == 3 && a->x_step == 1 && a->neg_floor == 0 && a->outputs == 5 &&
-        kernel_path_or_fallback(kPathDwK3Stride2))
-      a->quint_fn = etmcu_rv32_dw_quint5;
+    if (a->rows != 3 || a->neg_floor != 0) return;
+    if (a->x_step == 1 && a->outputs == 5 && kernel_path_or_fallback(kPathDwK3Stride2))
+      a->rows_fn = etmcu_rv32_dw_quint5;
+    else if (a->x_step == 2 && a->outputs % 2 == 0 && kernel_path_or_fallback(kPathDwLanesTail))
+      a->rows_fn = etmcu_rv32_dw_pairs_s2;
 #else
     (void)a;
 #endif

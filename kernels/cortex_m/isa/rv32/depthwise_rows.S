@@ -29,7 +29,7 @@
 #define A_FLOOR 108
 #define A_KOFF4 112
 #define A_RIGHT4 116
-#define A_QUINTFN 124
+#define A_ROWSFN 124
 
 /* weight byte `byte` of word `word` into reg, sign-extended */
 .macro WBYTE reg, word, byte
@@ -145,6 +145,30 @@
     j    .Lst\id
 .endm
 
+/* one window row r of two neighbouring outputs at stride 2 (they share one tap): five plane bytes
+   from t2, weights w0..w2; sums t3 (first) and s11 (second); a5..a7, t0 temporaries. 17
+   instructions for 6 multiply-accumulates, where two single outputs took 18 loads and their
+   address steps. */
+.macro ROW_PAIR_S2 w0, w1, w2
+    lb   a5, 0(t2)
+    lb   a6, 1(t2)
+    lb   a7, 2(t2)
+    mul  t0, a5, \w0
+    add  t3, t3, t0
+    lb   a5, 3(t2)
+    mul  t0, a6, \w1
+    add  t3, t3, t0
+    mul  t0, a7, \w2
+    add  t3, t3, t0
+    lb   a6, 4(t2)
+    mul  t0, a7, \w0
+    add  s11, s11, t0
+    mul  t0, a5, \w1
+    add  s11, s11, t0
+    mul  t0, a6, \w2
+    add  s11, s11, t0
+.endm
+
 /* one window row r of five neighbouring outputs (stride 1: the first five of a row of 4k + 1
    outputs): seven plane bytes from t2 in a5..a7 as ROW_QUAD, weights w0..w2; sums t3, s11, s1,
    a3, tp; t0 the product. 37 instructions for 15 multiply-accumulates, where a quad and a single
@@ -237,8 +261,8 @@ etmcu_rv32_dw_row_k3:
     add  t5, t5, t0               /* (a fused ReLU's sums that reach the arithmetic: + 1) */
     lw   t0, A_OUTROWS(a0)
     sw   t0, 0(sp)                /* output rows left */
-    lw   t0, A_QUINTFN(a0)        /* rows of five outputs: the subroutine DwRowArgs names */
-    bnez t0, .Lk3_quints
+    lw   t0, A_ROWSFN(a0)        /* rows of five outputs, or of stride 2: the subroutine */
+    bnez t0, .Lk3_quints          /* DwRowArgs names */
     /* every row's passes, decided once a call (8(sp)): 0 quads (stride 1, a fused ReLU), 1 pairs
        (stride 1), -1 single outputs (stride 2 and more) */
     lw   t0, A_XSTEP(a0)
@@ -362,7 +386,7 @@ etmcu_rv32_dw_row_k3:
     lw   tp, 64(sp)
     addi sp, sp, 80
     ret
-.Lk3_quints:                      /* every row in etmcu_rv32_dw_quint5 (t0) */
+.Lk3_quints:                      /* every row in etmcu_rv32_dw_quint5 or _pairs_s2 (t0) */
     jalr ra, t0, 0
     j    .Lk3_done
 .Lk3_pair_general:                /* the pair's sums in the general form */
@@ -400,7 +424,7 @@ etmcu_rv32_dw_row_k3:
    t4..t6, amin and amax, a1 the window, a2 the outputs) and frame (the rows left at 0(sp); sp
    unchanged, the return address at 68(sp), amin reloaded into ra for REQ_K3R); clobbers every
    other register but tp, its fifth sum, which the row kernel saved. In a section of its own:
-   DwRowArgs::quint_fn names it (isa/rv32/depthwise.h, behind kPathDwK3Stride2), so only programs
+   DwRowArgs::rows_fn names it (isa/rv32/depthwise.h, behind kPathDwK3Stride2), so only programs
    with such rows link it. */
     .section .text.etmcu_rv32_dw_quint5, "ax", @progbits
     .globl etmcu_rv32_dw_quint5
@@ -430,19 +454,60 @@ etmcu_rv32_dw_quint5:
     add  a2, a2, a4
     REQ_K3R tp, a2, k3ve
     lw   t0, A_ROWJUMP(a0)
+    lw   t2, 0(sp)                /* (rows left: each load a cycle ahead of its use) */
     add  a2, a2, a4
     addi a1, a1, 5
     add  a1, a1, t0
-    lw   t0, 0(sp)
-    addi t0, t0, -1
-    sw   t0, 0(sp)
-    bnez t0, 1b
+    addi t2, t2, -1
+    sw   t2, 0(sp)
+    bnez t2, 1b
     lw   ra, 68(sp)
     ret
     .irp id, k3va, k3vb, k3vc, k3vd, k3ve
     CLAMP_FIXUP_HI \id, t2, s0
     .endr
     .size etmcu_rv32_dw_quint5, . - etmcu_rv32_dw_quint5
+
+/* etmcu_rv32_dw_pairs_s2: every row of an etmcu_rv32_dw_row_k3 call at stride 2 with a fused ReLU
+   and an even number of outputs a row (MobileNetV1's stride-2 layers but its last), two
+   neighbouring outputs a pass (ROW_PAIR_S2: five plane bytes a window row for six mul + add).
+   Registers and frame as etmcu_rv32_dw_quint5's; in a section of its own, DwRowArgs::rows_fn naming it
+   (isa/rv32/depthwise.h, behind kPathDwLanesTail, which names it on this ISA). */
+    .section .text.etmcu_rv32_dw_pairs_s2, "ax", @progbits
+    .globl etmcu_rv32_dw_pairs_s2
+    .type etmcu_rv32_dw_pairs_s2, @function
+    .p2align 2
+etmcu_rv32_dw_pairs_s2:
+    sw   ra, 68(sp)
+    lw   ra, A_AMIN(a0)
+1:  lw   a3, A_OUTPUTS(a0)        /* outputs left in this row (even) */
+2:  mv   t3, s1
+    mv   s11, s1
+    mv   t2, a1
+    ROW_PAIR_S2 s2, s3, s4
+    add  t2, t2, t1
+    ROW_PAIR_S2 s5, s6, s7
+    add  t2, t2, t1
+    ROW_PAIR_S2 s8, s9, s10
+    REQ_K3R t3, a2, k3sa
+    add  a2, a2, a4
+    REQ_K3R s11, a2, k3sb
+    add  a2, a2, a4
+    addi a3, a3, -2
+    addi a1, a1, 4
+    bnez a3, 2b
+    lw   t0, A_ROWJUMP(a0)
+    lw   t2, 0(sp)                /* (rows left: each load a cycle ahead of its use) */
+    add  a1, a1, t0
+    addi t2, t2, -1
+    sw   t2, 0(sp)
+    bnez t2, 1b
+    lw   ra, 68(sp)
+    ret
+    .irp id, k3sa, k3sb
+    CLAMP_FIXUP_HI \id, t2, s0
+    .endr
+    .size etmcu_rv32_dw_pairs_s2, . - etmcu_rv32_dw_pairs_s2
 
     .text
 
