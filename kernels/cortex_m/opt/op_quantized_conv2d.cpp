@@ -246,9 +246,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
   bool dyadic = false;
   if (blocks > 0 && !groups_form(j, blocks, &dyadic)) blocks = 0;
   if (blocks < cout && !kernel_path(int8::kPathConvPointwiseDot)) return false;
-  // (the path's bit tested here too: a build without it then compiles no dyadic block code)
-  const int32_t* relu_bounds = kernel_path_on(int8::kPathDyadic) && blocks > 0 && bias_is_full &&
-                                       relu_dy_bounds(j, blocks, pixels, full_buf)
+  // (the ISA's flags and the path's bit tested here too: the other ISAs, and a build without the
+  // bit, then compile no dyadic block code)
+  constexpr bool kRv32Forms = int8::PointwiseDyadicBlocks::on && !int8::kPointwiseDyadic;
+  const int32_t* relu_bounds = kRv32Forms && kernel_path_on(int8::kPathDyadic) && blocks > 0 &&
+                                       bias_is_full && relu_dy_bounds(j, blocks, pixels, full_buf)
                                    ? full_buf
                                    : nullptr;
   int8::PointwiseBlock b = run_block(j, c, dyadic);
