@@ -188,21 +188,17 @@ int8::PointwiseBlock run_block(const int8::ConvJob& j, int32_t run, bool dyadic)
 // channel, once per call; pointwise_strips passes its full_buf, free when the bias is the folded
 // bias).
 constexpr int32_t kDyadicGroupsPixels = 32;
+// (The caller tests the ISA's flags and the path's bit first: the other ISAs and a build without
+// the bit call none of this, and link neither it nor the form's subroutine.)
 __attribute__((noinline)) bool relu_dy_bounds(const int8::ConvJob& j, int32_t blocks,
                                               int32_t pixels, int32_t* bounds) {
-  if constexpr (int8::PointwiseDyadicBlocks::on && !int8::kPointwiseDyadic) {
-    // (the path's bit first: a build without it compiles none of this, as groups_form)
-    if (!kernel_path_on(int8::kPathDyadic) || blocks > kStripCachedChannels ||
-        pixels < kDyadicGroupsPixels || j.amin != j.ooff || j.ooff < -128 || j.amax > 127 ||
-        !cmsis::all_dyadic(j.mult, j.shift, blocks) || !kernel_path_or_fallback(int8::kPathDyadic))
-      return false;
-    for (int32_t ch = 0; ch < blocks; ++ch)
-      bounds[ch] = cmsis::dyadic_relu_bound(j.mult[ch] >> 11, j.ooff, j.amax);
-    return true;
-  } else {
-    (void)j, (void)blocks, (void)pixels, (void)bounds;
+  if (blocks > kStripCachedChannels || pixels < kDyadicGroupsPixels || j.amin != j.ooff ||
+      j.ooff < -128 || j.amax > 127 || !cmsis::all_dyadic(j.mult, j.shift, blocks) ||
+      !kernel_path_or_fallback(int8::kPathDyadic))
     return false;
-  }
+  for (int32_t ch = 0; ch < blocks; ++ch)
+    bounds[ch] = cmsis::dyadic_relu_bound(j.mult[ch] >> 11, j.ooff, j.amax);
+  return true;
 }
 
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left

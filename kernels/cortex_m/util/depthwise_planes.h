@@ -73,8 +73,7 @@ static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwRowArgs, rows) == 48 && offsetof(DwRowArgs, w) == 60 &&
                    offsetof(DwRowArgs, neg_floor) == 108 &&
                    offsetof(DwRowArgs, offset_high4) == 112 && offsetof(DwRowArgs, right4) == 116 &&
-                   offsetof(DwRowArgs, y_row_jump) == 120 &&
-                   offsetof(DwRowArgs, rows_fn) == 124),
+                   offsetof(DwRowArgs, y_row_jump) == 120 && offsetof(DwRowArgs, rows_fn) == 124),
               "DwRowArgs layout differs from the one depthwise_rows.S reads");
 
 static_assert(sizeof(void*) != 4 ||

@@ -189,7 +189,8 @@ void pointwise_groups_relu_dy_c(PointwiseBlock& b, const int32_t* bound, One one
   b.dyadic = kDyadicRelu;
   b.requant_fn = Forms::relu;
   b.neg_floor = 1;  // (names the form to the kernel; a sum of 0 gives amin too)
-  const int32_t koff = static_cast<int32_t>(static_cast<uint32_t>(b.group_offset) << 21) + (3 << 19);
+  const int32_t koff =
+      static_cast<int32_t>(static_cast<uint32_t>(b.group_offset) << 21) + (3 << 19);
   for (int k = 0; k < 4; ++k) b.offset_high[k] = koff;
   for (int32_t g = 0; g < groups; ++g) {
     for (int k = 0; k < 4; ++k) {

@@ -11,7 +11,7 @@
 #if defined(__riscv)
 extern "C" void etmcu_rv32_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_rv32_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
-extern "C" void etmcu_rv32_dw_quint5();  // (a subroutine of etmcu_rv32_dw_row_k3: its registers)
+extern "C" void etmcu_rv32_dw_quint5();    // (a subroutine of etmcu_rv32_dw_row_k3: its registers)
 extern "C" void etmcu_rv32_dw_pairs_s2();  // (the same)
 #endif
 

@@ -169,44 +169,15 @@
     add  s11, s11, t0
 .endm
 
-/* one window row r of five neighbouring outputs (stride 1: the first five of a row of 4k + 1
-   outputs): seven plane bytes from t2 in a5..a7 as ROW_QUAD, weights w0..w2; sums t3, s11, s1,
-   a3, tp; t0 the product. 37 instructions for 15 multiply-accumulates, where a quad and a single
-   output took 30 + 9 loads and mul + add for 12 + 3. */
+/* one window row r of five neighbouring outputs (stride 1: rows of five, etmcu_rv32_dw_quint5):
+   ROW_QUAD for the first four, whose last plane bytes (4 and 5, in a6 and a7) are the fifth's
+   first two, then its third from byte 6; the fifth sum in tp. 37 instructions for 15
+   multiply-accumulates. */
 .macro ROW_QUINT w0, w1, w2
-    lb   a5, 0(t2)
-    lb   a6, 1(t2)
-    lb   a7, 2(t2)
-    mul  t0, a5, \w0
-    add  t3, t3, t0
-    lb   a5, 3(t2)
-    mul  t0, a6, \w1
-    add  t3, t3, t0
-    mul  t0, a6, \w0
-    add  s11, s11, t0
-    mul  t0, a7, \w2
-    add  t3, t3, t0
-    lb   a6, 4(t2)
-    mul  t0, a7, \w1
-    add  s11, s11, t0
-    mul  t0, a7, \w0
-    add  s1, s1, t0
-    lb   a7, 5(t2)
-    mul  t0, a5, \w2
-    add  s11, s11, t0
-    mul  t0, a5, \w1
-    add  s1, s1, t0
-    mul  t0, a5, \w0
-    add  a3, a3, t0
+    ROW_QUAD \w0, \w1, \w2
     lb   a5, 6(t2)
-    mul  t0, a6, \w2
-    add  s1, s1, t0
-    mul  t0, a6, \w1
-    add  a3, a3, t0
     mul  t0, a6, \w0
     add  tp, tp, t0
-    mul  t0, a7, \w2
-    add  a3, a3, t0
     mul  t0, a7, \w1
     add  tp, tp, t0
     mul  t0, a5, \w2
