@@ -43,6 +43,8 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   int8::DwJob job;
   const Error e = int8::parse_depthwise_conv2d(ctx, args, &job);
   if (e != Error::Ok) return e;
+  // 3 x 3 output planes (the ISA's depthwise_small: it checks the out's overlap itself)
+  if (int8::depthwise_small(job)) return Error::Ok;
   job.buffer = nullptr;
   int8::DwPlanes planes;
   uint32_t bytes = buffer_bytes(job, &planes);
@@ -76,12 +78,19 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   // the whole layer already writes its rows in order (the row contract).
   // Nor does a layer whose planes go channel by channel in one strip, its out a whole number of
   // pixels from its input (dw_planes_own_channels).
+  // The row contract holds for the micro-kernels only when each channel's writes land on its own
+  // input bytes: they go channel by channel (the planes) or four channels at a time (the blocks).
+  // An out that is not a whole number of pixels before its input (a channel count that the
+  // planner's 16-byte rounding of the distance does not divide: 13 channels wrote channel 0 over
+  // channel 11's unread input) goes in slabs of one row, all channels of a row before the next.
   const int64_t rows_d = int8::dw_rows_distance(job);
   const bool rows_ok = job.y < job.x && rows_d >= 0 && job.x - job.y >= rows_d;
-  if (int8::bytes_overlap(job.x, job.in, job.y, job.out) && !rows_ok &&
-      !int8::dw_planes_own_channels(job, planes) && int8::row_slabs_apply(job)) {
+  if (int8::bytes_overlap(job.x, job.in, job.y, job.out) &&
+      (rows_ok ? (job.x - job.y) % job.in.c != 0
+               : !int8::dw_planes_own_channels(job, planes) && int8::row_slabs_apply(job))) {
     if (!kernel_path(int8::kPathDwSlabs)) return kernel_path_missing(ctx);
-    int8::by_row_slabs(job, job.y > job.x, run);  // last slab first when the out follows
+    // (last slab first when the out follows)
+    int8::by_row_slabs(job, job.y > job.x, run, rows_ok ? 1 : kOverlapSlabRows);
   } else {
     run(job);
   }

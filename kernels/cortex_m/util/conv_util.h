@@ -193,18 +193,20 @@ bool row_slabs_apply(const Job& j) {
 // family's offset-overlap contracts (slab_distance). Top to bottom for an out that begins
 // before its input, bottom to top (`reverse`) for one that begins after it. A sub-job sees the
 // input from its first needed row (or the top padding that is left) to the bottom.
+// (`rows` per slab: 1 keeps the row order of stride-1 depthwise layers under their row contract,
+// op_quantized_depthwise_conv2d.cpp.)
 template <class Job, class Run>
-void by_row_slabs(const Job& j, bool reverse, Run run) {
-  const int32_t slabs = (j.out.h + kOverlapSlabRows - 1) / kOverlapSlabRows;
+void by_row_slabs(const Job& j, bool reverse, Run run, int32_t rows = kOverlapSlabRows) {
+  const int32_t slabs = (j.out.h + rows - 1) / rows;
   for (int32_t i = 0; i < slabs; ++i) {
-    const int32_t oy0 = (reverse ? slabs - 1 - i : i) * kOverlapSlabRows;
+    const int32_t oy0 = (reverse ? slabs - 1 - i : i) * rows;
     Job s = j;
     const int32_t top = oy0 * j.stride.h - j.pad.h;  // < in.h (row_slabs_apply)
     const int32_t lo = top < 0 ? 0 : top;
     s.x = j.x + static_cast<size_t>(lo) * j.in.w * j.in.c;
     s.in.h = j.in.h - lo;
     s.pad.h = lo - top;
-    s.out.h = j.out.h - oy0 < kOverlapSlabRows ? j.out.h - oy0 : kOverlapSlabRows;
+    s.out.h = j.out.h - oy0 < rows ? j.out.h - oy0 : rows;
     s.y = j.y + static_cast<size_t>(oy0) * j.out.w * j.out.c;
     run(s);
   }

@@ -427,6 +427,40 @@ def test_quantized_depthwise_conv2d_transposed_planes(call, layer, relu):
     np.testing.assert_array_equal(got, want)
 
 
+# 3x3 layers with 3 x 3 output planes (MobileNetV1's last two: the plain core's util/
+# depthwise_small.h when every channel is dyadic with a fused ReLU): stride 1 with padding 1 on
+# 3 x 3, stride 2 on 7 x 7 without padding; one channel, odd counts, MobileNetV1's 256.
+DW_SMALL = [  # h (= w), channels, stride, pad
+    (3, 13, 1, 1), (3, 1, 1, 1), (3, 256, 1, 1), (7, 9, 2, 0), (7, 2, 2, 0), (7, 128, 2, 0),
+]
+
+
+@pytest.mark.parametrize("layer", range(len(DW_SMALL)))
+@pytest.mark.parametrize("case", ["relu", "clamp", "no_bias", "extreme", "frexp", "no_relu"])
+def test_quantized_depthwise_conv2d_small_planes(call, layer, case):
+    """Bit-exact against ref/ with the path's conditions met (relu: the floor is the offset; clamp:
+    an upper bound a few steps above it, so many sums reach V; extreme: every input and tap -128,
+    input offset 128, the largest products) and not (frexp factors, no ReLU: the next path)."""
+    hw, c, s, p = DW_SMALL[layer]
+    rng = np.random.default_rng(4700 + 10 * layer + len(case))
+    if case == "extreme":
+        x, wt, in_off = np.full((1, hw, hw, c), -128, np.int8), np.full((1, 3, 3, c), -128, np.int8), 128
+    else:
+        x, wt, in_off = i8(rng, (1, hw, hw, c)), i8(rng, (1, 3, 3, c)), int(rng.integers(-128, 129))
+    bias = None if case == "no_bias" else rng.integers(-20000, 20000, size=c).astype(np.int32)
+    mult, shift = rq_params(rng, c, -12, -1) if case == "frexp" else dyadic_params(rng, c)
+    for out_off in (-128, int(rng.integers(-100, 100)), 127):
+        lo = -128 if case == "no_relu" else out_off
+        hi = min(127, out_off + 3) if case == "clamp" else 127
+        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (s, s), (p, p), (1, 1), 1, in_off, out_off,
+                                         mult, shift, lo, hi)
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [nhwc(x), T(wt), None if bias is None else T(bias), [s, s], [p, p], [1, 1],
+                       1, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
+                       out_nhwc(want.shape), Ref(14)])
+        np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("bias_at", [(1 << 28) - 9 * (1 << 14) - 1, (1 << 28) - 9 * (1 << 14) + 7,
                                      (1 << 28) - 3, (1 << 28) + 5])
 def test_quantized_depthwise_conv2d_large_biases(call, bias_at):

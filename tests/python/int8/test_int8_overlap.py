@@ -272,6 +272,38 @@ def test_depthwise_out_over_its_input(call, seed, align, after):
     np.testing.assert_array_equal(got, want)
 
 
+@pytest.mark.parametrize("layer", [(3, 1, 1), (7, 2, 0)])
+@pytest.mark.parametrize("c", [16, 13])
+@pytest.mark.parametrize("align", [1, 16])
+@pytest.mark.parametrize("after", [False, True])
+def test_depthwise_small_planes_out_over_its_input(call, request, layer, c, align, after):
+    """3 x 3 output planes with dyadic factors and a ReLU (the plain core's util/depthwise_small.h,
+    which takes an out a whole number of pixels from its input at stride 1, and at stride 2 one
+    that starts no later than its input) at the op's contract distance and, for each, the out
+    exactly over the input (rv32 only: no other variant's path takes that place, which no plan
+    gives): the same bits as separate buffers."""
+    from etmcu.lowering.overlap import dw_distance
+    from test_int8_ops import dyadic_params
+    hw, s, p = layer
+    rng = np.random.default_rng(5100 + hw + c + align + after)
+    x, wt = i8(rng, (1, hw, hw, c)), i8(rng, (1, 3, 3, c))
+    bias = rng.integers(-5000, 5000, size=c).astype(np.int32)
+    mult, shift = dyadic_params(rng, c)
+    in_off, out_off = int(rng.integers(-127, 129)), int(rng.integers(-128, 128))
+    want = ref.depthwise_conv2d_nhwc(x, wt, bias, (s, s), (p, p), (1, 1), 1, in_off, out_off, mult,
+                                     shift, out_off, 127)
+    d = dw_distance([_Meta(x.shape), _W(wt.shape), None, [s, s], [p, p], [1, 1]],
+                    _Meta(want.shape), after)
+    assert d is not None
+    for dist in (d, 0) if request.node.callspec.params["call"] == "rv32" else (d,):
+        xin, out, arena = _place(x, want, dist, align, after)
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [xin, T(wt), T(bias), [s, s], [p, p], [1, 1], 1, in_off, out_off, T(mult),
+                       T(shift), out_off, 127, T(np.zeros(0, np.uint8)), out, Ref(14)],
+                      arena_bytes=arena)
+        np.testing.assert_array_equal(got, want)
+
+
 def test_dw_row_contract_is_smaller_than_slabs_where_it_applies():
     """DS-CNN's 3x3 depthwise (25x5x64, pad 1): (pad + 1) rows = 640 bytes against the slabs'
     five rows; stride 2, another shape or an out after the input keep the slabs."""

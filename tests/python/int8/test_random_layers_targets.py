@@ -113,7 +113,8 @@ BYTE_RUNS = ((1, 3, 13, 11), [
 # first), one without bias, one without padding, two after MobileNetV1's asymmetric pad (the
 # second on the 3-channel input: rows moved by 3 bytes each, the pad's shifted-row copy) and one
 # taller than wide (transposed planes: lines of 11). Each branch is an output. The last three:
-# 3x4 windows with channel multiplier 4 (etmcu_xpulp_dw_row4's five-window passes).
+# 3x4 windows with channel multiplier 4 (etmcu_xpulp_dw_row4's five-window passes); then two
+# 7 x 7 -> 3 x 3 layers.
 DW_S2 = ((1, 3, 21, 49), [
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=2, padding=1, groups=4), nn.ReLU())",  # 11 x 25
     "nn.Sequential(nn.Conv2d(3, 3, (1, 3)), nn.Conv2d(3, 3, 3, stride=2, padding=1, groups=3), nn.ReLU())",  # 11 x 24
@@ -134,19 +135,29 @@ DW_S2 = ((1, 3, 21, 49), [
     "nn.Sequential(nn.Conv2d(3, 2, 1), nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2), nn.ReLU())",  # 11 x 24
     "nn.Sequential(nn.Conv2d(3, 2, (1, 28)), "
     "nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2), nn.ReLU())",  # 11 x 11
-    "nn.Sequential(nn.Conv2d(3, 2, (1, 28)), nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2))"])  # 11 x 11
+    "nn.Sequential(nn.Conv2d(3, 2, (1, 28)), nn.Conv2d(2, 8, (3, 4), stride=2, padding=1, groups=2))",  # 11 x 11
+    # 7 x 7 -> 3 x 3 without padding (the plain core's 3 x 3 planes, util/depthwise_small.h), and
+    # after MobileNetV1's asymmetric pad
+    "nn.Sequential(nn.Conv2d(3, 6, (15, 43)), nn.Conv2d(6, 6, 3, stride=2, groups=6), nn.ReLU())",  # 3 x 3
+    "nn.Sequential(nn.Conv2d(3, 5, (16, 44)), nn.ZeroPad2d((0, 1, 0, 1)), "
+    "nn.Conv2d(5, 5, 3, stride=2, groups=5), nn.ReLU())"])  # 3 x 3
 # Seed 10 is not drawn: 3x3 stride-1 depthwise layers with a ReLU whose lines are six outputs
 # long, which the Xpulp channel loop's dyadic lines run in a loop of their own (SIX_LINES in
 # depthwise_rows.S: MobileNetV1's 6x6 layers): an upright 6x6 plane (one line's outputs right
 # after the last's: the loop without the step of y), a 6x3 output from transposed planes (lines
 # of six down the columns: the loop with it), an 8-channel one without bias; and a 3x3 output
-# (MobileNetV1's 3x3-output layer: lines of a pair and a third). Each branch is an output.
+# (MobileNetV1's 3x3-output layer: lines of a pair and a third; the plain core's 3 x 3 planes),
+# that one again without bias and with a clamp. Each branch is an output.
 DW_SIX = ((1, 3, 6, 6), [
     "nn.Sequential(nn.Conv2d(3, 4, 1), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 6
     "nn.Sequential(nn.Conv2d(3, 4, (1, 4)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 6 x 3
     "nn.Sequential(nn.Conv2d(3, 8, 1), "
     "nn.Conv2d(8, 8, 3, stride=1, padding=1, groups=8, bias=False), nn.ReLU())",  # 6 x 6
-    "nn.Sequential(nn.Conv2d(3, 5, (4, 4)), nn.Conv2d(5, 5, 3, stride=1, padding=1, groups=5), nn.ReLU())"])  # 3 x 3
+    "nn.Sequential(nn.Conv2d(3, 5, (4, 4)), nn.Conv2d(5, 5, 3, stride=1, padding=1, groups=5), nn.ReLU())",  # 3 x 3
+    # the same without bias and with a clamp to [0, 0.25] (many sums at the plain core's 3 x 3
+    # planes' bound V, util/depthwise_small.h)
+    "nn.Sequential(nn.Conv2d(3, 7, (4, 4)), "
+    "nn.Conv2d(7, 7, 3, stride=1, padding=1, groups=7, bias=False), nn.Hardtanh(0.0, 0.25))"])  # 3 x 3
 # Seed 11 is not drawn: first layers, whose window rows are not whole words (3 input channels),
 # which with Xpulp go as gathered columns through the pointwise kernel's four-pixel loop
 # (im2col_runs in opt/op_quantized_conv2d.cpp): 16 channels over 38-pixel rows (runs of 8 columns

@@ -7,6 +7,7 @@
 
 #include "kernels/cortex_m/util/depthwise_blocks.h"
 #include "kernels/cortex_m/util/depthwise_planes.h"
+#include "kernels/cortex_m/util/depthwise_small.h"
 
 #if defined(__riscv)
 extern "C" void etmcu_rv32_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
@@ -92,6 +93,14 @@ struct Rv32Planes {
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
          dw_plane_geometry(j, ls, strip);
+}
+
+// Layers of 3 x 3 output planes in C (util/depthwise_small.h; the op asks before the planes'
+// checks), behind kPathDwLanesTail, which names it on this ISA with the stride-2 rows' pairs
+// (etmcu_rv32_dw_pairs_s2): 3 x 3 planes end networks with stride-2 depthwise layers
+// (MobileNetV1), so a program that has one path nearly always has the other, and no bit is free.
+__attribute__((always_inline)) inline bool depthwise_small(const DwJob& j) {
+  return dw_small_path<DwSmallC>(j, kPathDwLanesTail);
 }
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
