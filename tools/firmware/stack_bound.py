@@ -64,7 +64,8 @@ INDIRECT_CALLEES = {"etmcu_xpulp_dw_k3_channels": {
     "etmcu_rv32_pointwise_4ch": {"etmcu_rv32_pointwise_runs9", "etmcu_rv32_pointwise_runs9s1",
                                  "etmcu_rv32_requant3_relu_dy", "etmcu_rv32_requant3_clamp_dy"},
     # and the plain RV32 3x3 depthwise row kernel the subroutine DwRowArgs::rows_fn names
-    "etmcu_rv32_dw_row_k3": {"etmcu_rv32_dw_quint5", "etmcu_rv32_dw_pairs_s2"}}
+    "etmcu_rv32_dw_row_k3": {"etmcu_rv32_dw_quint5", "etmcu_rv32_dw_pairs_s2"},
+    "etmcu_rv32_dw_row_k3_dy": {"etmcu_rv32_dw_quint5_dy", "etmcu_rv32_dw_pairs_s2_dy"}}
 # The one recursion in target code, bounded by a constant: the flatbuffer verifier's table walk
 # (runtime/pte/verifier.cpp, Verifier::table) recurses once per nesting level and fails past
 # kVerifierMaxDepth, so at most kVerifierMaxDepth + 2 activations are live. Only direct

@@ -48,6 +48,11 @@ struct DwRowArgs {
   // 2); set by rows1_geometry through Isa::set_row_subroutines, read by that ISA's row kernel
   // only.
   void (*rows_fn)();
+  // 1: every channel of the layer is dyadic with a fused ReLU and the ISA's row kernel takes
+  // them in that form (Isa::kDyadicRows: plain RV32, etmcu_rv32_dw_row_k3_dy); mult then holds
+  // m = multiplier >> 11, offset_high offset * 2^21 + 3 * 2^19 and right the channel's clamp V
+  // (cmsis::dyadic_relu_bound). Set by rows1_geometry, per channel by planes_rows1.
+  int32_t dyadic;
 };
 constexpr int32_t kDwMaxRows = 12;
 
@@ -362,6 +367,8 @@ void rows1_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t n_o
     a->y_row_jump = j.out.c - j.out.h * j.out.w * j.out.c;
   }
   a->rows_fn = nullptr;
+  a->dyadic = 0;
+  if constexpr (Isa::kDyadicRows) a->dyadic = Isa::dyadic_rows(j, *a);
   if constexpr (Isa::kRowSubroutines) Isa::set_row_subroutines(a);
 }
 
@@ -381,6 +388,16 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, DwRo
     for (int32_t r = 0; r < a.rows; ++r, row += word_step * j.out.c)
       a.w[r] = pack_taps(row, tap_step * j.out.c, taps, &sw);
     a.full = cmsis::wrap_add(j.bias ? j.bias[oc] : 0, cmsis::wrap_mul(j.ioff, sw));
+    a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
+    if constexpr (Isa::kDyadicRows) {
+      if (kernel_path_on(kPathDyadic) && a.dyadic) {  // (the 2v and 4v forms unused: V instead)
+        a.mult = j.mult[oc] >> 11;
+        a.offset_high = static_cast<int32_t>(static_cast<uint32_t>(j.ooff) << 21) + (3 << 19);
+        a.right = cmsis::dyadic_relu_bound(a.mult, j.ooff, j.amax);
+        Isa::row(a);
+        continue;
+      }
+    }
     const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc], j.shift[oc], j.ooff);
     a.mult = q.multiplier;
     a.offset_high = q.offset_high;
@@ -388,7 +405,6 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, DwRo
     const cmsis::Requant4v q4 = cmsis::requant_4v(j.mult[oc], j.shift[oc], j.ooff);
     a.offset_high4 = q4.offset_high;
     a.right4 = q4.right;
-    a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
     Isa::row(a);
   }
 }

@@ -14,6 +14,9 @@ extern "C" void etmcu_rv32_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_rv32_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
 extern "C" void etmcu_rv32_dw_quint5();    // (a subroutine of etmcu_rv32_dw_row_k3: its registers)
 extern "C" void etmcu_rv32_dw_pairs_s2();  // (the same)
+extern "C" void etmcu_rv32_dw_row_k3_dy(const etmcu::kernels::int8::DwRowArgs* a);
+extern "C" void etmcu_rv32_dw_quint5_dy();  // (subroutines of etmcu_rv32_dw_row_k3_dy)
+extern "C" void etmcu_rv32_dw_pairs_s2_dy();
 #endif
 
 namespace etmcu {
@@ -37,13 +40,43 @@ struct Rv32Planes {
   static void set_row_subroutines(DwRowArgs* a) {
 #if defined(__riscv)
     if (a->rows != 3 || a->neg_floor != 0) return;
+    // (each form's subroutine behind its path bit, as the row kernels: row below)
+    const bool dy = kernel_path_on(kPathDyadic) && a->dyadic;
+    if (!dy && !kernel_path_on(kPathFrexp)) return;
     if (a->x_step == 1 && a->outputs == 5 && kernel_path_or_fallback(kPathDwK3Stride2))
-      a->rows_fn = etmcu_rv32_dw_quint5;
+      a->rows_fn = dy ? etmcu_rv32_dw_quint5_dy : etmcu_rv32_dw_quint5;
     else if (a->x_step == 2 && a->outputs % 2 == 0 && kernel_path_or_fallback(kPathDwLanesTail))
-      a->rows_fn = etmcu_rv32_dw_pairs_s2;
+      a->rows_fn = dy ? etmcu_rv32_dw_pairs_s2_dy : etmcu_rv32_dw_pairs_s2;
 #else
     (void)a;
 #endif
+  }
+  // Layers whose channels are all dyadic with a fused ReLU: the row kernel and its subroutines
+  // in the dyadic form (etmcu_rv32_dw_row_k3_dy and the _dy subroutines: REQ_K3D, one mul
+  // against the 4v form's mulh, 7 cycles a sum at or above 0 against 12), V computed per channel
+  // by planes_rows1 (one division). Each form behind its path bit (kPathDyadic, kPathFrexp), so a
+  // program links the forms its layers take (ours the dyadic one, upstream KWS the 4v one);
+  // depthwise_fast below leaves a layer neither form of this firmware takes to the channel
+  // blocks. The host runs the 4v form's C row (the same bits).
+  static constexpr bool kDyadicRows = true;
+  static int32_t dyadic_rows(const DwJob& j, const DwRowArgs&) { return dyadic_layer(j); }
+  // Whether this firmware has the row kernel of the layer's form (multipliers of 4 take the
+  // four-channel kernel; dw_takes_planes asks). (Not inlined, nor dyadic_layer: in the op their
+  // loop took the frame 16 B deeper.)
+  __attribute__((noinline)) static bool has_form(const DwJob& j) {
+    return j.cm != 1 || dyadic_layer(j) || kernel_path_or_fallback(kPathFrexp);
+  }
+  static bool dyadic_layer(const DwJob& j) {
+#if defined(__riscv)
+    return kernel_path_on(kPathDyadic) && dyadic_values(j);  // (folded without the path)
+#else
+    (void)j;
+    return false;
+#endif
+  }
+  __attribute__((noinline)) static bool dyadic_values(const DwJob& j) {
+    return j.kh == 3 && j.amin == j.ooff && cmsis::all_dyadic(j.mult, j.shift, j.out.c) &&
+           kernel_path_or_fallback(kPathDyadic);
   }
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
@@ -74,7 +107,10 @@ struct Rv32Planes {
   // depthwise_fast below takes this path for three rows of up to three taps only.
   static void row(const DwRowArgs& a) {
 #if defined(__riscv)
-    etmcu_rv32_dw_row_k3(&a);  // isa/rv32/depthwise_rows.S
+    if (kernel_path_on(kPathDyadic) && a.dyadic)
+      etmcu_rv32_dw_row_k3_dy(&a);  // isa/rv32/depthwise_rows.S
+    else if (kernel_path_on(kPathFrexp))
+      etmcu_rv32_dw_row_k3(&a);  // (depthwise_fast: a layer reaches here in a form it has)
 #else
     dw_row_c(a, dot4_bytes);
 #endif
@@ -90,9 +126,11 @@ struct Rv32Planes {
 
 // Whether this ISA's planes take the layer, by its geometry (*ls, *strip; the op asks once and
 // hands it to depthwise_fast, which adds the values' checks).
+// A one-channel layer needs the row kernel of its form in this firmware (Rv32Planes::has_form;
+// without it, a stale mask: the op's other paths, the same bits, and the mask recorded again).
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
-         dw_plane_geometry(j, ls, strip);
+         dw_plane_geometry(j, ls, strip) && Rv32Planes::has_form(j);
 }
 
 // Layers of 3 x 3 output planes in C (util/depthwise_small.h; the op asks before the planes'

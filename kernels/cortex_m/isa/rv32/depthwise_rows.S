@@ -10,7 +10,8 @@
    instructions ahead of its use). Then the 4v requantization of cmsis_math.h
    (requantize_offset_4v: one mulh, no low word), clamped to [amin, amax]; with a fused ReLU
    without the sign term and the lower bound (REQ_K3R: 12 cycles a sum at or above 0 against 16),
-   the general form after the return. */
+   the general form after the return. etmcu_rv32_dw_row_k3_dy (below) is the same kernel for
+   layers whose channels are all dyadic with a fused ReLU, requantizing with one mul (REQ_K3D). */
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -113,6 +114,22 @@
 .Lhi\id:
     mv   \v, \hi
     j    .Lst\id
+.endm
+
+/* REQ_K3R in the dyadic form (DwRowArgs::dyadic, etmcu_rv32_dw_row_k3_dy; cmsis_math.h
+   requantize_offset_dyadic with the fused ReLU's clamp V, dyadic_relu_bound): a negative sum
+   stores amin (ra), one above V (s0) amax (t6, in its fixup after the return), another
+   (v * m + t5) >> 21, t4 = m, t5 = offset * 2^21 + 3 * 2^19: 7 cycles a sum at or above 0 against
+   REQ_K3R's 12 (one mul against slli and mulh's five) */
+.macro REQ_K3D acc, base, id
+    mv   t2, ra
+    bltz \acc, .Lst\id
+    blt  s0, \acc, .Lhi\id
+    mul  t2, \acc, t4
+    add  t2, t2, t5
+    srai t2, t2, 21
+.Lst\id:
+    sb   t2, 0(\base)
 .endm
 
 /* requantize acc in the 4v form of cmsis_math.h (requantize_offset_4v: t4 = m, t5 = offset <<
@@ -388,6 +405,173 @@ etmcu_rv32_dw_row_k3:
     .endr
     .size etmcu_rv32_dw_row_k3, . - etmcu_rv32_dw_row_k3
 
+/* etmcu_rv32_dw_row_k3_dy: etmcu_rv32_dw_row_k3 for a layer whose channels are all dyadic with a
+   fused ReLU (DwRowArgs::dyadic, set by isa/rv32/depthwise.h; mult holds m = multiplier >> 11,
+   offset_high offset * 2^21 + 3 * 2^19, right the channel's V), its sums requantized by
+   REQ_K3D: the same passes (quads, pairs and single outputs at stride 1, single outputs at
+   stride 2 and more, or every row in the _dy subroutines DwRowArgs::rows_fn names), registers
+   and frame, with s0 = V and t6 = amax. In a section of its own, behind kPathDyadic: a program
+   without such layers links none of it. */
+    .section .text.etmcu_rv32_dw_row_k3_dy, "ax", @progbits
+    .globl etmcu_rv32_dw_row_k3_dy
+    .type etmcu_rv32_dw_row_k3_dy, @function
+    .p2align 2
+etmcu_rv32_dw_row_k3_dy:
+    addi sp, sp, -80
+    sw   tp, 64(sp)
+    sw   ra, 60(sp)
+    sw   s0, 56(sp)
+    sw   s1, 52(sp)
+    sw   s2, 48(sp)
+    sw   s3, 44(sp)
+    sw   s4, 40(sp)
+    sw   s5, 36(sp)
+    sw   s6, 32(sp)
+    sw   s7, 28(sp)
+    sw   s8, 24(sp)
+    sw   s9, 20(sp)
+    sw   s10, 16(sp)
+    sw   s11, 12(sp)
+    WBYTE s2, 0, 0
+    WBYTE s3, 0, 1
+    WBYTE s4, 0, 2
+    WBYTE s5, 1, 0
+    WBYTE s6, 1, 1
+    WBYTE s7, 1, 2
+    WBYTE s8, 2, 0
+    WBYTE s9, 2, 1
+    WBYTE s10, 2, 2
+    lw   a1, A_WINDOW(a0)
+    lw   t1, A_LSTRIDE(a0)
+    lw   a2, A_Y(a0)
+    lw   a4, A_YSTEP(a0)
+    lw   s1, A_FULL(a0)
+    lw   t4, A_MULT(a0)           /* m */
+    lw   t5, A_KOFF(a0)           /* offset * 2^21 + 3 * 2^19 */
+    lw   ra, A_AMIN(a0)
+    lw   s0, A_RIGHT(a0)          /* V (the dyadic form's) */
+    lw   t6, A_AMAX(a0)
+    lw   t0, A_OUTROWS(a0)
+    sw   t0, 0(sp)                /* output rows left */
+    lw   t0, A_ROWSFN(a0)
+    bnez t0, .Ld_quints
+    lw   t0, A_XSTEP(a0)
+    addi t0, t0, -1
+    sw   t0, 8(sp)                /* 0: stride 1 (quads, pairs), else single outputs */
+1:  lw   t0, 8(sp)
+    lw   a3, A_OUTPUTS(a0)        /* outputs left in this row */
+    bnez t0, 2f
+9:  li   t2, 4
+    blt  a3, t2, 6f
+    lw   s1, A_FULL(a0)
+    mv   t2, a1
+    sw   a3, 4(sp)
+    mv   t3, s1
+    mv   s11, s1
+    mv   a3, s1
+    ROW_QUAD s2, s3, s4
+    add  t2, t2, t1
+    ROW_QUAD s5, s6, s7
+    add  t2, t2, t1
+    ROW_QUAD s8, s9, s10
+    REQ_K3D t3, a2, dqa
+    add  a2, a2, a4
+    REQ_K3D s11, a2, dqb
+    add  a2, a2, a4
+    REQ_K3D s1, a2, dqc
+    add  a2, a2, a4
+    REQ_K3D a3, a2, dqd
+    add  a2, a2, a4
+    lw   a3, 4(sp)
+    addi a1, a1, 4
+    addi a3, a3, -4
+    bnez a3, 9b
+    j    8f
+6:  lw   s1, A_FULL(a0)
+7:  li   t2, 2
+    blt  a3, t2, 2f
+    mv   t3, s1
+    mv   s11, s1
+    mv   t2, a1
+    ROW_PAIR s2, s3, s4
+    add  t2, t2, t1
+    ROW_PAIR s5, s6, s7
+    add  t2, t2, t1
+    ROW_PAIR s8, s9, s10
+    REQ_K3D t3, a2, dra
+    add  a2, a2, a4
+    REQ_K3D s11, a2, drb
+    add  a2, a2, a4
+    addi a1, a1, 2
+    addi a3, a3, -2
+    bnez a3, 7b
+    j    8f
+2:  add  t0, a1, t1               /* one output: the window's second and third rows */
+    add  t2, t0, t1
+    lb   a5, 0(a1)
+    lb   a6, 1(a1)
+    lb   a7, 2(a1)
+    mul  a5, a5, s2
+    lb   t3, 0(t0)
+    mul  a6, a6, s3
+    add  a5, a5, s1
+    mul  a7, a7, s4
+    add  a5, a5, a6
+    lb   a6, 1(t0)
+    add  a5, a5, a7
+    lb   a7, 2(t0)
+    mul  t3, t3, s5
+    mul  a6, a6, s6
+    add  a5, a5, t3
+    mul  a7, a7, s7
+    lb   t3, 0(t2)
+    add  a5, a5, a6
+    lb   a6, 1(t2)
+    add  a5, a5, a7
+    lb   a7, 2(t2)
+    mul  t3, t3, s8
+    mul  a6, a6, s9
+    add  a5, a5, t3
+    mul  a7, a7, s10
+    add  a5, a5, a6
+    add  a5, a5, a7
+    REQ_K3D a5, a2, drc
+    lw   t0, A_XSTEP(a0)
+    add  a2, a2, a4
+    add  a1, a1, t0
+    addi a3, a3, -1
+    bnez a3, 2b
+8:  lw   t0, A_ROWJUMP(a0)
+    add  a1, a1, t0
+    lw   t0, 0(sp)
+    addi t0, t0, -1
+    sw   t0, 0(sp)
+    bnez t0, 1b
+.Ld_done:
+    lw   ra, 60(sp)
+    lw   s0, 56(sp)
+    lw   s1, 52(sp)
+    lw   s2, 48(sp)
+    lw   s3, 44(sp)
+    lw   s4, 40(sp)
+    lw   s5, 36(sp)
+    lw   s6, 32(sp)
+    lw   s7, 28(sp)
+    lw   s8, 24(sp)
+    lw   s9, 20(sp)
+    lw   s10, 16(sp)
+    lw   s11, 12(sp)
+    lw   tp, 64(sp)
+    addi sp, sp, 80
+    ret
+.Ld_quints:                       /* every row in etmcu_rv32_dw_quint5_dy or _pairs_s2_dy */
+    jalr ra, t0, 0
+    j    .Ld_done
+    .irp id, dqa, dqb, dqc, dqd, dra, drb, drc
+    CLAMP_FIXUP_HI \id, t2, t6
+    .endr
+    .size etmcu_rv32_dw_row_k3_dy, . - etmcu_rv32_dw_row_k3_dy
+
 /* etmcu_rv32_dw_quint5: every row of an etmcu_rv32_dw_row_k3 call whose rows are five outputs at
    stride 1 with a fused ReLU (DS-CNN's and KWS's 25 x 5 layers), five outputs a pass: seven plane
    bytes a window row for fifteen mul + add, where a quad and a single output took fifteen loads
@@ -397,11 +581,12 @@ etmcu_rv32_dw_row_k3:
    other register but tp, its fifth sum, which the row kernel saved. In a section of its own:
    DwRowArgs::rows_fn names it (isa/rv32/depthwise.h, behind kPathDwK3Stride2), so only programs
    with such rows link it. */
-    .section .text.etmcu_rv32_dw_quint5, "ax", @progbits
-    .globl etmcu_rv32_dw_quint5
-    .type etmcu_rv32_dw_quint5, @function
+.macro QUINT5_FN name, req, hi, sfx
+    .section .text.\name, "ax", @progbits
+    .globl \name
+    .type \name, @function
     .p2align 2
-etmcu_rv32_dw_quint5:
+\name:
     sw   ra, 68(sp)
     lw   ra, A_AMIN(a0)
 1:  lw   s1, A_FULL(a0)
@@ -415,15 +600,15 @@ etmcu_rv32_dw_quint5:
     ROW_QUINT s5, s6, s7
     add  t2, t2, t1
     ROW_QUINT s8, s9, s10
-    REQ_K3R t3, a2, k3va
+    \req t3, a2, k3va\sfx
     add  a2, a2, a4
-    REQ_K3R s11, a2, k3vb
+    \req s11, a2, k3vb\sfx
     add  a2, a2, a4
-    REQ_K3R s1, a2, k3vc
+    \req s1, a2, k3vc\sfx
     add  a2, a2, a4
-    REQ_K3R a3, a2, k3vd
+    \req a3, a2, k3vd\sfx
     add  a2, a2, a4
-    REQ_K3R tp, a2, k3ve
+    \req tp, a2, k3ve\sfx
     lw   t0, A_ROWJUMP(a0)
     lw   t2, 0(sp)                /* (rows left: each load a cycle ahead of its use) */
     add  a2, a2, a4
@@ -434,21 +619,26 @@ etmcu_rv32_dw_quint5:
     bnez t2, 1b
     lw   ra, 68(sp)
     ret
-    .irp id, k3va, k3vb, k3vc, k3vd, k3ve
-    CLAMP_FIXUP_HI \id, t2, s0
+    .irp id, k3va\sfx, k3vb\sfx, k3vc\sfx, k3vd\sfx, k3ve\sfx
+    CLAMP_FIXUP_HI \id, t2, \hi
     .endr
-    .size etmcu_rv32_dw_quint5, . - etmcu_rv32_dw_quint5
+    .size \name, . - \name
+.endm
+    QUINT5_FN etmcu_rv32_dw_quint5, REQ_K3R, s0, _r
+    /* the dyadic form's (etmcu_rv32_dw_row_k3_dy's registers: amax in t6) */
+    QUINT5_FN etmcu_rv32_dw_quint5_dy, REQ_K3D, t6, _d
 
 /* etmcu_rv32_dw_pairs_s2: every row of an etmcu_rv32_dw_row_k3 call at stride 2 with a fused ReLU
    and an even number of outputs a row (MobileNetV1's stride-2 layers but its last), two
    neighbouring outputs a pass (ROW_PAIR_S2: five plane bytes a window row for six mul + add).
    Registers and frame as etmcu_rv32_dw_quint5's; in a section of its own, DwRowArgs::rows_fn naming it
    (isa/rv32/depthwise.h, behind kPathDwLanesTail, which names it on this ISA). */
-    .section .text.etmcu_rv32_dw_pairs_s2, "ax", @progbits
-    .globl etmcu_rv32_dw_pairs_s2
-    .type etmcu_rv32_dw_pairs_s2, @function
+.macro PAIRS_S2_FN name, req, hi, sfx
+    .section .text.\name, "ax", @progbits
+    .globl \name
+    .type \name, @function
     .p2align 2
-etmcu_rv32_dw_pairs_s2:
+\name:
     sw   ra, 68(sp)
     lw   ra, A_AMIN(a0)
 1:  lw   a3, A_OUTPUTS(a0)        /* outputs left in this row (even) */
@@ -460,9 +650,9 @@ etmcu_rv32_dw_pairs_s2:
     ROW_PAIR_S2 s5, s6, s7
     add  t2, t2, t1
     ROW_PAIR_S2 s8, s9, s10
-    REQ_K3R t3, a2, k3sa
+    \req t3, a2, k3sa\sfx
     add  a2, a2, a4
-    REQ_K3R s11, a2, k3sb
+    \req s11, a2, k3sb\sfx
     add  a2, a2, a4
     addi a3, a3, -2
     addi a1, a1, 4
@@ -475,10 +665,13 @@ etmcu_rv32_dw_pairs_s2:
     bnez t2, 1b
     lw   ra, 68(sp)
     ret
-    .irp id, k3sa, k3sb
-    CLAMP_FIXUP_HI \id, t2, s0
+    .irp id, k3sa\sfx, k3sb\sfx
+    CLAMP_FIXUP_HI \id, t2, \hi
     .endr
-    .size etmcu_rv32_dw_pairs_s2, . - etmcu_rv32_dw_pairs_s2
+    .size \name, . - \name
+.endm
+    PAIRS_S2_FN etmcu_rv32_dw_pairs_s2, REQ_K3R, s0, _r
+    PAIRS_S2_FN etmcu_rv32_dw_pairs_s2_dy, REQ_K3D, t6, _d
 
     .text
 

@@ -21,6 +21,7 @@ struct M0Planes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = false;
   static constexpr bool kRowSubroutines = false;  // (DwRowArgs::rows_fn stays null)
+  static constexpr bool kDyadicRows = false;      // (DwRowArgs::dyadic stays 0)
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
   // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)

@@ -78,6 +78,7 @@ struct XpulpPlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = true, kRow4 = true;
   static constexpr bool kRowSubroutines = false;  // (DwRowArgs::rows_fn stays null)
+  static constexpr bool kDyadicRows = false;      // (DwRowArgs::dyadic stays 0)
   // its row kernels honour DwRowArgs::y_row_jump: 3x3 layers may take transposed planes
   static constexpr bool kTransposedK3 = true;
   // its own loop over a strip's channels for 3x3 layers of stride 1 or 2 with the floor 0
