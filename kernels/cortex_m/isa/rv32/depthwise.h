@@ -56,13 +56,13 @@ struct Rv32Planes {
   // against the 4v form's mulh, 7 cycles a sum at or above 0 against 12), V computed per channel
   // by planes_rows1 (one division). Each form behind its path bit (kPathDyadic, kPathFrexp), so a
   // program links the forms its layers take (ours the dyadic one, upstream KWS the 4v one);
-  // depthwise_fast below leaves a layer neither form of this firmware takes to the channel
-  // blocks. The host runs the 4v form's C row (the same bits).
+  // dw_takes_planes below leaves a layer whose form this firmware lacks to the op's other paths.
+  // The host runs the 4v form's C row (the same bits).
   static constexpr bool kDyadicRows = true;
   static int32_t dyadic_rows(const DwJob& j, const DwRowArgs&) { return dyadic_layer(j); }
   // Whether this firmware has the row kernel of the layer's form (multipliers of 4 take the
-  // four-channel kernel; dw_takes_planes asks). (Not inlined, nor dyadic_layer: in the op their
-  // loop took the frame 16 B deeper.)
+  // four-channel kernel; dw_takes_planes asks). (Not inlined, nor dyadic_values: inlined into
+  // the op, the channel loop of all_dyadic took its frame 16 B deeper.)
   __attribute__((noinline)) static bool has_form(const DwJob& j) {
     return j.cm != 1 || dyadic_layer(j) || kernel_path_or_fallback(kPathFrexp);
   }
@@ -110,7 +110,7 @@ struct Rv32Planes {
     if (kernel_path_on(kPathDyadic) && a.dyadic)
       etmcu_rv32_dw_row_k3_dy(&a);  // isa/rv32/depthwise_rows.S
     else if (kernel_path_on(kPathFrexp))
-      etmcu_rv32_dw_row_k3(&a);  // (depthwise_fast: a layer reaches here in a form it has)
+      etmcu_rv32_dw_row_k3(&a);  // (dw_takes_planes: a layer reaches here in a form it has)
 #else
     dw_row_c(a, dot4_bytes);
 #endif
