@@ -197,7 +197,7 @@ __attribute__((noinline)) bool relu_dy_bounds(const int8::ConvJob& j, int32_t bl
       !kernel_path_or_fallback(int8::kPathDyadic))
     return false;
   for (int32_t ch = 0; ch < blocks; ++ch)
-    bounds[ch] = cmsis::dyadic_relu_bound(j.mult[ch] >> 11, j.ooff, j.amax);
+    bounds[ch] = cmsis::dyadic_relu(j.mult[ch], j.ooff, j.amax).v_max;
   return true;
 }
 

@@ -209,6 +209,19 @@ inline RequantDyadic requant_dyadic(int32_t multiplier, int32_t offset) {
 inline int32_t dyadic_relu_bound(int32_t m, int32_t offset, int32_t amax) {
   return ((amax - offset + 1) * (int32_t(1) << 21) - (3 << 19) - 1) / m;
 }
+// A dyadic channel with a fused ReLU as the kernels requantize it: the sum clamped to [0, v_max]
+// (dyadic_relu_bound), then (v * m + offset_high) >> 21 with offset_high = offset * 2^21 + 3 * 2^19
+// (requantize_offset_dyadic's 2^19 and the sign term's 2^20 of a sum >= 0). One division.
+struct DyadicRelu {
+  int32_t m, v_max, offset_high;
+};
+inline int32_t dyadic_relu_offset_high(int32_t offset) {
+  return static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (3 << 19);
+}
+inline DyadicRelu dyadic_relu(int32_t multiplier, int32_t offset, int32_t amax) {
+  const int32_t m = multiplier >> 11;  // (requant_dyadic_ok)
+  return DyadicRelu{m, dyadic_relu_bound(m, offset, amax), dyadic_relu_offset_high(offset)};
+}
 // Whether channels [0, n) are all dyadic, without a branch per channel past the first (an
 // upstream program's layer fails there: a few cycles, not a loop).
 inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {

@@ -368,7 +368,7 @@ void rows1_geometry(const DwJob& j, const int8_t* plane, int32_t ls, int32_t n_o
   }
   a->rows_fn = nullptr;
   a->dyadic = 0;
-  if constexpr (Isa::kDyadicRows) a->dyadic = Isa::dyadic_rows(j, *a);
+  if constexpr (Isa::kDyadicRows) a->dyadic = Isa::dyadic_rows(j);
   if constexpr (Isa::kRowSubroutines) Isa::set_row_subroutines(a);
 }
 
@@ -391,9 +391,10 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows1(const DwJob& j, DwRo
     a.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
     if constexpr (Isa::kDyadicRows) {
       if (kernel_path_on(kPathDyadic) && a.dyadic) {  // (the 2v and 4v forms unused: V instead)
-        a.mult = j.mult[oc] >> 11;
-        a.offset_high = static_cast<int32_t>(static_cast<uint32_t>(j.ooff) << 21) + (3 << 19);
-        a.right = cmsis::dyadic_relu_bound(a.mult, j.ooff, j.amax);
+        const cmsis::DyadicRelu q = cmsis::dyadic_relu(j.mult[oc], j.ooff, j.amax);
+        a.mult = q.m;
+        a.offset_high = q.offset_high;
+        a.right = q.v_max;
         Isa::row(a);
         continue;
       }

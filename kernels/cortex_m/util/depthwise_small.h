@@ -42,12 +42,20 @@ struct DwSmallC {
     return v;
   }
   static int32_t mac(int32_t acc, int32_t a, int32_t b) { return wrap_add(acc, wrap_mul(a, b)); }
-  // the sum clamped to [0, v_max], times m, plus oh (offset * 2^21 + 2^19), rounded at 2^21
-  static int32_t requant(int32_t v, int32_t v_max, int32_t m, int32_t oh) {
-    v = v < 0 ? 0 : (v > v_max ? v_max : v);
-    return (v * m + oh + (1 << 20)) >> 21;
+  // cmsis::DyadicRelu's requantization
+  static int32_t requant(int32_t v, const cmsis::DyadicRelu& q) {
+    v = v < 0 ? 0 : (v > q.v_max ? q.v_max : v);
+    return (v * q.m + q.offset_high) >> 21;
   }
 };
+
+// n values from p, `step` apart, plus `add`, into v (p moves past them)
+template <class Isa, int n>
+__attribute__((always_inline)) inline void dw_small_load(const int8_t*& p, int32_t step,
+                                                         int32_t add, int32_t (&v)[n]) {
+#pragma GCC unroll 9
+  for (int i = 0; i < n; ++i) v[i] = Isa::load(p, step) + add;
+}
 
 // The geometries: 0 none, 1 stride 1 (3 x 3 -> 3 x 3, padding 1), 2 stride 2 (7 x 7 -> 3 x 3,
 // no padding).
@@ -70,22 +78,10 @@ inline bool dw_small_ok(const DwJob& j, int32_t k) {
   return d % j.in.c == 0 && (k == 1 || d <= 0);
 }
 
-// One channel's requantization constants: m, V and offset * 2^21 + 2^19.
-struct DwSmallQ {
-  int32_t m, v_max, oh;
-};
-// (Not cmsis::requant_dyadic: its overflow bound needs a bit count, a library call on the plain
-// core, and V is below that bound.)
-inline DwSmallQ dw_small_q(const DwJob& j, int32_t c) {
-  const int32_t m = j.mult[c] >> 11;
-  return DwSmallQ{m, cmsis::dyadic_relu_bound(m, j.ooff, j.amax),
-                  static_cast<int32_t>(static_cast<uint32_t>(j.ooff) << 21) + (1 << 19)};
-}
-
 // One output: requantized and stored at y, y += step.
 template <class Isa>
-inline void dw_small_store(int8_t*& y, int32_t step, int32_t v, const DwSmallQ& r) {
-  *y = static_cast<int8_t>(Isa::requant(v, r.v_max, r.m, r.oh));
+inline void dw_small_store(int8_t*& y, int32_t step, int32_t v, const cmsis::DyadicRelu& r) {
+  *y = static_cast<int8_t>(Isa::requant(v, r));
   y += step;
 }
 
@@ -101,17 +97,16 @@ ETMCU_HOT_LOOPS void dw_small_s1(const DwJob& j) {
   int8_t* py = j.y;
   for (int32_t c = 0; c < C; ++c, ++px, ++pw, ++py) {
     const int8_t* p = px;
-    const int32_t x0 = Isa::load(p, C) + ioff, x1 = Isa::load(p, C) + ioff,
-                  x2 = Isa::load(p, C) + ioff, x3 = Isa::load(p, C) + ioff,
-                  x4 = Isa::load(p, C) + ioff, x5 = Isa::load(p, C) + ioff,
-                  x6 = Isa::load(p, C) + ioff, x7 = Isa::load(p, C) + ioff,
-                  x8 = Isa::load(p, C) + ioff;
     const int8_t* q = pw;
-    const int32_t w0 = Isa::load(q, C), w1 = Isa::load(q, C), w2 = Isa::load(q, C),
-                  w3 = Isa::load(q, C), w4 = Isa::load(q, C), w5 = Isa::load(q, C),
-                  w6 = Isa::load(q, C), w7 = Isa::load(q, C), w8 = Isa::load(q, C);
+    int32_t x[9], w[9];
+    dw_small_load<Isa>(p, C, ioff, x);
+    dw_small_load<Isa>(q, C, 0, w);
+    const int32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3], x4 = x[4], x5 = x[5], x6 = x[6],
+                  x7 = x[7], x8 = x[8];
+    const int32_t w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = w[4], w5 = w[5], w6 = w[6],
+                  w7 = w[7], w8 = w[8];
     const int32_t b = bias ? bias[c] : 0;
-    const DwSmallQ r = dw_small_q(j, c);
+    const cmsis::DyadicRelu r = cmsis::dyadic_relu(j.mult[c], j.ooff, j.amax);
     int8_t* y = py;
     // output (oy, ox) takes input (oy + ky - 1, ox + kx - 1) with tap (ky, kx)
     int32_t o = Isa::mac(Isa::mac(Isa::mac(Isa::mac(b, x0, w4), x1, w5), x3, w7), x4, w8);
@@ -153,28 +148,24 @@ ETMCU_HOT_LOOPS void dw_small_s2(const DwJob& j) {
   int8_t* py = j.y;
   for (int32_t c = 0; c < C; ++c, ++px, ++pw, ++py) {
     const int8_t* q = pw;
-    const int32_t w0 = Isa::load(q, C), w1 = Isa::load(q, C), w2 = Isa::load(q, C),
-                  w3 = Isa::load(q, C), w4 = Isa::load(q, C), w5 = Isa::load(q, C),
-                  w6 = Isa::load(q, C), w7 = Isa::load(q, C), w8 = Isa::load(q, C);
+    int32_t w[9];
+    dw_small_load<Isa>(q, C, 0, w);
     int32_t full = bias ? bias[c] : 0;
-    full = Isa::mac(Isa::mac(Isa::mac(full, ioff, w0), ioff, w1), ioff, w2);
-    full = Isa::mac(Isa::mac(Isa::mac(full, ioff, w3), ioff, w4), ioff, w5);
-    full = Isa::mac(Isa::mac(Isa::mac(full, ioff, w6), ioff, w7), ioff, w8);
-    const DwSmallQ r = dw_small_q(j, c);
+#pragma GCC unroll 9
+    for (int t = 0; t < 9; ++t) full = Isa::mac(full, ioff, w[t]);
+    const cmsis::DyadicRelu r = cmsis::dyadic_relu(j.mult[c], j.ooff, j.amax);
     const int8_t* p = px;
     int8_t* y = py;
     for (int32_t oy = 0; oy < 3; ++oy) {
       int32_t a0 = full, a1 = full, a2 = full;
-      const int32_t taps[3][3] = {{w0, w1, w2}, {w3, w4, w5}, {w6, w7, w8}};
 #pragma GCC unroll 3
       for (int32_t ky = 0; ky < 3; ++ky) {
-        const int32_t t0 = taps[ky][0], t1 = taps[ky][1], t2 = taps[ky][2];
-        const int32_t i0 = Isa::load(p, C), i1 = Isa::load(p, C), i2 = Isa::load(p, C),
-                      i3 = Isa::load(p, C), i4 = Isa::load(p, C), i5 = Isa::load(p, C),
-                      i6 = Isa::load(p, C);
-        a0 = Isa::mac(Isa::mac(Isa::mac(a0, i0, t0), i1, t1), i2, t2);
-        a1 = Isa::mac(Isa::mac(Isa::mac(a1, i2, t0), i3, t1), i4, t2);
-        a2 = Isa::mac(Isa::mac(Isa::mac(a2, i4, t0), i5, t1), i6, t2);
+        const int32_t t0 = w[3 * ky], t1 = w[3 * ky + 1], t2 = w[3 * ky + 2];
+        int32_t i[7];
+        dw_small_load<Isa>(p, C, 0, i);
+        a0 = Isa::mac(Isa::mac(Isa::mac(a0, i[0], t0), i[1], t1), i[2], t2);
+        a1 = Isa::mac(Isa::mac(Isa::mac(a1, i[2], t0), i[3], t1), i[4], t2);
+        a2 = Isa::mac(Isa::mac(Isa::mac(a2, i[4], t0), i[5], t1), i[6], t2);
       }
       p -= row;  // the next output row's first window row is this one's last
       dw_small_store<Isa>(y, C, a0, r);

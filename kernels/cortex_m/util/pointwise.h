@@ -189,8 +189,7 @@ void pointwise_groups_relu_dy_c(PointwiseBlock& b, const int32_t* bound, One one
   b.dyadic = kDyadicRelu;
   b.requant_fn = Forms::relu;
   b.neg_floor = 1;  // (names the form to the kernel; a sum of 0 gives amin too)
-  const int32_t koff =
-      static_cast<int32_t>(static_cast<uint32_t>(b.group_offset) << 21) + (3 << 19);
+  const int32_t koff = cmsis::dyadic_relu_offset_high(b.group_offset);
   for (int k = 0; k < 4; ++k) b.offset_high[k] = koff;
   for (int32_t g = 0; g < groups; ++g) {
     for (int k = 0; k < 4; ++k) {
@@ -272,7 +271,7 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
     for (int k = 0; k < 4; ++k) {
       const int32_t m = mult[k] >> 11;
       b.round_high[k] = m;
-      b.offset_high[k] = static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (3 << 19);
+      b.offset_high[k] = cmsis::dyadic_relu_offset_high(offset);
       b.right[k] = cmsis::dyadic_relu_bound(m, offset, b.amax);
       if (!relu) {
         b.round_high4[k] = -(below / m);  // Vlo (the frexp kernels' field, unread in this form)

@@ -59,14 +59,13 @@ struct Rv32Planes {
   // dw_takes_planes below leaves a layer whose form this firmware lacks to the op's other paths.
   // The host runs the 4v form's C row (the same bits).
   static constexpr bool kDyadicRows = true;
-  static int32_t dyadic_rows(const DwJob& j, const DwRowArgs&) { return dyadic_layer(j); }
   // Whether this firmware has the row kernel of the layer's form (multipliers of 4 take the
   // four-channel kernel; dw_takes_planes asks). (Not inlined, nor dyadic_values: inlined into
   // the op, the channel loop of all_dyadic took its frame 16 B deeper.)
   __attribute__((noinline)) static bool has_form(const DwJob& j) {
-    return j.cm != 1 || dyadic_layer(j) || kernel_path_or_fallback(kPathFrexp);
+    return j.cm != 1 || dyadic_rows(j) || kernel_path_or_fallback(kPathFrexp);
   }
-  static bool dyadic_layer(const DwJob& j) {
+  static bool dyadic_rows(const DwJob& j) {
 #if defined(__riscv)
     return kernel_path_on(kPathDyadic) && dyadic_values(j);  // (folded without the path)
 #else

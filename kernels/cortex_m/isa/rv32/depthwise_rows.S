@@ -201,13 +201,13 @@
     add  tp, tp, t0
 .endm
 
-    .text
-    .globl etmcu_rv32_dw_row_k3
-    .type etmcu_rv32_dw_row_k3, @function
-    .p2align 2
-etmcu_rv32_dw_row_k3:
+/* The two row kernels' shared pieces (etmcu_rv32_dw_row_k3 and etmcu_rv32_dw_row_k3_dy differ
+   in their requantization constants and macros only). K3_ENTER: the frame (tp saved for the
+   quint's fifth sum), the nine weights sign-extended into s2..s10, a1 the window, t1 the line
+   stride, a2 the outputs, a4 their step, s1 full. */
+.macro K3_ENTER
     addi sp, sp, -80
-    sw   tp, 64(sp)               /* (the quint's fifth sum) */
+    sw   tp, 64(sp)
     sw   ra, 60(sp)
     sw   s0, 56(sp)
     sw   s1, 52(sp)
@@ -235,6 +235,103 @@ etmcu_rv32_dw_row_k3:
     lw   a2, A_Y(a0)
     lw   a4, A_YSTEP(a0)
     lw   s1, A_FULL(a0)
+.endm
+.macro K3_LEAVE
+    lw   ra, 60(sp)
+    lw   s0, 56(sp)
+    lw   s1, 52(sp)
+    lw   s2, 48(sp)
+    lw   s3, 44(sp)
+    lw   s4, 40(sp)
+    lw   s5, 36(sp)
+    lw   s6, 32(sp)
+    lw   s7, 28(sp)
+    lw   s8, 24(sp)
+    lw   s9, 20(sp)
+    lw   s10, 16(sp)
+    lw   s11, 12(sp)
+    lw   tp, 64(sp)
+    addi sp, sp, 80
+    ret
+.endm
+/* four neighbouring outputs (stride 1, a fused ReLU): their sums from full (reloaded: s1 is the
+   third sum here; a3 the fourth, so the outputs left go to 4(sp)), three ROW_QUADs, each sum
+   requantized by \req (ids \p a .. d) and stored y_step apart */
+.macro K3_QUAD_PASS req, p
+    lw   s1, A_FULL(a0)
+    mv   t2, a1
+    sw   a3, 4(sp)
+    mv   t3, s1
+    mv   s11, s1
+    mv   a3, s1
+    ROW_QUAD s2, s3, s4
+    add  t2, t2, t1
+    ROW_QUAD s5, s6, s7
+    add  t2, t2, t1
+    ROW_QUAD s8, s9, s10
+    \req t3, a2, \p\()a
+    add  a2, a2, a4
+    \req s11, a2, \p\()b
+    add  a2, a2, a4
+    \req s1, a2, \p\()c
+    add  a2, a2, a4
+    \req a3, a2, \p\()d
+    add  a2, a2, a4
+.endm
+/* two neighbouring outputs (stride 1): their sums t3, s11 from full (s1), three ROW_PAIRs */
+.macro K3_PAIR_SUMS
+    mv   t3, s1
+    mv   s11, s1
+    mv   t2, a1
+    ROW_PAIR s2, s3, s4
+    add  t2, t2, t1
+    ROW_PAIR s5, s6, s7
+    add  t2, t2, t1
+    ROW_PAIR s8, s9, s10
+.endm
+/* one output's sum in a5 (nine loads, each two or more instructions ahead of its use); floor 1:
+   t0 also gets the floor (A_FLOOR), in a slot where it costs no stall */
+.macro K3_SINGLE_SUM floor
+    add  t0, a1, t1               /* the window's second and third rows */
+    add  t2, t0, t1
+    lb   a5, 0(a1)
+    lb   a6, 1(a1)
+    lb   a7, 2(a1)
+    mul  a5, a5, s2
+    lb   t3, 0(t0)
+    mul  a6, a6, s3
+    add  a5, a5, s1
+    mul  a7, a7, s4
+    add  a5, a5, a6
+    lb   a6, 1(t0)
+    add  a5, a5, a7
+    lb   a7, 2(t0)
+    .if \floor
+    lw   t0, A_FLOOR(a0)
+    .endif
+    mul  t3, t3, s5
+    mul  a6, a6, s6
+    add  a5, a5, t3
+    mul  a7, a7, s7
+    lb   t3, 0(t2)
+    add  a5, a5, a6
+    lb   a6, 1(t2)
+    add  a5, a5, a7
+    lb   a7, 2(t2)
+    mul  t3, t3, s8
+    mul  a6, a6, s9
+    add  a5, a5, t3
+    mul  a7, a7, s10
+    add  a5, a5, a6
+    add  a5, a5, a7
+.endm
+
+    .text
+    .globl etmcu_rv32_dw_row_k3
+    .type etmcu_rv32_dw_row_k3, @function
+    .p2align 2
+etmcu_rv32_dw_row_k3:
+    K3_ENTER
     lw   t4, A_MULT(a0)
     lw   t5, A_KOFF4(a0)          /* offset << (r+1), plus 2^r added below */
     lw   t6, A_RIGHT4(a0)
@@ -266,25 +363,7 @@ etmcu_rv32_dw_row_k3:
     bnez t0, 7f                   /* (stride 1 without a fused ReLU: pairs) */
 9:  li   t2, 4                    /* stride 1, a fused ReLU: four neighbouring outputs a pass */
     blt  a3, t2, 6f
-    lw   s1, A_FULL(a0)           /* (s1 is the third output's sum here: full reloaded) */
-    mv   t2, a1
-    sw   a3, 4(sp)                /* (a3 the fourth's: the outputs left in the frame) */
-    mv   t3, s1
-    mv   s11, s1
-    mv   a3, s1
-    ROW_QUAD s2, s3, s4
-    add  t2, t2, t1
-    ROW_QUAD s5, s6, s7
-    add  t2, t2, t1
-    ROW_QUAD s8, s9, s10
-    REQ_K3R t3, a2, k3qa
-    add  a2, a2, a4
-    REQ_K3R s11, a2, k3qb
-    add  a2, a2, a4
-    REQ_K3R s1, a2, k3qc
-    add  a2, a2, a4
-    REQ_K3R a3, a2, k3qd
-    add  a2, a2, a4
+    K3_QUAD_PASS REQ_K3R, k3q
     lw   a3, 4(sp)
     addi a1, a1, 4
     addi a3, a3, -4
@@ -293,14 +372,7 @@ etmcu_rv32_dw_row_k3:
 6:  lw   s1, A_FULL(a0)           /* (the quads' sums took s1) */
 7:  li   t2, 2                    /* then two neighbouring outputs per pass */
     blt  a3, t2, 2f
-    mv   t3, s1
-    mv   s11, s1
-    mv   t2, a1
-    ROW_PAIR s2, s3, s4
-    add  t2, t2, t1
-    ROW_PAIR s5, s6, s7
-    add  t2, t2, t1
-    ROW_PAIR s8, s9, s10
+    K3_PAIR_SUMS
     lw   t0, A_FLOOR(a0)
     bnez t0, .Lk3_pair_general    /* (a fused ReLU's floor is 0: its form falls through) */
     REQ_K3R t3, a2, k3ra
@@ -312,36 +384,7 @@ etmcu_rv32_dw_row_k3:
     addi a3, a3, -2
     bnez a3, 7b
     j    8f
-2:  add  t0, a1, t1               /* the window's second and third rows */
-    add  t2, t0, t1
-    lb   a5, 0(a1)
-    lb   a6, 1(a1)
-    lb   a7, 2(a1)
-    mul  a5, a5, s2
-    lb   t3, 0(t0)
-    mul  a6, a6, s3
-    add  a5, a5, s1
-    mul  a7, a7, s4
-    add  a5, a5, a6
-    lb   a6, 1(t0)
-    add  a5, a5, a7
-    lb   a7, 2(t0)
-    lw   t0, A_FLOOR(a0)          /* (t0 free: loaded well before its test) */
-    mul  t3, t3, s5
-    mul  a6, a6, s6
-    add  a5, a5, t3
-    mul  a7, a7, s7
-    lb   t3, 0(t2)
-    add  a5, a5, a6
-    lb   a6, 1(t2)
-    add  a5, a5, a7
-    lb   a7, 2(t2)
-    mul  t3, t3, s8
-    mul  a6, a6, s9
-    add  a5, a5, t3
-    mul  a7, a7, s10
-    add  a5, a5, a6
-    add  a5, a5, a7
+2:  K3_SINGLE_SUM 1                /* (and t0 the floor, loaded well before its test) */
     /* requantize a5 (4v form), clamp, store (a sum below the floor is amin) */
     bnez t0, .Lk3_single_general
     REQ_K3R a5, a2, k3rc
@@ -358,22 +401,7 @@ etmcu_rv32_dw_row_k3:
     sw   t0, 0(sp)
     bnez t0, 1b
 .Lk3_done:
-    lw   ra, 60(sp)
-    lw   s0, 56(sp)
-    lw   s1, 52(sp)
-    lw   s2, 48(sp)
-    lw   s3, 44(sp)
-    lw   s4, 40(sp)
-    lw   s5, 36(sp)
-    lw   s6, 32(sp)
-    lw   s7, 28(sp)
-    lw   s8, 24(sp)
-    lw   s9, 20(sp)
-    lw   s10, 16(sp)
-    lw   s11, 12(sp)
-    lw   tp, 64(sp)
-    addi sp, sp, 80
-    ret
+    K3_LEAVE
 .Lk3_quints:                      /* every row in etmcu_rv32_dw_quint5 or _pairs_s2 (t0) */
     jalr ra, t0, 0
     j    .Lk3_done
@@ -417,35 +445,7 @@ etmcu_rv32_dw_row_k3:
     .type etmcu_rv32_dw_row_k3_dy, @function
     .p2align 2
 etmcu_rv32_dw_row_k3_dy:
-    addi sp, sp, -80
-    sw   tp, 64(sp)
-    sw   ra, 60(sp)
-    sw   s0, 56(sp)
-    sw   s1, 52(sp)
-    sw   s2, 48(sp)
-    sw   s3, 44(sp)
-    sw   s4, 40(sp)
-    sw   s5, 36(sp)
-    sw   s6, 32(sp)
-    sw   s7, 28(sp)
-    sw   s8, 24(sp)
-    sw   s9, 20(sp)
-    sw   s10, 16(sp)
-    sw   s11, 12(sp)
-    WBYTE s2, 0, 0
-    WBYTE s3, 0, 1
-    WBYTE s4, 0, 2
-    WBYTE s5, 1, 0
-    WBYTE s6, 1, 1
-    WBYTE s7, 1, 2
-    WBYTE s8, 2, 0
-    WBYTE s9, 2, 1
-    WBYTE s10, 2, 2
-    lw   a1, A_WINDOW(a0)
-    lw   t1, A_LSTRIDE(a0)
-    lw   a2, A_Y(a0)
-    lw   a4, A_YSTEP(a0)
-    lw   s1, A_FULL(a0)
+    K3_ENTER
     lw   t4, A_MULT(a0)           /* m */
     lw   t5, A_KOFF(a0)           /* offset * 2^21 + 3 * 2^19 */
     lw   ra, A_AMIN(a0)
@@ -463,25 +463,7 @@ etmcu_rv32_dw_row_k3_dy:
     bnez t0, 2f
 9:  li   t2, 4
     blt  a3, t2, 6f
-    lw   s1, A_FULL(a0)
-    mv   t2, a1
-    sw   a3, 4(sp)
-    mv   t3, s1
-    mv   s11, s1
-    mv   a3, s1
-    ROW_QUAD s2, s3, s4
-    add  t2, t2, t1
-    ROW_QUAD s5, s6, s7
-    add  t2, t2, t1
-    ROW_QUAD s8, s9, s10
-    REQ_K3D t3, a2, dqa
-    add  a2, a2, a4
-    REQ_K3D s11, a2, dqb
-    add  a2, a2, a4
-    REQ_K3D s1, a2, dqc
-    add  a2, a2, a4
-    REQ_K3D a3, a2, dqd
-    add  a2, a2, a4
+    K3_QUAD_PASS REQ_K3D, dq
     lw   a3, 4(sp)
     addi a1, a1, 4
     addi a3, a3, -4
@@ -490,14 +472,7 @@ etmcu_rv32_dw_row_k3_dy:
 6:  lw   s1, A_FULL(a0)
 7:  li   t2, 2
     blt  a3, t2, 2f
-    mv   t3, s1
-    mv   s11, s1
-    mv   t2, a1
-    ROW_PAIR s2, s3, s4
-    add  t2, t2, t1
-    ROW_PAIR s5, s6, s7
-    add  t2, t2, t1
-    ROW_PAIR s8, s9, s10
+    K3_PAIR_SUMS
     REQ_K3D t3, a2, dra
     add  a2, a2, a4
     REQ_K3D s11, a2, drb
@@ -506,35 +481,7 @@ etmcu_rv32_dw_row_k3_dy:
     addi a3, a3, -2
     bnez a3, 7b
     j    8f
-2:  add  t0, a1, t1               /* one output: the window's second and third rows */
-    add  t2, t0, t1
-    lb   a5, 0(a1)
-    lb   a6, 1(a1)
-    lb   a7, 2(a1)
-    mul  a5, a5, s2
-    lb   t3, 0(t0)
-    mul  a6, a6, s3
-    add  a5, a5, s1
-    mul  a7, a7, s4
-    add  a5, a5, a6
-    lb   a6, 1(t0)
-    add  a5, a5, a7
-    lb   a7, 2(t0)
-    mul  t3, t3, s5
-    mul  a6, a6, s6
-    add  a5, a5, t3
-    mul  a7, a7, s7
-    lb   t3, 0(t2)
-    add  a5, a5, a6
-    lb   a6, 1(t2)
-    add  a5, a5, a7
-    lb   a7, 2(t2)
-    mul  t3, t3, s8
-    mul  a6, a6, s9
-    add  a5, a5, t3
-    mul  a7, a7, s10
-    add  a5, a5, a6
-    add  a5, a5, a7
+2:  K3_SINGLE_SUM 0
     REQ_K3D a5, a2, drc
     lw   t0, A_XSTEP(a0)
     add  a2, a2, a4
@@ -548,22 +495,7 @@ etmcu_rv32_dw_row_k3_dy:
     sw   t0, 0(sp)
     bnez t0, 1b
 .Ld_done:
-    lw   ra, 60(sp)
-    lw   s0, 56(sp)
-    lw   s1, 52(sp)
-    lw   s2, 48(sp)
-    lw   s3, 44(sp)
-    lw   s4, 40(sp)
-    lw   s5, 36(sp)
-    lw   s6, 32(sp)
-    lw   s7, 28(sp)
-    lw   s8, 24(sp)
-    lw   s9, 20(sp)
-    lw   s10, 16(sp)
-    lw   s11, 12(sp)
-    lw   tp, 64(sp)
-    addi sp, sp, 80
-    ret
+    K3_LEAVE
 .Ld_quints:                       /* every row in etmcu_rv32_dw_quint5_dy or _pairs_s2_dy */
     jalr ra, t0, 0
     j    .Ld_done
