@@ -81,14 +81,14 @@ inline bool input_is_shift(int32_t m, int32_t shift) {
 // CV32E40P, 44 -> 19 with Xpulp, the table's 256 entries included; +432 B of code plain.)
 ETMCU_HOT_LOOPS __attribute__((noinline)) void add_with_table(
     const InputRescale& rt, int32_t offset_s, int32_t left, const cmsis::Requant4v& o, int32_t amin,
-    int32_t amax, const int8_t* t, const int8_t* s, int8_t* y, size_t n) {
+    int32_t amax, int32_t ooff, const int8_t* t, const int8_t* s, int8_t* y, size_t n) {
   // (a fixed 1 KiB on the stack: add_same_32 below says why)
   int32_t table[256];
   const uint32_t fold = static_cast<uint32_t>(offset_s) << left;
   for (int32_t v = -128; v < 128; ++v)
     table[v + 128] = static_cast<int32_t>((static_cast<uint32_t>(rescale(v, rt)) + fold) << 2);
-  const int8::AddTableShift a{table + 128, t, s,    y,   static_cast<int32_t>(n),
-                              left + 2,    o, amin, amax};
+  const int8::AddTableShift a{table + 128, t,    s,    y,   static_cast<int32_t>(n), left + 2,
+                              o,           amin, amax, amin == ooff ? 1 : 0};
   int8::add_table_shift(a);
 }
 
@@ -172,7 +172,7 @@ Error cortex_m_quantized_add_out(KernelContext& ctx, Span<EValue*> args) {
     const bool shift_b = input_is_shift(j.m2, j.s2);
     if (use_4v && j.n >= kAddTableMin && (shift_b || input_is_shift(j.m1, j.s1))) {
       add_with_table(shift_b ? r1 : r2, shift_b ? j.off2 : j.off1, 19 + (shift_b ? j.s2 : j.s1), q4,
-                     j.amin, j.amax, shift_b ? j.a : j.b, shift_b ? j.b : j.a, j.y, j.n);
+                     j.amin, j.amax, j.ooff, shift_b ? j.a : j.b, shift_b ? j.b : j.a, j.y, j.n);
       return Error::Ok;
     }
     add_same_32(q, r1, r2, cmsis::requant_folded(j.mo, j.so, j.ooff), use_4v ? &q4 : nullptr, j.a,

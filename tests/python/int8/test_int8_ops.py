@@ -846,6 +846,28 @@ def test_quantized_add_long_power_of_two_input(call, seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
+def test_quantized_add_long_relu_form(call, seed):
+    """The table path's ReLU form (util/add.h add_relu_of_4v: activation_min is the output zero
+    point, as a fused ReLU makes it; the assembly loops of both CV32E40P variants take it): sums
+    of both signs and 0, results past activation_max, odd lengths (the plain core's loop goes two
+    elements at a time), and the shortest rounding shift."""
+    rng = np.random.default_rng(940 + seed)
+    shape = [(1, 7, 13, 13), (1, 8, 8, 16), (1, 3, 19, 19), (1, 9, 11, 11), (1, 1, 1, 1025),
+             (1, 16, 8, 8)][seed]
+    a, b = i8(rng, shape), i8(rng, shape)
+    pow2 = [int(rng.integers(-128, 128)), 1 << 30, [0, -1, -2, 0, -5, -1][seed]]
+    other = [int(rng.integers(-128, 128)), *[int(v) for v in rq_params(rng, 1, -4, 0)]]
+    pa, pb = (pow2, other) if seed % 2 else (other, pow2)
+    zo = int(rng.integers(-128, 64))
+    mo, so = (int(v[0]) for v in rq_params(rng, 1, -20, -14))
+    if seed == 2:
+        so = -2
+    hi = [127, int(rng.integers(zo + 8, 128)), 127, zo + 40, 127, int(rng.integers(zo + 8, 128))][seed]
+    want = _check_long_add(call, a, pa, b, pb, zo, mo, so, zo, hi)
+    assert (want == zo).sum() > 16 and (want > zo).sum() > 16  # (both sides of the floor)
+
+
+@pytest.mark.parametrize("seed", range(6))
 def test_quantized_mul(call, seed):
     rng = np.random.default_rng(900 + seed)
     n, h, w, c = (int(v) for v in rng.integers(1, 6, size=4))
