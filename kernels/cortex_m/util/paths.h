@@ -49,7 +49,8 @@ enum Path : uint32_t {
   kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1; plain RV32: the
                            // dyadic form of interior blocks without a fused ReLU
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4;
-                           // plain RV32: stride-2 rows in pairs and the 3 x 3 output planes
+                           // plain RV32: stride-2 rows in pairs, the 3 x 3 output planes and
+                           // the stride-1 rows straight from NHWC (util/depthwise_direct.h)
   kPathDwLanesMult4,       // depthwise multipliers of 4: MVE's lanes; the four-channel row
                            // kernel of the ISAs that also have the one-channel one (planes)
   kPathMicroMultiRun,   // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of

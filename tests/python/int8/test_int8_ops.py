@@ -461,6 +461,41 @@ def test_quantized_depthwise_conv2d_small_planes(call, layer, case):
         np.testing.assert_array_equal(got, want)
 
 
+# 3x3 stride-1 layers with padding 1 and rows of 6 or more (the plain core's direct path,
+# util/depthwise_direct.h, when every channel is dyadic with a fused ReLU): rows of 6 to 12 (the
+# three entry steps of its passes), heights 1 to 12, one channel, odd counts, MobileNetV1's 6 x 6
+# on 128 channels.
+DW_DIRECT = [  # h, w, channels
+    (6, 6, 128), (1, 8, 5), (2, 9, 3), (7, 10, 13), (12, 12, 4), (5, 11, 1), (3, 7, 2), (4, 6, 9),
+]
+
+
+@pytest.mark.parametrize("layer", range(len(DW_DIRECT)))
+@pytest.mark.parametrize("case", ["relu", "clamp", "no_bias", "extreme", "frexp", "no_relu"])
+def test_quantized_depthwise_conv2d_direct(call, layer, case):
+    """Bit-exact against ref/ with the path's conditions met (relu; clamp: an upper bound a few
+    steps above the floor, many sums at V; extreme: every input and tap -128, input offset 128)
+    and not (frexp factors, no ReLU: the plane path)."""
+    h, w, c = DW_DIRECT[layer]
+    rng = np.random.default_rng(5100 + 10 * layer + len(case))
+    if case == "extreme":
+        x, wt, in_off = np.full((1, h, w, c), -128, np.int8), np.full((1, 3, 3, c), -128, np.int8), 128
+    else:
+        x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, 3, 3, c)), int(rng.integers(-128, 129))
+    bias = None if case == "no_bias" else rng.integers(-20000, 20000, size=c).astype(np.int32)
+    mult, shift = rq_params(rng, c, -12, -1) if case == "frexp" else dyadic_params(rng, c)
+    for out_off in (-128, int(rng.integers(-100, 100)), 127):
+        lo = -128 if case == "no_relu" else out_off
+        hi = min(127, out_off + 3) if case == "clamp" else 127
+        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (1, 1), (1, 1), (1, 1), 1, in_off, out_off,
+                                         mult, shift, lo, hi)
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [nhwc(x), T(wt), None if bias is None else T(bias), [1, 1], [1, 1], [1, 1],
+                       1, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
+                       out_nhwc(want.shape), Ref(14)])
+        np.testing.assert_array_equal(got, want)
+
+
 @pytest.mark.parametrize("bias_at", [(1 << 28) - 9 * (1 << 14) - 1, (1 << 28) - 9 * (1 << 14) + 7,
                                      (1 << 28) - 3, (1 << 28) + 5])
 def test_quantized_depthwise_conv2d_large_biases(call, bias_at):

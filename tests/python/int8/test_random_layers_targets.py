@@ -25,7 +25,7 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
 # The exporter's default requantization is dyadic (one 32-bit multiply where a kernel has that
 # form: python/etmcu/quantize.py dyadic_requant); these seeds also run exported with
 # `--requant frexp` (upstream's Q31 factors), so both forms of each kernel run on the simulator.
@@ -187,6 +187,22 @@ DW_FIVE = ((1, 3, 120, 7), [
     "nn.Sequential(nn.Conv2d(3, 4, (96, 2)), nn.Conv2d(4, 4, (3, 2), stride=1, padding=(1, 0), groups=4), "
     "nn.ReLU())",  # 25 x 5
     "nn.Sequential(nn.Conv2d(3, 3, (100, 3)), nn.Conv2d(3, 3, 3, stride=1, padding=1, groups=3), nn.ReLU())"])  # 21 x 5
+# Seed 13 is not drawn: 3x3 stride-1 depthwise layers with padding 1 and a fused ReLU whose rows
+# are 6 or more outputs, which the plain core runs straight from NHWC (util/depthwise_direct.h,
+# isa/rv32/depthwise_direct.S): rows of 8, 9 and 10 (the kernel's three entry steps), 7 and 12,
+# heights of 1 (both window rows at the edges left out), 2, 3 and 17, one without bias, one of 7
+# channels, and a clamp to [0, 0.25] (many sums at the bound V). Each branch is an output.
+DW_DIRECT = ((1, 3, 20, 24), [
+    "nn.Sequential(nn.Conv2d(3, 4, (10, 17)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 11 x 8
+    "nn.Sequential(nn.Conv2d(3, 5, (12, 16)), "
+    "nn.Conv2d(5, 5, 3, stride=1, padding=1, groups=5, bias=False), nn.ReLU())",  # 9 x 9
+    "nn.Sequential(nn.Conv2d(3, 3, (18, 15)), nn.Conv2d(3, 3, 3, stride=1, padding=1, groups=3), nn.ReLU())",  # 3 x 10
+    "nn.Sequential(nn.Conv2d(3, 4, (20, 13)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), nn.ReLU())",  # 1 x 12
+    "nn.Sequential(nn.Conv2d(3, 2, (19, 9)), nn.Conv2d(2, 2, 3, stride=1, padding=1, groups=2), nn.ReLU())",  # 2 x 16
+    "nn.Sequential(nn.Conv2d(3, 6, (15, 18)), nn.Conv2d(6, 6, 3, stride=1, padding=1, groups=6), nn.ReLU())",  # 6 x 7
+    "nn.Sequential(nn.Conv2d(3, 4, (14, 14)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), "
+    "nn.Hardtanh(0.0, 0.25))",  # 7 x 11
+    "nn.Sequential(nn.Conv2d(3, 7, (4, 12)), nn.Conv2d(7, 7, 3, stride=1, padding=1, groups=7), nn.ReLU())"])  # 17 x 13
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -212,6 +228,8 @@ def draw_model(seed):
         return FIRST_LAYERS
     if seed == 12:
         return DW_FIVE
+    if seed == 13:
+        return DW_DIRECT
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)
@@ -284,7 +302,7 @@ def random_models(tmp_path_factory):
     for seed, requant in MODELS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12)))
+        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12, 13)))
         pte = out / f"random_{seed}_{requant}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8", "--requant", requant],
@@ -329,7 +347,8 @@ def test_random_int8_model_on_cv32e40p_matches_host(seed, requant, board, random
 
 
 @pytest.mark.parametrize("board", list(BOARDS))
-@pytest.mark.parametrize("seed,requant", [(1, "dyadic"), (2, "dyadic"), (6, "dyadic"), (6, "frexp")])
+@pytest.mark.parametrize("seed,requant", [(1, "dyadic"), (2, "dyadic"), (6, "dyadic"), (6, "frexp"),
+                                          (13, "dyadic")])
 def test_overdriven_input_matches_host(seed, requant, board, random_models, tmp_path):
     """The same models with their input four times past the calibration range: most layers clamp at
     both ends of their activation range, so the kernels' out-of-range paths (the RISC-V kernels'

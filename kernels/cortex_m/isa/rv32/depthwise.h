@@ -1,12 +1,15 @@
-// Depthwise micro-kernels for a plain RV32IMC core: the plane path of util/depthwise_planes.h
-// with its row kernels in assembly (depthwise_rows.S: three rows with the nine weights in
-// registers; four channels sharing a plane, two pixels per pass; their C forms,
-// util/depthwise_planes.h, on the host), other layers util/depthwise_blocks.h.
+// Depthwise micro-kernels for a plain RV32IMC core: 3x3 stride-1 layers with padding 1 straight
+// from NHWC (util/depthwise_direct.h, depthwise_direct.S) where they are dyadic with a fused ReLU
+// and their rows long enough; otherwise the plane path of util/depthwise_planes.h with its row
+// kernels in assembly (depthwise_rows.S: three rows with the nine weights in registers; four
+// channels sharing a plane, two pixels per pass; their C forms, util/depthwise_planes.h, on the
+// host), other layers util/depthwise_blocks.h.
 #pragma once
 #include <stdint.h>
 
 #include "kernels/cortex_m/util/depthwise_blocks.h"
 #include "kernels/cortex_m/util/depthwise_planes.h"
+#include "kernels/cortex_m/util/depthwise_direct.h"
 #include "kernels/cortex_m/util/depthwise_small.h"
 
 #if defined(__riscv)
@@ -17,11 +20,28 @@ extern "C" void etmcu_rv32_dw_pairs_s2();  // (the same)
 extern "C" void etmcu_rv32_dw_row_k3_dy(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_rv32_dw_quint5_dy();  // (subroutines of etmcu_rv32_dw_row_k3_dy)
 extern "C" void etmcu_rv32_dw_pairs_s2_dy();
+extern "C" void etmcu_rv32_dw_direct_channel(const etmcu::kernels::int8::DwDirectArgs* a);
 #endif
 
 namespace etmcu {
 namespace kernels {
 namespace int8 {
+
+// The bit of the direct path (util/depthwise_direct.h, depthwise_fast below): kPathDwLanesTail,
+// which on this ISA also names the stride-2 rows' pairs and the 3 x 3 output planes (no bit is
+// free; MobileNetV1-like networks have all three).
+constexpr uint32_t kPathDwDirect = kPathDwLanesTail;
+
+// The direct path's channel kernel: isa/rv32/depthwise_direct.S (its C form on the host).
+struct Rv32Direct {
+  static void direct_channel(const DwDirectArgs& a) {
+#if defined(__riscv)
+    etmcu_rv32_dw_direct_channel(&a);
+#else
+    dw_direct_channel_c(a);
+#endif
+  }
+};
 
 struct Rv32Planes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
@@ -128,7 +148,9 @@ struct Rv32Planes {
 // A one-channel layer needs the row kernel of its form in this firmware (Rv32Planes::has_form;
 // without it, a stale mask: the op's other paths, the same bits, and the mask recorded again).
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
-  return ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
+  // (not the layers of the direct path, depthwise_fast below: they need no plane buffer)
+  return !dw_direct_takes(j, kPathDwDirect) &&
+         ((j.kh == 3 && j.kw <= 3 && j.cm == 1) || j.cm % 4 == 0) &&
          dw_plane_geometry(j, ls, strip) && Rv32Planes::has_form(j);
 }
 
@@ -150,6 +172,10 @@ __attribute__((always_inline)) inline bool depthwise_fast(const DwJob& j, const 
   // Multipliers of 4 (KWS's 1 -> 64 first layer) take it with the four-channel row kernel
   // (depthwise_rows.S: 2.75 instructions per multiply-accumulate in its loop; depthwise_blocks
   // took 1.90 M cycles for that layer).
+  // First, 3x3 layers of stride 1 and padding 1, dyadic with a fused ReLU and rows of 6 or more,
+  // straight from NHWC (util/depthwise_direct.h: no plane; MobileNetV1's stride-1 layers, 35 to
+  // 49 cycles an output against the planes' 43 to 55; DS-CNN's rows of 5 stay on the planes).
+  if (dw_direct_path<Rv32Direct>(j, kPathDwDirect)) return true;
   if (depthwise_planes_path<Rv32Planes>(j, planes)) return true;
   return depthwise_blocks_path<WrapMac>(j);
 }
