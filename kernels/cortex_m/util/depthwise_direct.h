@@ -92,6 +92,44 @@ inline void dw_direct_channel_c(const DwDirectArgs& a) {
   }
 }
 
+// Stride 2 without padding (MobileNetV1's stride-2 layers, after the explicit pad our exporter
+// emits): every window inside the input, so no segments. Output row oy reads input rows 2 oy ..
+// 2 oy + 2 from x + 2 oy * rs_in; output o its columns 2o .. 2o + 2, so each output loads two new
+// columns and keeps its right one as the next output's left; outputs go in `pairs` pairs, then
+// one more where `odd`.
+struct DwDirectS2Args {
+  const int8_t* x;  // channel c's first window row, column 0
+  int8_t* y;
+  int32_t c_step;  // C
+  int32_t pairs, odd;
+  int32_t rs_in, rs_out;  // one input row, one output row
+  int32_t rows;           // output rows (>= 1)
+  int32_t start;          // bias + ioff * the nine taps' sum
+  int32_t v_max, m, offset_high;  // cmsis::DyadicRelu
+  int32_t t[9];
+};
+static_assert(sizeof(void*) != 4 ||
+                  (offsetof(DwDirectS2Args, rows) == 28 && offsetof(DwDirectS2Args, start) == 32 &&
+                   offsetof(DwDirectS2Args, offset_high) == 44 && offsetof(DwDirectS2Args, t) == 48),
+              "DwDirectS2Args layout differs from the one isa/rv32/depthwise_direct.S reads");
+
+// What the ISA's stride-2 kernel computes, in C.
+inline void dw_direct_s2_channel_c(const DwDirectS2Args& a) {
+  const int32_t w = 2 * a.pairs + a.odd;
+  for (int32_t oy = 0; oy < a.rows; ++oy) {
+    const int8_t* const p = a.x + static_cast<ptrdiff_t>(2 * oy) * a.rs_in;
+    int8_t* const y = a.y + static_cast<ptrdiff_t>(oy) * a.rs_out;
+    for (int32_t o = 0; o < w; ++o) {
+      int32_t v = a.start;
+      for (int r = 0; r < 3; ++r)
+        for (int k = 0; k < 3; ++k)
+          v = wrap_add(v, wrap_mul(p[r * a.rs_in + (2 * o + k) * a.c_step], a.t[3 * r + k]));
+      v = v < 0 ? 0 : (v > a.v_max ? a.v_max : v);
+      y[o * a.c_step] = static_cast<int8_t>((v * a.m + a.offset_high) >> 21);
+    }
+  }
+}
+
 // Rows long enough for the path to beat the plane path's (measured on the plain CV32E40P): its
 // costs per channel and call (the taps, the sums' starts, V's division, the kernel's entry) and
 // per row (pointers, the padding columns) are paid per slab of rows where the out is over its
@@ -108,17 +146,59 @@ inline bool dw_direct_wide(const DwJob& j) {
   return j.y < j.x && d >= 0 && j.x - j.y >= d && (j.x - j.y) % j.in.c == 0;
 }
 
+// The stride-2 form's shape and values: 3x3, stride 2, no padding, the windows of the out's
+// rows and columns inside the input (a slab of rows too: its input from its first window row
+// on), rows of 4 or more outputs.
+inline bool dw_direct_s2_ok(const DwJob& j) {
+  return j.kh == 3 && j.kw == 3 && j.cm == 1 && j.in.c == j.out.c && j.stride.h == 2 &&
+         j.stride.w == 2 && j.pad.h == 0 && j.pad.w == 0 && j.out.w >= 4 &&
+         2 * j.out.w + 1 <= j.in.w && 2 * j.out.h + 1 <= j.in.h && j.out.h >= 1 &&
+         j.in.n == j.out.n && j.amin == j.ooff && j.amax >= j.ooff && j.ioff >= -128 &&
+         j.ioff <= 128 && cmsis::all_dyadic(j.mult, j.shift, j.in.c);
+}
+
 // Whether the layer has this path's shape and values: 3x3, stride 1, one column of padding each
 // side, and rows of the input from pad.h above the first output row's centre on (a whole layer,
 // padding 1 at both ends, or a slab of its rows, util/conv_util.h by_row_slabs, whose bottom
 // padding is what lies past in.h). The out's place is the op's concern (it calls this path under
 // the same overlap rules as the plane path, whose channels also go one at a time, rows in order).
 inline bool dw_direct_ok(const DwJob& j) {
+  if (dw_direct_s2_ok(j)) return true;
   return j.kh == 3 && j.kw == 3 && j.cm == 1 && j.in.c == j.out.c && j.stride.h == 1 &&
          j.stride.w == 1 && j.pad.w == 1 && (j.pad.h == 0 || j.pad.h == 1) &&
          j.in.w == j.out.w && dw_direct_wide(j) && j.in.n == j.out.n && j.out.h >= 1 &&
          j.out.h - j.pad.h < j.in.h && j.amin == j.ooff && j.amax >= j.ooff &&
          j.ioff >= -128 && j.ioff <= 128 && cmsis::all_dyadic(j.mult, j.shift, j.in.c);
+}
+
+// The stride-2 layer (or slab) one channel at a time through Isa::direct_s2_channel.
+template <class Isa>
+ETMCU_HOT_LOOPS void dw_direct_s2(const DwJob& j) {
+  const int32_t C = j.in.c;
+  DwDirectS2Args a;
+  a.c_step = C;
+  a.pairs = j.out.w / 2;
+  a.odd = j.out.w % 2;
+  a.rs_in = j.in.w * C;
+  a.rs_out = j.out.w * C;
+  a.rows = j.out.h;
+  for (int32_t n = 0; n < j.in.n; ++n) {
+    const int8_t* const xn = j.x + static_cast<ptrdiff_t>(n) * j.in.h * a.rs_in;
+    int8_t* const yn = j.y + static_cast<ptrdiff_t>(n) * j.out.h * a.rs_out;
+    for (int32_t c = 0; c < C; ++c) {
+      const int8_t* q = j.w + c;
+      int32_t sum = 0;
+      for (int k = 0; k < 9; ++k, q += C) sum += a.t[k] = *q;
+      a.start = wrap_add(j.bias ? j.bias[c] : 0, wrap_mul(j.ioff, sum));
+      const cmsis::DyadicRelu r = cmsis::dyadic_relu(j.mult[c], j.ooff, j.amax);
+      a.v_max = r.v_max;
+      a.m = r.m;
+      a.offset_high = r.offset_high;
+      a.x = xn + c;
+      a.y = yn + c;
+      Isa::direct_s2_channel(a);
+    }
+  }
 }
 
 // The layer (or slab) one channel at a time through Isa::direct_channel (the ISA's kernel, or
@@ -177,7 +257,10 @@ inline bool dw_direct_takes(const DwJob& j, uint32_t bit) {
 template <class Isa>
 __attribute__((always_inline)) inline bool dw_direct_path(const DwJob& j, uint32_t bit) {
   if (!dw_direct_takes(j, bit) || !kernel_path(bit)) return false;
-  dw_direct_s1<Isa>(j);
+  if (j.stride.h == 2)
+    dw_direct_s2<Isa>(j);
+  else
+    dw_direct_s1<Isa>(j);
   return true;
 }
 

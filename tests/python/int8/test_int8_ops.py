@@ -461,12 +461,14 @@ def test_quantized_depthwise_conv2d_small_planes(call, layer, case):
         np.testing.assert_array_equal(got, want)
 
 
-# 3x3 stride-1 layers with padding 1 and rows of 6 or more (the plain core's direct path,
-# util/depthwise_direct.h, when every channel is dyadic with a fused ReLU): rows of 6 to 12 (the
-# three entry steps of its passes), heights 1 to 12, one channel, odd counts, MobileNetV1's 6 x 6
-# on 128 channels.
-DW_DIRECT = [  # h, w, channels
-    (6, 6, 128), (1, 8, 5), (2, 9, 3), (7, 10, 13), (12, 12, 4), (5, 11, 1), (3, 7, 2), (4, 6, 9),
+# 3x3 stride-1 layers with padding 1 and rows of 6 or more, and stride-2 ones without padding
+# and rows of 4 or more (the plain core's direct path, util/depthwise_direct.h, when every channel
+# is dyadic with a fused ReLU): rows of 6 to 12 at stride 1 (the three entry steps of its
+# passes), heights 1 to 12, odd and even output rows at stride 2 (pairs and an odd last output),
+# one channel, odd counts, MobileNetV1's 6 x 6 on 128 channels and 49 x 49 -> 24 x 24 on 16.
+DW_DIRECT = [  # h, w, channels, stride (2: no padding, MobileNetV1's after its explicit pad)
+    (6, 6, 128, 1), (1, 8, 5, 1), (2, 9, 3, 1), (7, 10, 13, 1), (12, 12, 4, 1), (5, 11, 1, 1),
+    (3, 7, 2, 1), (4, 6, 9, 1), (49, 49, 16, 2), (9, 10, 3, 2), (3, 11, 5, 2), (13, 9, 1, 2),
 ]
 
 
@@ -476,7 +478,8 @@ def test_quantized_depthwise_conv2d_direct(call, layer, case):
     """Bit-exact against ref/ with the path's conditions met (relu; clamp: an upper bound a few
     steps above the floor, many sums at V; extreme: every input and tap -128, input offset 128)
     and not (frexp factors, no ReLU: the plane path)."""
-    h, w, c = DW_DIRECT[layer]
+    h, w, c, st = DW_DIRECT[layer]
+    p = 1 if st == 1 else 0
     rng = np.random.default_rng(5100 + 10 * layer + len(case))
     if case == "extreme":
         x, wt, in_off = np.full((1, h, w, c), -128, np.int8), np.full((1, 3, 3, c), -128, np.int8), 128
@@ -487,10 +490,10 @@ def test_quantized_depthwise_conv2d_direct(call, layer, case):
     for out_off in (-128, int(rng.integers(-100, 100)), 127):
         lo = -128 if case == "no_relu" else out_off
         hi = min(127, out_off + 3) if case == "clamp" else 127
-        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (1, 1), (1, 1), (1, 1), 1, in_off, out_off,
-                                         mult, shift, lo, hi)
+        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (st, st), (p, p), (1, 1), 1, in_off,
+                                         out_off, mult, shift, lo, hi)
         (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
-                      [nhwc(x), T(wt), None if bias is None else T(bias), [1, 1], [1, 1], [1, 1],
+                      [nhwc(x), T(wt), None if bias is None else T(bias), [st, st], [p, p], [1, 1],
                        1, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
                        out_nhwc(want.shape), Ref(14)])
         np.testing.assert_array_equal(got, want)

@@ -32,10 +32,12 @@ TARGETS = {"cv32e40p": ("cv32e40p", "rv32"), "cv32e40p-pulp": ("cv32e40p", "xpul
 
 def _model():
     """Pointwise layers to more, equal, fewer and odd channel counts; depthwise and 3x3 layers
-    with stride 1 and 2 and padding (the slabs, their bottom rows padded or not)."""
+    with stride 1 and 2 and padding (the slabs, their bottom rows padded or not), a stride-2
+    depthwise layer without padding (the plain core's direct path at stride 2)."""
     torch.manual_seed(21)
     return nn.Sequential(
         nn.Conv2d(8, 16, 1), nn.ReLU(), nn.Conv2d(16, 16, 3, padding=1, groups=16), nn.ReLU(),
+        nn.Conv2d(16, 16, 3, stride=2, groups=16), nn.ReLU(),
         nn.Conv2d(16, 16, 1), nn.ReLU(), nn.Conv2d(16, 12, 3, padding=1), nn.ReLU(),
         nn.Conv2d(12, 12, 3, stride=2, padding=1, groups=12), nn.Conv2d(12, 7, 1), nn.ReLU(),
         nn.Conv2d(7, 20, 1), nn.ReLU(), nn.Conv2d(20, 8, 3, stride=2), nn.ReLU(),

@@ -21,6 +21,7 @@ extern "C" void etmcu_rv32_dw_row_k3_dy(const etmcu::kernels::int8::DwRowArgs* a
 extern "C" void etmcu_rv32_dw_quint5_dy();  // (subroutines of etmcu_rv32_dw_row_k3_dy)
 extern "C" void etmcu_rv32_dw_pairs_s2_dy();
 extern "C" void etmcu_rv32_dw_direct_channel(const etmcu::kernels::int8::DwDirectArgs* a);
+extern "C" void etmcu_rv32_dw_direct_s2_channel(const etmcu::kernels::int8::DwDirectS2Args* a);
 #endif
 
 namespace etmcu {
@@ -39,6 +40,13 @@ struct Rv32Direct {
     etmcu_rv32_dw_direct_channel(&a);
 #else
     dw_direct_channel_c(a);
+#endif
+  }
+  static void direct_s2_channel(const DwDirectS2Args& a) {
+#if defined(__riscv)
+    etmcu_rv32_dw_direct_s2_channel(&a);
+#else
+    dw_direct_s2_channel_c(a);
 #endif
   }
 };

@@ -105,7 +105,7 @@
     .option norelax
     .globl etmcu_rv32_dw_direct_channel
     .type etmcu_rv32_dw_direct_channel, @function
-    .p2align 2
+    .balignw 4, 0x0001
 etmcu_rv32_dw_direct_channel:
     addi sp, sp, -F_SIZE
     sw   ra, 56(sp)
@@ -211,7 +211,7 @@ etmcu_rv32_dw_direct_channel:
     mv   t1, t0
     mv   t2, t0
     LOADS t3, t4, t5
-    .p2align 2                   /* (the loop's target on a word: a taken branch 1 cycle less) */
+    .balignw 4, 0x0001           /* (c.nop: the loop's target on a word, a taken branch 1 cycle less) */
 .Lstep0:
     LOADS a5, a6, a7
     BODY 1, t0, t1, t2, t3, t4, t5, a5, a6, a7
@@ -259,4 +259,132 @@ etmcu_rv32_dw_direct_channel:
     BODY_FIXUPS 3
     BODY_FIXUPS 4
     .size etmcu_rv32_dw_direct_channel, . - etmcu_rv32_dw_direct_channel
+    .option pop
+
+/* etmcu_rv32_dw_direct_s2_channel: the same for a 3x3 layer of stride 2 without padding
+   (DwDirectS2Args): output o reads columns 2o .. 2o + 2, so each output loads its centre and
+   right columns (six byte loads and pointer steps) and its left column is the last output's
+   right one; outputs in pairs (the left column back in t0..t2 after each), then an odd last one. */
+#define B_X 0
+#define B_Y 4
+#define B_C 8
+#define B_PAIRS 12
+#define B_ODD 16
+#define B_RSIN 20
+#define B_RSOUT 24
+#define B_ROWS 28
+#define B_START 32
+#define B_V 36
+#define B_M 40
+#define B_KOFF 44
+#define B_T 48
+
+#define G_P0 60
+#define G_Y 64
+#define G_LEFT 68
+#define G_ARGS 72
+#define G_SIZE 80
+
+    .text
+    .option push
+    .option norelax
+    .globl etmcu_rv32_dw_direct_s2_channel
+    .type etmcu_rv32_dw_direct_s2_channel, @function
+    .balignw 4, 0x0001
+etmcu_rv32_dw_direct_s2_channel:
+    addi sp, sp, -G_SIZE
+    sw   ra, 56(sp)
+    sw   gp, 52(sp)
+    sw   tp, 48(sp)
+    sw   s0, 44(sp)
+    sw   s1, 40(sp)
+    sw   s2, 36(sp)
+    sw   s3, 32(sp)
+    sw   s4, 28(sp)
+    sw   s5, 24(sp)
+    sw   s6, 20(sp)
+    sw   s7, 16(sp)
+    sw   s8, 12(sp)
+    sw   s9, 8(sp)
+    sw   s10, 4(sp)
+    sw   s11, 0(sp)
+    sw   a0, G_ARGS(sp)
+    lw   t0, B_X(a0)
+    lw   t1, B_Y(a0)
+    lw   t2, B_ROWS(a0)
+    sw   t0, G_P0(sp)
+    sw   t1, G_Y(sp)
+    sw   t2, G_LEFT(sp)
+    lw   gp, B_V(a0)
+    lw   tp, B_M(a0)
+    lw   t6, B_KOFF(a0)
+    lw   a4, B_C(a0)
+    lw   s0, (B_T + 0)(a0)
+    lw   s1, (B_T + 4)(a0)
+    lw   s2, (B_T + 8)(a0)
+    lw   s3, (B_T + 12)(a0)
+    lw   s4, (B_T + 16)(a0)
+    lw   s5, (B_T + 20)(a0)
+    lw   s6, (B_T + 24)(a0)
+    lw   s7, (B_T + 28)(a0)
+    lw   s8, (B_T + 32)(a0)
+.Ls2_row:
+    /* this row's window rows and outputs (the next row's kept: two input rows on, one output row) */
+    lw   t1, G_ARGS(sp)
+    lw   a1, G_P0(sp)
+    lw   s11, G_Y(sp)
+    lw   t2, B_RSIN(t1)
+    lw   t3, B_RSOUT(t1)
+    lw   ra, B_PAIRS(t1)
+    lw   a0, B_START(t1)
+    add  a2, a1, t2
+    add  a3, a2, t2
+    add  t5, s11, t3
+    sw   a3, G_P0(sp)             /* (the next row's window starts two input rows on) */
+    sw   t5, G_Y(sp)
+    LOADS t0, t1, t2             /* column 0: the first output's left */
+    beqz ra, .Ls2_odd
+    .balignw 4, 0x0001
+.Ls2_pair:
+    LOADS t3, t4, t5
+    LOADS a5, a6, a7
+    BODY 5, t0, t1, t2, t3, t4, t5, a5, a6, a7
+    LOADS t3, t4, t5
+    LOADS t0, t1, t2
+    BODY 6, a5, a6, a7, t3, t4, t5, t0, t1, t2
+    addi ra, ra, -1
+    bnez ra, .Ls2_pair
+.Ls2_odd:
+    lw   t3, G_ARGS(sp)
+    lw   t3, B_ODD(t3)
+    beqz t3, .Ls2_row_end
+    LOADS t3, t4, t5
+    LOADS a5, a6, a7
+    BODY 7, t0, t1, t2, t3, t4, t5, a5, a6, a7
+.Ls2_row_end:
+    lw   ra, G_LEFT(sp)
+    addi ra, ra, -1
+    sw   ra, G_LEFT(sp)
+    bnez ra, .Ls2_row
+    lw   ra, 56(sp)
+    lw   gp, 52(sp)
+    lw   tp, 48(sp)
+    lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+    addi sp, sp, G_SIZE
+    ret
+    BODY_FIXUPS 5
+    BODY_FIXUPS 6
+    BODY_FIXUPS 7
+    .size etmcu_rv32_dw_direct_s2_channel, . - etmcu_rv32_dw_direct_s2_channel
     .option pop
