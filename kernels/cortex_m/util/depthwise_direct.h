@@ -1,13 +1,14 @@
-// Depthwise 3x3 layers of stride 1 and padding 1 straight from NHWC, on cores without vector
-// lanes (plain RV32): per channel, its nine taps in registers and a window of three columns of
-// three input rows sliding along each output row, so every output costs three byte loads (its
-// new right column), nine multiply-accumulates and its requantization, with no plane to gather.
+// Depthwise 3x3 layers of stride 1 and padding 1 (and of stride 2 without padding) straight from
+// NHWC, on cores without vector lanes (plain RV32): per channel, its nine taps in registers and a
+// window of three columns of three input rows sliding along each output row, so every output
+// costs three byte loads (its new right column; six at stride 2), nine multiply-accumulates and
+// its requantization, with no plane to gather.
 //
 // Why a path of its own: the plane path (util/depthwise_planes.h) gathers each channel's
 // zero-point-padded plane, packs its weights and runs its lines, four outputs a pass; on the
 // plain CV32E40P that cost 43 cycles an output on MobileNetV1's and DS-CNN's larger planes and 55
-// on 6 x 6 ones (the gather, the per-channel set-up and the lines' ends), where the products
-// themselves are 18 instructions.
+// on 6 x 6 ones (the gather, the per-channel set-up and the lines' ends), 62 to 75 at stride 2,
+// where the products themselves are 18 instructions.
 //
 // The padding: a window row above or below the image is left out (the top and bottom output rows
 // take two window rows), and the sum starts from bias + ioff * (the taps of the rows taken); a
