@@ -34,18 +34,13 @@
 
 /* frame: saved registers at 0..56, then */
 #define F_SEG 60
-#define F_PAD 68
-#define F_P1 72
-#define F_Y 76
-#define F_LEFT 80
-#define F_D0 84
-#define F_D2 88
-#define F_RS 92
-#define F_PASSES 96
-#define F_ENTRY 100
-#define F_SEGEND 104
-#define F_ARGS 108
-#define F_SIZE 112
+#define F_PAD 64
+#define F_LEFT 68
+#define F_PASSES 72
+#define F_ENTRY 76
+#define F_SEGEND 80
+#define F_ARGS 84
+#define F_SIZE 96
 
 /* the right column's three inputs into r0..r2, the row pointers a1..a3 one pixel on (a4 = C) */
 .macro LOADS r0, r1, r2
@@ -125,15 +120,11 @@ etmcu_rv32_dw_direct_channel:
     sw   s11, 0(sp)
     sw   a0, F_ARGS(sp)
     lw   t1, A_PAD(a0)
-    lw   t2, A_X(a0)
-    lw   t3, A_Y(a0)
-    lw   t4, A_RS(a0)
+    lw   a2, A_X(a0)             /* the centre row (a2) and the outputs (s11): a row's loads and */
+    lw   s11, A_Y(a0)            /* stores leave them on the next row's, so they carry on */
     lw   t5, A_PASSES(a0)
     lw   a5, A_ENTRY(a0)
     sw   t1, F_PAD(sp)
-    sw   t2, F_P1(sp)
-    sw   t3, F_Y(sp)
-    sw   t4, F_RS(sp)
     sw   t5, F_PASSES(sp)
     sw   a5, F_ENTRY(sp)
     addi t0, a0, A_SEG
@@ -156,8 +147,8 @@ etmcu_rv32_dw_direct_channel:
     lw   a5, S_ZERO(t2)
     lw   a0, S_START(t2)
     sw   t3, F_LEFT(sp)
-    sw   t4, F_D0(sp)
-    sw   t5, F_D2(sp)
+    add  a1, a2, t4              /* window rows 0 and 2 (the segment's d0, d2 from the centre) */
+    add  a3, a2, t5
     lw   s0, (A_T + 0)(t1)
     lw   s1, (A_T + 4)(t1)
     lw   s2, (A_T + 8)(t1)
@@ -178,18 +169,8 @@ etmcu_rv32_dw_direct_channel:
     li   s7, 0
     li   s8, 0
 .Lrow:
-    /* a row: its pointers (the next row's kept), its passes from the entry step */
-    lw   a2, F_P1(sp)
-    lw   t2, F_D0(sp)
-    lw   t3, F_D2(sp)
-    lw   t4, F_RS(sp)
-    lw   s11, F_Y(sp)
-    add  a1, a2, t2
-    add  a3, a2, t3
-    add  t5, a2, t4
-    sw   t5, F_P1(sp)
-    add  t5, s11, t4
-    sw   t5, F_Y(sp)
+    /* a row, its passes from the entry step (W loads and W outputs: the pointers end on the next
+       row's first input and output, the row stride W * C) */
     lw   ra, F_PASSES(sp)
     lw   t5, F_ENTRY(sp)
     beqz t5, .Lentry0
