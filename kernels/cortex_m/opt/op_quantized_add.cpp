@@ -87,8 +87,8 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void add_with_table(
   const uint32_t fold = static_cast<uint32_t>(offset_s) << left;
   for (int32_t v = -128; v < 128; ++v)
     table[v + 128] = static_cast<int32_t>((static_cast<uint32_t>(rescale(v, rt)) + fold) << 2);
-  const int8::AddTableShift a{table + 128, t,    s,    y,   static_cast<int32_t>(n), left + 2,
-                              o,           amin, amax, amin == ooff ? 1 : 0};
+  const int8::AddTableShift a{table + 128, t, s,    y,    static_cast<int32_t>(n),
+                              left + 2,    o, amin, amax, amin == ooff ? 1 : 0};
   int8::add_table_shift(a);
 }
 

@@ -83,8 +83,7 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   // An out that is not a whole number of pixels before its input (a channel count that the
   // planner's 16-byte rounding of the distance does not divide: 13 channels wrote channel 0 over
   // channel 11's unread input) goes in slabs of one row, all channels of a row before the next.
-  const int64_t rows_d = int8::dw_rows_distance(job);
-  const bool rows_ok = job.y < job.x && rows_d >= 0 && job.x - job.y >= rows_d;
+  const bool rows_ok = int8::dw_rows_contract(job);
   if (int8::bytes_overlap(job.x, job.in, job.y, job.out) &&
       (rows_ok ? (job.x - job.y) % job.in.c != 0
                : !int8::dw_planes_own_channels(job, planes) && int8::row_slabs_apply(job))) {

@@ -69,8 +69,7 @@ inline void add_table_shift_c(const AddTableShift& a) {
     return;
   }
   for (int32_t i = 0; i < a.n; ++i)
-    y[i] = static_cast<int8_t>(
-        cmsis::clamp(cmsis::requantize_offset_of_4v(v4(i), q), amin, amax));
+    y[i] = static_cast<int8_t>(cmsis::clamp(cmsis::requantize_offset_of_4v(v4(i), q), amin, amax));
 }
 
 // quantized_add.out(Tensor self, int self_zero_point, int self_multiplier, int self_shift,

@@ -180,6 +180,13 @@ int64_t dw_rows_distance(const Job& j) {
   return (static_cast<int64_t>(j.pad.h) + 1) * j.in.w * j.in.c;
 }
 
+// Whether the out begins at least dw_rows_distance before its input (the row contract holds).
+template <class Job>
+bool dw_rows_contract(const Job& j) {
+  const int64_t d = dw_rows_distance(j);
+  return j.y < j.x && d >= 0 && j.x - j.y >= d;
+}
+
 // Whether by_row_slabs applies (slab_distance's conditions): one image, and every output
 // row's window starting above the input's last row (else a slab would see no input row).
 template <class Job>

@@ -51,8 +51,8 @@ struct DwDirectArgs {
   int8_t* y;
   int32_t c_step;  // C
   int32_t passes, entry;
-  int32_t rs;   // W * C: one row of the input (and of the out)
-  int32_t pad;  // the padding's raw value, -ioff
+  int32_t rs;                     // W * C: one row of the input (and of the out)
+  int32_t pad;                    // the padding's raw value, -ioff
   int32_t v_max, m, offset_high;  // cmsis::DyadicRelu (a sum below 0 gives offset_high >> 21)
   DwDirectSegment seg[3];
   int32_t t[9];  // the taps, row by row
@@ -103,15 +103,16 @@ struct DwDirectS2Args {
   int8_t* y;
   int32_t c_step;  // C
   int32_t pairs, odd;
-  int32_t rs_in, rs_out;  // one input row, one output row
-  int32_t rows;           // output rows (>= 1)
-  int32_t start;          // bias + ioff * the nine taps' sum
+  int32_t rs_in, rs_out;          // one input row, one output row
+  int32_t rows;                   // output rows (>= 1)
+  int32_t start;                  // bias + ioff * the nine taps' sum
   int32_t v_max, m, offset_high;  // cmsis::DyadicRelu
   int32_t t[9];
 };
 static_assert(sizeof(void*) != 4 ||
                   (offsetof(DwDirectS2Args, rows) == 28 && offsetof(DwDirectS2Args, start) == 32 &&
-                   offsetof(DwDirectS2Args, offset_high) == 44 && offsetof(DwDirectS2Args, t) == 48),
+                   offsetof(DwDirectS2Args, offset_high) == 44 &&
+                   offsetof(DwDirectS2Args, t) == 48),
               "DwDirectS2Args layout differs from the one isa/rv32/depthwise_direct.S reads");
 
 // What the ISA's stride-2 kernel computes, in C.
@@ -143,8 +144,7 @@ inline void dw_direct_s2_channel_c(const DwDirectS2Args& a) {
 inline bool dw_direct_wide(const DwJob& j) {
   if (j.in.w >= 8) return true;
   if (j.in.w < 6 || !bytes_overlap(j.x, j.in, j.y, j.out)) return j.in.w >= 6;
-  const int64_t d = dw_rows_distance(j);
-  return j.y < j.x && d >= 0 && j.x - j.y >= d && (j.x - j.y) % j.in.c == 0;
+  return dw_rows_contract(j) && (j.x - j.y) % j.in.c == 0;
 }
 
 // The stride-2 form's shape and values: 3x3, stride 2, no padding, the windows of the out's
@@ -166,10 +166,10 @@ inline bool dw_direct_s2_ok(const DwJob& j) {
 inline bool dw_direct_ok(const DwJob& j) {
   if (dw_direct_s2_ok(j)) return true;
   return j.kh == 3 && j.kw == 3 && j.cm == 1 && j.in.c == j.out.c && j.stride.h == 1 &&
-         j.stride.w == 1 && j.pad.w == 1 && (j.pad.h == 0 || j.pad.h == 1) &&
-         j.in.w == j.out.w && dw_direct_wide(j) && j.in.n == j.out.n && j.out.h >= 1 &&
-         j.out.h - j.pad.h < j.in.h && j.amin == j.ooff && j.amax >= j.ooff &&
-         j.ioff >= -128 && j.ioff <= 128 && cmsis::all_dyadic(j.mult, j.shift, j.in.c);
+         j.stride.w == 1 && j.pad.w == 1 && (j.pad.h == 0 || j.pad.h == 1) && j.in.w == j.out.w &&
+         dw_direct_wide(j) && j.in.n == j.out.n && j.out.h >= 1 && j.out.h - j.pad.h < j.in.h &&
+         j.amin == j.ooff && j.amax >= j.ooff && j.ioff >= -128 && j.ioff <= 128 &&
+         cmsis::all_dyadic(j.mult, j.shift, j.in.c);
 }
 
 // The stride-2 layer (or slab) one channel at a time through Isa::direct_s2_channel.

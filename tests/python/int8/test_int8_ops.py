@@ -427,6 +427,29 @@ def test_quantized_depthwise_conv2d_transposed_planes(call, layer, relu):
     np.testing.assert_array_equal(got, want)
 
 
+def _check_dw_3x3_case(call, rng, h, w, c, stride, pad, case):
+    """A 3x3 depthwise layer (multiplier 1) of h x w inputs on c channels against ref/, for three
+    output offsets: relu (the floor is the offset), clamp (an upper bound a few steps above it, so
+    many sums reach V), no_bias, extreme (every input and tap -128, input offset 128: the largest
+    products), frexp (Q31 factors) or no_relu (the floor -128)."""
+    if case == "extreme":
+        x, wt, in_off = np.full((1, h, w, c), -128, np.int8), np.full((1, 3, 3, c), -128, np.int8), 128
+    else:
+        x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, 3, 3, c)), int(rng.integers(-128, 129))
+    bias = None if case == "no_bias" else rng.integers(-20000, 20000, size=c).astype(np.int32)
+    mult, shift = rq_params(rng, c, -12, -1) if case == "frexp" else dyadic_params(rng, c)
+    for out_off in (-128, int(rng.integers(-100, 100)), 127):
+        lo = -128 if case == "no_relu" else out_off
+        hi = min(127, out_off + 3) if case == "clamp" else 127
+        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (stride, stride), (pad, pad), (1, 1), 1,
+                                         in_off, out_off, mult, shift, lo, hi)
+        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
+                      [nhwc(x), T(wt), None if bias is None else T(bias), [stride, stride],
+                       [pad, pad], [1, 1], 1, in_off, out_off, T(mult), T(shift), lo, hi,
+                       scratch(), out_nhwc(want.shape), Ref(14)])
+        np.testing.assert_array_equal(got, want)
+
+
 # 3x3 layers with 3 x 3 output planes (MobileNetV1's last two: the plain core's util/
 # depthwise_small.h when every channel is dyadic with a fused ReLU): stride 1 with padding 1 on
 # 3 x 3, stride 2 on 7 x 7 without padding; one channel, odd counts, MobileNetV1's 256.
@@ -442,23 +465,8 @@ def test_quantized_depthwise_conv2d_small_planes(call, layer, case):
     an upper bound a few steps above it, so many sums reach V; extreme: every input and tap -128,
     input offset 128, the largest products) and not (frexp factors, no ReLU: the next path)."""
     hw, c, s, p = DW_SMALL[layer]
-    rng = np.random.default_rng(4700 + 10 * layer + len(case))
-    if case == "extreme":
-        x, wt, in_off = np.full((1, hw, hw, c), -128, np.int8), np.full((1, 3, 3, c), -128, np.int8), 128
-    else:
-        x, wt, in_off = i8(rng, (1, hw, hw, c)), i8(rng, (1, 3, 3, c)), int(rng.integers(-128, 129))
-    bias = None if case == "no_bias" else rng.integers(-20000, 20000, size=c).astype(np.int32)
-    mult, shift = rq_params(rng, c, -12, -1) if case == "frexp" else dyadic_params(rng, c)
-    for out_off in (-128, int(rng.integers(-100, 100)), 127):
-        lo = -128 if case == "no_relu" else out_off
-        hi = min(127, out_off + 3) if case == "clamp" else 127
-        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (s, s), (p, p), (1, 1), 1, in_off, out_off,
-                                         mult, shift, lo, hi)
-        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
-                      [nhwc(x), T(wt), None if bias is None else T(bias), [s, s], [p, p], [1, 1],
-                       1, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
-                       out_nhwc(want.shape), Ref(14)])
-        np.testing.assert_array_equal(got, want)
+    _check_dw_3x3_case(call, np.random.default_rng(4700 + 10 * layer + len(case)), hw, hw, c, s, p,
+                       case)
 
 
 # 3x3 stride-1 layers with padding 1 and rows of 6 or more, and stride-2 ones without padding
@@ -479,24 +487,8 @@ def test_quantized_depthwise_conv2d_direct(call, layer, case):
     steps above the floor, many sums at V; extreme: every input and tap -128, input offset 128)
     and not (frexp factors, no ReLU: the plane path)."""
     h, w, c, st = DW_DIRECT[layer]
-    p = 1 if st == 1 else 0
-    rng = np.random.default_rng(5100 + 10 * layer + len(case))
-    if case == "extreme":
-        x, wt, in_off = np.full((1, h, w, c), -128, np.int8), np.full((1, 3, 3, c), -128, np.int8), 128
-    else:
-        x, wt, in_off = i8(rng, (1, h, w, c)), i8(rng, (1, 3, 3, c)), int(rng.integers(-128, 129))
-    bias = None if case == "no_bias" else rng.integers(-20000, 20000, size=c).astype(np.int32)
-    mult, shift = rq_params(rng, c, -12, -1) if case == "frexp" else dyadic_params(rng, c)
-    for out_off in (-128, int(rng.integers(-100, 100)), 127):
-        lo = -128 if case == "no_relu" else out_off
-        hi = min(127, out_off + 3) if case == "clamp" else 127
-        want = ref.depthwise_conv2d_nhwc(x, wt, bias, (st, st), (p, p), (1, 1), 1, in_off,
-                                         out_off, mult, shift, lo, hi)
-        (got,) = call("cortex_m::quantized_depthwise_conv2d.out",
-                      [nhwc(x), T(wt), None if bias is None else T(bias), [st, st], [p, p], [1, 1],
-                       1, in_off, out_off, T(mult), T(shift), lo, hi, scratch(),
-                       out_nhwc(want.shape), Ref(14)])
-        np.testing.assert_array_equal(got, want)
+    _check_dw_3x3_case(call, np.random.default_rng(5100 + 10 * layer + len(case)), h, w, c, st,
+                       1 if st == 1 else 0, case)
 
 
 @pytest.mark.parametrize("bias_at", [(1 << 28) - 9 * (1 << 14) - 1, (1 << 28) - 9 * (1 << 14) + 7,

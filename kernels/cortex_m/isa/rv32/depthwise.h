@@ -8,8 +8,8 @@
 #include <stdint.h>
 
 #include "kernels/cortex_m/util/depthwise_blocks.h"
-#include "kernels/cortex_m/util/depthwise_planes.h"
 #include "kernels/cortex_m/util/depthwise_direct.h"
+#include "kernels/cortex_m/util/depthwise_planes.h"
 #include "kernels/cortex_m/util/depthwise_small.h"
 
 #if defined(__riscv)

@@ -42,6 +42,54 @@
 #define F_ARGS 84
 #define F_SIZE 96
 
+/* the registers both kernels use beyond the caller-saved ones (at 0..56 of the frame) */
+.macro SAVE_REGS
+    sw   ra, 56(sp)
+    sw   gp, 52(sp)
+    sw   tp, 48(sp)
+    sw   s0, 44(sp)
+    sw   s1, 40(sp)
+    sw   s2, 36(sp)
+    sw   s3, 32(sp)
+    sw   s4, 28(sp)
+    sw   s5, 24(sp)
+    sw   s6, 20(sp)
+    sw   s7, 16(sp)
+    sw   s8, 12(sp)
+    sw   s9, 8(sp)
+    sw   s10, 4(sp)
+    sw   s11, 0(sp)
+.endm
+.macro RESTORE_REGS
+    lw   ra, 56(sp)
+    lw   gp, 52(sp)
+    lw   tp, 48(sp)
+    lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+.endm
+/* the nine taps (words at \off of the argument block \base) into s0..s8 */
+.macro LOAD_TAPS off, base
+    lw   s0, (\off + 0)(\base)
+    lw   s1, (\off + 4)(\base)
+    lw   s2, (\off + 8)(\base)
+    lw   s3, (\off + 12)(\base)
+    lw   s4, (\off + 16)(\base)
+    lw   s5, (\off + 20)(\base)
+    lw   s6, (\off + 24)(\base)
+    lw   s7, (\off + 28)(\base)
+    lw   s8, (\off + 32)(\base)
+.endm
+
 /* the right column's three inputs into r0..r2, the row pointers a1..a3 one pixel on (a4 = C) */
 .macro LOADS r0, r1, r2
     lb   \r0, 0(a1)
@@ -103,21 +151,7 @@
     .balignw 4, 0x0001
 etmcu_rv32_dw_direct_channel:
     addi sp, sp, -F_SIZE
-    sw   ra, 56(sp)
-    sw   gp, 52(sp)
-    sw   tp, 48(sp)
-    sw   s0, 44(sp)
-    sw   s1, 40(sp)
-    sw   s2, 36(sp)
-    sw   s3, 32(sp)
-    sw   s4, 28(sp)
-    sw   s5, 24(sp)
-    sw   s6, 20(sp)
-    sw   s7, 16(sp)
-    sw   s8, 12(sp)
-    sw   s9, 8(sp)
-    sw   s10, 4(sp)
-    sw   s11, 0(sp)
+    SAVE_REGS
     sw   a0, F_ARGS(sp)
     lw   t1, A_PAD(a0)
     lw   a2, A_X(a0)             /* the centre row (a2) and the outputs (s11): a row's loads and */
@@ -149,15 +183,7 @@ etmcu_rv32_dw_direct_channel:
     sw   t3, F_LEFT(sp)
     add  a1, a2, t4              /* window rows 0 and 2 (the segment's d0, d2 from the centre) */
     add  a3, a2, t5
-    lw   s0, (A_T + 0)(t1)
-    lw   s1, (A_T + 4)(t1)
-    lw   s2, (A_T + 8)(t1)
-    lw   s3, (A_T + 12)(t1)
-    lw   s4, (A_T + 16)(t1)
-    lw   s5, (A_T + 20)(t1)
-    lw   s6, (A_T + 24)(t1)
-    lw   s7, (A_T + 28)(t1)
-    lw   s8, (A_T + 32)(t1)
+    LOAD_TAPS A_T, t1
     andi a6, a5, 1
     beqz a6, 1f
     li   s0, 0                   /* window row 0 left out */
@@ -218,21 +244,7 @@ etmcu_rv32_dw_direct_channel:
     addi t2, t2, S_SIZE
     sw   t2, F_SEG(sp)
     bne  t2, t3, .Lseg
-    lw   ra, 56(sp)
-    lw   gp, 52(sp)
-    lw   tp, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
+    RESTORE_REGS
     addi sp, sp, F_SIZE
     ret
     BODY_FIXUPS 1
@@ -274,21 +286,7 @@ etmcu_rv32_dw_direct_channel:
     .balignw 4, 0x0001
 etmcu_rv32_dw_direct_s2_channel:
     addi sp, sp, -G_SIZE
-    sw   ra, 56(sp)
-    sw   gp, 52(sp)
-    sw   tp, 48(sp)
-    sw   s0, 44(sp)
-    sw   s1, 40(sp)
-    sw   s2, 36(sp)
-    sw   s3, 32(sp)
-    sw   s4, 28(sp)
-    sw   s5, 24(sp)
-    sw   s6, 20(sp)
-    sw   s7, 16(sp)
-    sw   s8, 12(sp)
-    sw   s9, 8(sp)
-    sw   s10, 4(sp)
-    sw   s11, 0(sp)
+    SAVE_REGS
     sw   a0, G_ARGS(sp)
     lw   t0, B_X(a0)
     lw   t1, B_Y(a0)
@@ -300,15 +298,7 @@ etmcu_rv32_dw_direct_s2_channel:
     lw   tp, B_M(a0)
     lw   t6, B_KOFF(a0)
     lw   a4, B_C(a0)
-    lw   s0, (B_T + 0)(a0)
-    lw   s1, (B_T + 4)(a0)
-    lw   s2, (B_T + 8)(a0)
-    lw   s3, (B_T + 12)(a0)
-    lw   s4, (B_T + 16)(a0)
-    lw   s5, (B_T + 20)(a0)
-    lw   s6, (B_T + 24)(a0)
-    lw   s7, (B_T + 28)(a0)
-    lw   s8, (B_T + 32)(a0)
+    LOAD_TAPS B_T, a0
 .Ls2_row:
     /* this row's window rows and outputs (the next row's kept: two input rows on, one output row) */
     lw   t1, G_ARGS(sp)
@@ -347,21 +337,7 @@ etmcu_rv32_dw_direct_s2_channel:
     addi ra, ra, -1
     sw   ra, G_LEFT(sp)
     bnez ra, .Ls2_row
-    lw   ra, 56(sp)
-    lw   gp, 52(sp)
-    lw   tp, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
+    RESTORE_REGS
     addi sp, sp, G_SIZE
     ret
     BODY_FIXUPS 5

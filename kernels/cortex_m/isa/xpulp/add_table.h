@@ -14,6 +14,17 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+// The first six instructions of both loops' bodies: the two inputs (post-increment loads), the
+// table entry by a register-offset load placed so that no load feeds the next instruction, and
+// 4v = table[t] + (s << left4) in z.
+#define ETMCU_XPULP_ADD_4V                                                  \
+  ".insn i 0x0b, 0, %[x], %[t], 1\n\t" /* cv.lb x, 1(t!) */                 \
+  ".insn i 0x0b, 0, %[z], %[s], 1\n\t" /* cv.lb z, 1(s!) */                 \
+  "slli %[x], %[x], 2\n\t"                                                  \
+  ".insn r 0x2b, 3, 0x06, %[x], %[table], %[x]\n\t" /* cv.lw x, x(table) */ \
+  "sll %[z], %[z], %[left4]\n\t"                                            \
+  "add %[z], %[z], %[x]\n\t"
+
 inline void add_table_shift(const AddTableShift& a) {
 #if defined(__riscv)
   const int8_t *t = a.t, *s = a.s;
@@ -28,18 +39,13 @@ inline void add_table_shift(const AddTableShift& a) {
         ".p2align 2\n\t"
         ".option push\n\t"
         ".option norvc\n\t"
-        ".insn i 0x2b, 4, x15, %[n], 12\n\t"               // cv.setup 1: 11 instructions
-        ".insn i 0x0b, 0, %[x], %[t], 1\n\t"               // cv.lb x, 1(t!)
-        ".insn i 0x0b, 0, %[z], %[s], 1\n\t"               // cv.lb z, 1(s!)
-        "slli %[x], %[x], 2\n\t"                           //
-        ".insn r 0x2b, 3, 0x06, %[x], %[table], %[x]\n\t"  // cv.lw x, x(table)
-        "sll %[z], %[z], %[left4]\n\t"                     //
-        "add %[z], %[z], %[x]\n\t"                         // 4v
-        ".insn r 0x2b, 3, 0x2d, %[z], %[z], x0\n\t"        // cv.max z, z, zero
-        "mulh %[h], %[z], %[mult]\n\t"                     //
+        ".insn i 0x2b, 4, x15, %[n], 12\n\t"  // cv.setup 1: 11 instructions
+        ETMCU_XPULP_ADD_4V
+        ".insn r 0x2b, 3, 0x2d, %[z], %[z], x0\n\t"          // cv.max z, z, zero
+        "mulh %[h], %[z], %[mult]\n\t"                       //
         ".insn r 0x2b, 3, 0x42, %[h], %[oh1], %[right]\n\t"  // cv.addRNr h, oh1, right
-        ".insn r 0x2b, 3, 0x2b, %[h], %[h], %[amax]\n\t"   // cv.min
-        ".insn s 0x2b, 0, %[h], 1(%[y])\n\t"               // cv.sb h, 1(y!)
+        ".insn r 0x2b, 3, 0x2b, %[h], %[h], %[amax]\n\t"     // cv.min
+        ".insn s 0x2b, 0, %[h], 1(%[y])\n\t"                 // cv.sb h, 1(y!)
         ".option pop\n\t"
         : [t] "+r"(t), [s] "+r"(s), [y] "+r"(y), [x] "=&r"(x), [z] "=&r"(z), [h] "=&r"(h)
         : [n] "r"(a.n), [table] "r"(a.table), [left4] "r"(a.left4), [mult] "r"(a.q.multiplier),
@@ -50,14 +56,9 @@ inline void add_table_shift(const AddTableShift& a) {
   __asm__ volatile(
       ".p2align 2\n\t"  // the loop's setup, start and end on words (hardware loop rule)
       ".option push\n\t"
-      ".option norvc\n\t"                                // the loop end counts 4-byte words
-      ".insn i 0x2b, 4, x15, %[n], 15\n\t"               // cv.setup 1: 14 instructions
-      ".insn i 0x0b, 0, %[x], %[t], 1\n\t"               // cv.lb x, 1(t!)
-      ".insn i 0x0b, 0, %[z], %[s], 1\n\t"               // cv.lb z, 1(s!)
-      "slli %[x], %[x], 2\n\t"                           //
-      ".insn r 0x2b, 3, 0x06, %[x], %[table], %[x]\n\t"  // cv.lw x, x(table)
-      "sll %[z], %[z], %[left4]\n\t"                     //
-      "add %[z], %[z], %[x]\n\t"                         // 4v
+      ".option norvc\n\t"                   // the loop end counts 4-byte words
+      ".insn i 0x2b, 4, x15, %[n], 15\n\t"  // cv.setup 1: 14 instructions
+      ETMCU_XPULP_ADD_4V
       "mulh %[h], %[z], %[mult]\n\t"                     //
       "srai %[z], %[z], 31\n\t"                          //
       "ori %[z], %[z], 1\n\t"                            // the sign term
@@ -79,3 +80,5 @@ inline void add_table_shift(const AddTableShift& a) {
 }  // namespace int8
 }  // namespace kernels
 }  // namespace etmcu
+
+#undef ETMCU_XPULP_ADD_4V
