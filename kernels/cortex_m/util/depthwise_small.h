@@ -41,7 +41,9 @@ struct DwSmallC {
     p += step;
     return v;
   }
-  static int32_t mac(int32_t acc, int32_t a, int32_t b) { return wrap_add(acc, wrap_mul(a, b)); }
+  static int32_t mac(int32_t acc, int32_t a, int32_t b) {
+    return cmsis::wrap_add(acc, cmsis::wrap_mul(a, b));
+  }
   // cmsis::DyadicRelu's requantization
   static int32_t requant(int32_t v, const cmsis::DyadicRelu& q) {
     v = v < 0 ? 0 : (v > q.v_max ? q.v_max : v);

@@ -50,7 +50,8 @@ enum Path : uint32_t {
                            // dyadic form of interior blocks without a fused ReLU
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4;
                            // plain RV32: stride-2 rows in pairs, the 3 x 3 output planes and
-                           // the stride-1 rows straight from NHWC (util/depthwise_direct.h)
+                           // the stride-1 rows straight from NHWC (util/depthwise_direct.h);
+                           // Xpulp: the 3 x 3 output planes at stride 1 (depthwise_small.S)
   kPathDwLanesMult4,       // depthwise multipliers of 4: MVE's lanes; the four-channel row
                            // kernel of the ISAs that also have the one-channel one (planes)
   kPathMicroMultiRun,   // Arm 4-channel micro-kernels (DSP widened, MVE 16-byte steps): windows of

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/cortex_m/isa/xpulp/depthwise_small.h"
 #include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_blocks.h"
@@ -191,8 +192,7 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return dw_plane_geometry(j, ls, strip);
 }
 
-// (No 3 x 3 output planes path on this ISA: util/depthwise_small.h, isa/rv32/depthwise.h.)
-inline bool depthwise_small(const DwJob&) { return false; }
+// (depthwise_small, the 3 x 3 output planes at stride 1: isa/xpulp/depthwise_small.h)
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
