@@ -43,8 +43,9 @@ Error cortex_m_quantized_depthwise_conv2d_out(KernelContext& ctx, Span<EValue*> 
   int8::DwJob job;
   const Error e = int8::parse_depthwise_conv2d(ctx, args, &job);
   if (e != Error::Ok) return e;
-  // 3 x 3 output planes (the ISA's depthwise_small: it checks the out's overlap itself)
-  if (int8::depthwise_small(job)) return Error::Ok;
+  // Layers the ISA runs whole straight from NHWC (isa/<isa>/depthwise.h depthwise_whole: 3 x 3
+  // output planes, Xpulp's stride-2 words; it checks the out's overlap itself)
+  if (int8::depthwise_whole(job)) return Error::Ok;
   job.buffer = nullptr;
   int8::DwPlanes planes;
   uint32_t bytes = buffer_bytes(job, &planes);

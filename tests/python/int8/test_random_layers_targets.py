@@ -25,7 +25,7 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]
+SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
 # The exporter's default requantization is dyadic (one 32-bit multiply where a kernel has that
 # form: python/etmcu/quantize.py dyadic_requant); these seeds also run exported with
 # `--requant frexp` (upstream's Q31 factors), so both forms of each kernel run on the simulator.
@@ -203,6 +203,22 @@ DW_DIRECT = ((1, 3, 20, 24), [
     "nn.Sequential(nn.Conv2d(3, 4, (14, 14)), nn.Conv2d(4, 4, 3, stride=1, padding=1, groups=4), "
     "nn.Hardtanh(0.0, 0.25))",  # 7 x 11
     "nn.Sequential(nn.Conv2d(3, 7, (4, 12)), nn.Conv2d(7, 7, 3, stride=1, padding=1, groups=7), nn.ReLU())"])  # 17 x 13
+# Seed 14 is not drawn: 3x3 stride-2 depthwise layers without padding and with a fused ReLU,
+# which Xpulp runs straight from NHWC two output rows at a time (isa/xpulp/depthwise_s2.S):
+# widths 2 and 3 (no loop pair: the even and the odd tail), 4, 6, 7, 9 and 13 (an odd count of
+# loop pairs, an even one, longer loops), heights 1 (the odd last row alone), 2, 3, 4, 5 and 6,
+# an input a row and a column wider than the windows need, one without bias, one channel, odd
+# counts, a clamp to [0, 0.25] (many sums at the bound V). Each branch is an output.
+DW_S2_WORDS = ((1, 3, 14, 28), [
+    "nn.Sequential(nn.Conv2d(3, 4, (12, 24)), nn.Conv2d(4, 4, 3, stride=2, groups=4), nn.ReLU())",  # 1 x 2
+    "nn.Sequential(nn.Conv2d(3, 5, (10, 22)), "
+    "nn.Conv2d(5, 5, 3, stride=2, groups=5, bias=False), nn.ReLU())",  # 2 x 3
+    "nn.Sequential(nn.Conv2d(3, 3, (7, 19)), nn.Conv2d(3, 3, 3, stride=2, groups=3), nn.ReLU())",  # 3 x 4
+    "nn.Sequential(nn.Conv2d(3, 2, (4, 16)), nn.Conv2d(2, 2, 3, stride=2, groups=2), "
+    "nn.Hardtanh(0.0, 0.25))",  # 5 x 6
+    "nn.Sequential(nn.Conv2d(3, 6, (2, 14)), nn.Conv2d(6, 6, 3, stride=2, groups=6), nn.ReLU())",  # 6 x 7
+    "nn.Sequential(nn.Conv2d(3, 1, (2, 2)), nn.Conv2d(1, 1, 3, stride=2, groups=1), nn.ReLU())",  # 6 x 13
+    "nn.Sequential(nn.Conv2d(3, 7, (6, 10)), nn.Conv2d(7, 7, 3, stride=2, groups=7), nn.ReLU())"])  # 4 x 9
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -230,6 +246,8 @@ def draw_model(seed):
         return DW_FIVE
     if seed == 13:
         return DW_DIRECT
+    if seed == 14:
+        return DW_S2_WORDS
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)
@@ -302,7 +320,7 @@ def random_models(tmp_path_factory):
     for seed, requant in MODELS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12, 13)))
+        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12, 13, 14)))
         pte = out / f"random_{seed}_{requant}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8", "--requant", requant],
@@ -348,7 +366,7 @@ def test_random_int8_model_on_cv32e40p_matches_host(seed, requant, board, random
 
 @pytest.mark.parametrize("board", list(BOARDS))
 @pytest.mark.parametrize("seed,requant", [(1, "dyadic"), (2, "dyadic"), (6, "dyadic"), (6, "frexp"),
-                                          (10, "dyadic"), (13, "dyadic")])
+                                          (10, "dyadic"), (13, "dyadic"), (14, "dyadic")])
 def test_overdriven_input_matches_host(seed, requant, board, random_models, tmp_path):
     """The same models with their input four times past the calibration range: most layers clamp at
     both ends of their activation range, so the kernels' out-of-range paths (the RISC-V kernels'

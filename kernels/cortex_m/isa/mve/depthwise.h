@@ -295,8 +295,9 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
   return j.cm % 4 == 0 && dw_plane_geometry(j, ls, strip) && *ls <= MvePlanes::kMaxLine;
 }
 
-// (No 3 x 3 output planes path on this ISA: util/depthwise_small.h, isa/rv32/depthwise.h.)
-inline bool depthwise_small(const DwJob&) { return false; }
+// (No layers run whole straight from NHWC before the planes on this ISA: isa/rv32/depthwise.h,
+// isa/xpulp/depthwise.h.)
+inline bool depthwise_whole(const DwJob&) { return false; }
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.

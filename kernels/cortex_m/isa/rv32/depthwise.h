@@ -166,7 +166,9 @@ inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
 // checks), behind kPathDwLanesTail, which names it on this ISA with the stride-2 rows' pairs
 // (etmcu_rv32_dw_pairs_s2): 3 x 3 planes end networks with stride-2 depthwise layers
 // (MobileNetV1), so a program that has one path nearly always has the other, and no bit is free.
-__attribute__((always_inline)) inline bool depthwise_small(const DwJob& j) {
+// (The op's depthwise_whole: the layers an ISA runs whole straight from NHWC, checking their
+// out's place itself, asked before the plane buffer and any slabs.)
+__attribute__((always_inline)) inline bool depthwise_whole(const DwJob& j) {
   return dw_small_path<DwSmallC>(j, kPathDwLanesTail);
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "kernels/cortex_m/isa/xpulp/depthwise_s2.h"
 #include "kernels/cortex_m/isa/xpulp/depthwise_small.h"
 #include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
@@ -188,16 +189,28 @@ struct DepthwiseMac {
 
 // Whether this ISA's planes take the layer, by its geometry (*ls, *strip; the op asks once and
 // hands it to depthwise_fast, which adds the values' checks).
+// Not the stride-2 layers of the words path (depthwise_s2.h) whose out is over their input where
+// that path cannot run them whole: without planes the op runs them in slabs of rows, which that
+// path can.
 inline bool dw_takes_planes(const DwJob& j, int32_t* ls, int32_t* strip) {
+  if (dw_s2_words_takes(j) && !dw_s2_words_whole_safe(j)) return false;
   return dw_plane_geometry(j, ls, strip);
 }
 
-// (depthwise_small, the 3 x 3 output planes at stride 1: isa/xpulp/depthwise_small.h)
+// The layers this ISA runs whole straight from NHWC, asked by the op before the plane buffer and
+// any slabs: 3 x 3 output planes at stride 1 (depthwise_small.h) and stride-2 layers whose out is
+// not over their input, or far enough before it (depthwise_s2.h dw_s2_words_whole_safe).
+__attribute__((always_inline)) inline bool depthwise_whole(const DwJob& j) {
+  return dw_small_words_path(j) || dw_s2_words_path(j, /*strip: planes, not slabs*/ 1);
+}
 
 // The depthwise layers this ISA has a micro-kernel for (dilation 1 is checked by the op); false:
 // the op runs the reference loop.
 // (Always inlined into the op: GCC made it a function of its own, 136 B more on upstream KWS.)
 __attribute__((always_inline)) inline bool depthwise_fast(const DwJob& j, const DwPlanes& planes) {
+  // First, the slabs of 3x3 stride-2 layers without padding, dyadic with a fused ReLU, whose out
+  // is over their input (depthwise_whole ran the others; dw_takes_planes left these out)
+  if (dw_s2_words_path(j, planes.strip)) return true;
   if (depthwise_planes_path<XpulpPlanes>(j, planes)) return true;
   return depthwise_blocks_path<DepthwiseMac>(j);
 }

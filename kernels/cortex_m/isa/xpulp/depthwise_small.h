@@ -108,9 +108,10 @@ namespace int8 {
 // paths elsewhere; no bit is free).
 constexpr uint32_t kPathDwSmallWords = kPathDwLanesTail;
 
-// Layers of 3 x 3 output planes (the op asks before the planes' checks): stride 1 with padding 1
-// here; true when it ran the layer. The stride-2 geometry (7 x 7 -> 3 x 3) stays on the planes.
-__attribute__((always_inline)) inline bool depthwise_small(const DwJob& j) {
+// Layers of 3 x 3 output planes at stride 1 with padding 1 (depthwise_whole, isa/xpulp/
+// depthwise.h: the op asks before the planes' checks); true when it ran the layer. The stride-2
+// geometry (7 x 7 -> 3 x 3) goes with the other stride-2 layers (depthwise_s2.h).
+__attribute__((always_inline)) inline bool dw_small_words_path(const DwJob& j) {
   // (Both bits first, folded with the mask: no code in a program without the path.)
   if (!kernel_path_on(kPathDwSmallWords) || !kernel_path_on(kPathDyadic)) return false;
   if (dw_small_kind(j) != 1 || j.ioff < -127 || !dw_small_ok(j, 1) ||

@@ -1,0 +1,400 @@
+/* void etmcu_xpulp_dw_s2_words(const DwS2Words* a): a 3x3 depthwise layer (or a slab of its rows)
+   of stride 2 without padding, one channel at a time straight from NHWC, two output rows a pass
+   (isa/xpulp/depthwise_s2.h: the path, DwS2Words, the overlap rule, and dw_s2_words_c, the C
+   form the host runs for the same bits).
+
+   Output rows q and q + 1 read input rows 2q .. 2q + 4 (row 2q + 2 once for both). Along them,
+   output pairs 2k, 2k + 1: per input row r the word A_r = columns 4k .. 4k + 3 (loaded for the
+   last pair as its B) gives output 2k with the tap row's word (fourth byte 0), and the next word
+   B_r = columns 4k + 4 .. 4k + 7, four byte loads with the pixel stride and cv.packlo.b /
+   cv.packhi.b, with A_r makes columns 4k + 2 .. 4k + 5 in one cv.shuffle2.b, which gives output
+   2k + 1. So four outputs take 20 byte loads, 10 packs, 5 shuffles, 12 cv.sdotsp.b, 4 starts
+   and 4 x 4 for the requantization and the store (cmsis::DyadicRelu: cv.clipur to [0, V], one
+   mul, cv.addRN; V = T / m, one division a channel): 67 instructions, 16.75 an output, against
+   the plane path's gather (two cycles an input byte, four bytes an output) and lines. Each row
+   pair starts with A for columns 0 .. 3; its last pair loads one byte a row for B (an even
+   output width) or three and then the odd last output from them (an odd one), so no load past
+   column 2 W_out. An odd last output row runs as a pair whose second row is the first again
+   (its rows 3 and 4 rows 1 and 2, its stores to the same bytes, the second row's first), so
+   every output is stored once with its own sum last.
+
+   Order: channels one at a time, row pairs top to bottom, pairs left to right, a pair's loads of
+   its new columns before its stores (depthwise_s2.h: which outs over their inputs that allows).
+
+   Registers: a0..a4 the five input rows' pointers, a5 C, a6 / a7 the two output rows', s0..s2
+   the tap rows' words, s3 the shuffle's selector, s4 V, s5 m, tp offset * 2^21 + 2^19, s6..s10
+   and s11, t3..t6 the two sets of five words (A and B, their roles swapped from pair to pair),
+   t0, t1 the sums, t2, ra, gp loaded bytes (gp and tp saved and used as in
+   isa/rv32/depthwise_direct.S); the rest in the frame.
+   Encodings as in depthwise_rows.S; cv.packlo.b / cv.packhi.b (0x7b, funct3 1, funct7 0x7c /
+   0x7d: rd's low / high half from the low bytes of rs1, rs2; the other half kept). */
+#define A_X 0
+#define A_Y 4
+#define A_W 8
+#define A_BIAS 12
+#define A_BSTEP 16
+#define A_MULT 20
+#define A_CHANNELS 24
+#define A_C 28
+#define A_RSIN 32
+#define A_RSOUT 36
+#define A_ROWPAIRS 40
+#define A_ODDROW 44
+#define A_PAIRS 48
+#define A_ODDCOL 52
+#define A_IOFF 56
+#define A_T 60
+#define A_OH 64
+
+/* frame: saved registers at 0..56, then */
+#define F_FULL 60
+#define F_ROWP 64
+#define F_Y 68
+#define F_RP 72
+#define F_CH 76
+#define F_X 80
+#define F_W 84
+#define F_ARGS 88
+#define F_PAIRS 92
+#define F_BIAS 96
+#define F_MULT 100
+#define F_ODDCOL 104
+#define F_RSIN 108
+#define F_RSOUT 112
+#define F_UNITS 116
+#define F_SINGLE 120
+#define F_SIZE 128
+
+.macro LB rd, p
+    .insn r 0x2b, 3, 0x00, \rd, \p, a5     /* cv.lb.pr \rd, (\p), C */
+.endm
+.macro PACKLO rd, hi, lo
+    .insn r 0x7b, 1, 0x7c, \rd, \hi, \lo
+.endm
+.macro PACKHI rd, hi, lo
+    .insn r 0x7b, 1, 0x7d, \rd, \hi, \lo
+.endm
+.macro SDOT acc, a, b
+    .insn r 0x7b, 1, 0x54, \acc, \a, \b
+.endm
+/* \r = bytes 2, 3 of \r and 0, 1 of \b (cv.shuffle2.b, selector s3) */
+.macro SHIFT2 r, b
+    .insn r 0x7b, 1, 0x70, \r, \b, s3
+.endm
+.macro CLIP acc
+    .insn r 0x2b, 3, 0x3b, \acc, \acc, s4  /* cv.clipur \acc, \acc, V */
+.endm
+.macro ADDRN acc
+    .insn r 0x5b, 2, 0x55, \acc, \acc, tp  /* cv.addRN \acc, \acc, tp, 21 */
+.endm
+.macro STORE acc, p
+    .insn r 0x2b, 3, 0x10, a5, \p, \acc    /* cv.sb.pr \acc, (\p), C */
+.endm
+.macro REQ acc, p
+    CLIP \acc
+    mul  \acc, \acc, s5
+    ADDRN \acc
+    STORE \acc, \p
+.endm
+/* cv.setup 0, t0, \lab (the count in t0) */
+.macro SETUP_T0 lab
+    .4byte (((\lab - .) >> 2) << 20) | (5 << 15) | (4 << 12) | (14 << 7) | 0x2b
+.endm
+/* A for columns 0 .. 3 of the five rows into \r0..\r4 (four temporaries: no load-use stall) */
+.macro INIT5 r0, r1, r2, r3, r4
+    BUILD4T \r0, a0
+    BUILD4T \r1, a1
+    BUILD4T \r2, a2
+    BUILD4T \r3, a3
+    BUILD4T \r4, a4
+.endm
+/* \b = the four bytes at (\p) with the pixel stride */
+.macro BUILD4T b, p
+    LB   t2, \p
+    LB   ra, \p
+    LB   gp, \p
+    LB   t1, \p
+    PACKLO \b, ra, t2
+    PACKHI \b, t1, gp
+.endm
+/* \b = three bytes at (\p) with the pixel stride (the fourth a copy of the third) */
+.macro TAIL3 b, p
+    LB   t2, \p
+    LB   ra, \p
+    LB   gp, \p
+    PACKLO \b, ra, t2
+    PACKHI \b, gp, gp
+.endm
+/* the two rows' sums of one output from the words \r0..\r4 (t0: row q, t1: row q + 1) */
+.macro SUMS r0, r1, r2, r3, r4
+    SDOT t0, \r0, s0
+    SDOT t0, \r1, s1
+    SDOT t0, \r2, s2
+    SDOT t1, \r2, s0
+    SDOT t1, \r3, s1
+    SDOT t1, \r4, s2
+.endm
+/* one output of both rows from \r0..\r4, requantized and stored (row q + 1 first) */
+.macro OUTPUT r0, r1, r2, r3, r4
+    lw   t0, F_FULL(sp)
+    lw   t1, F_FULL(sp)
+    SUMS \r0, \r1, \r2, \r3, \r4
+    REQ  t1, a7
+    REQ  t0, a6
+.endm
+/* one pair of output columns from A in \a0..\a4, its B (built) in \b0..\b4: output 2k, then A
+   becomes columns 4k + 2 .. 4k + 5, output 2k + 1 */
+.macro PAIR_FROM a0, a1, a2, a3, a4, b0, b1, b2, b3, b4
+    OUTPUT \a0, \a1, \a2, \a3, \a4
+    SHIFT2 \a0, \b0
+    SHIFT2 \a1, \b1
+    SHIFT2 \a2, \b2
+    SHIFT2 \a3, \b3
+    SHIFT2 \a4, \b4
+    OUTPUT \a0, \a1, \a2, \a3, \a4
+.endm
+/* The same, building B (four bytes a row) between output 2k's instructions: no load-use stall */
+.macro PAIR a0, a1, a2, a3, a4, b0, b1, b2, b3, b4
+    lw   t0, F_FULL(sp)
+    lw   t1, F_FULL(sp)
+    LB   t2, a0
+    LB   ra, a0
+    LB   gp, a0
+    SDOT t0, \a0, s0
+    PACKLO \b0, ra, t2
+    LB   t2, a0
+    SDOT t0, \a1, s1
+    PACKHI \b0, t2, gp
+    LB   t2, a1
+    LB   ra, a1
+    LB   gp, a1
+    SDOT t0, \a2, s2
+    PACKLO \b1, ra, t2
+    LB   t2, a1
+    SDOT t1, \a2, s0
+    PACKHI \b1, t2, gp
+    LB   t2, a2
+    LB   ra, a2
+    LB   gp, a2
+    SDOT t1, \a3, s1
+    PACKLO \b2, ra, t2
+    LB   t2, a2
+    SDOT t1, \a4, s2
+    PACKHI \b2, t2, gp
+    LB   t2, a3
+    LB   ra, a3
+    LB   gp, a3
+    CLIP t1
+    PACKLO \b3, ra, t2
+    LB   t2, a3
+    mul  t1, t1, s5
+    PACKHI \b3, t2, gp
+    LB   t2, a4
+    LB   ra, a4
+    LB   gp, a4
+    ADDRN t1
+    PACKLO \b4, ra, t2
+    LB   t2, a4
+    STORE t1, a7
+    PACKHI \b4, t2, gp
+    REQ  t0, a6
+    lw   t0, F_FULL(sp)
+    lw   t1, F_FULL(sp)
+    SHIFT2 \a0, \b0
+    SHIFT2 \a1, \b1
+    SHIFT2 \a2, \b2
+    SHIFT2 \a3, \b3
+    SHIFT2 \a4, \b4
+    SUMS \a0, \a1, \a2, \a3, \a4
+    REQ  t1, a7
+    REQ  t0, a6
+.endm
+
+    .option push
+    .option norvc
+    .option norelax
+    .section .text.etmcu_xpulp_dw_s2_words, "ax", @progbits
+    .globl etmcu_xpulp_dw_s2_words
+    .type etmcu_xpulp_dw_s2_words, @function
+    .p2align 2
+etmcu_xpulp_dw_s2_words:
+    addi sp, sp, -F_SIZE
+    sw   ra, 56(sp)
+    sw   gp, 52(sp)
+    sw   tp, 48(sp)
+    sw   s0, 44(sp)
+    sw   s1, 40(sp)
+    sw   s2, 36(sp)
+    sw   s3, 32(sp)
+    sw   s4, 28(sp)
+    sw   s5, 24(sp)
+    sw   s6, 20(sp)
+    sw   s7, 16(sp)
+    sw   s8, 12(sp)
+    sw   s9, 8(sp)
+    sw   s10, 4(sp)
+    sw   s11, 0(sp)
+    sw   a0, F_ARGS(sp)
+    /* the arguments the loops read, into the frame (no load-use stall on the block's pointer) */
+    lw   t0, A_X(a0)
+    lw   t1, A_Y(a0)
+    lw   t2, A_W(a0)
+    lw   t3, A_BIAS(a0)
+    lw   t4, A_MULT(a0)
+    lw   t5, A_CHANNELS(a0)
+    sw   t0, F_X(sp)
+    sw   t1, F_Y(sp)
+    sw   t2, F_W(sp)
+    sw   t3, F_BIAS(sp)
+    sw   t4, F_MULT(sp)
+    sw   t5, F_CH(sp)
+    lw   t0, A_PAIRS(a0)
+    lw   t1, A_ODDCOL(a0)
+    lw   t2, A_RSIN(a0)
+    lw   t3, A_RSOUT(a0)
+    lw   t4, A_ROWPAIRS(a0)
+    lw   t5, A_ODDROW(a0)
+    sw   t0, F_PAIRS(sp)
+    sw   t1, F_ODDCOL(sp)
+    sw   t2, F_RSIN(sp)
+    sw   t3, F_RSOUT(sp)
+    add  t4, t4, t5
+    sw   t4, F_UNITS(sp)                   /* row pairs, and the odd last row */
+    sw   t5, F_SINGLE(sp)
+    lw   a5, A_C(a0)
+    lw   tp, A_OH(a0)
+    li   s3, 0x05040302                    /* SHIFT2's selector */
+.Lchannel:
+    /* the taps: three words, the fourth byte 0 */
+    lw   a0, F_W(sp)
+    .insn r 0x2b, 3, 0x08, s0, a0, a5      /* cv.lbu.pr: tap 0, zero-extended */
+    LB   t2, a0
+    LB   ra, a0
+    .insn r 0x2b, 3, 0x08, s1, a0, a5
+    .insn r 0x7b, 5, 0x5d, s0, t2, x0      /* cv.insert.b s0, t2, 1 */
+    .insn r 0x7b, 5, 0x5c, s0, ra, x1      /* cv.insert.b s0, ra, 2 */
+    LB   t2, a0
+    LB   ra, a0
+    .insn r 0x2b, 3, 0x08, s2, a0, a5
+    .insn r 0x7b, 5, 0x5d, s1, t2, x0
+    .insn r 0x7b, 5, 0x5c, s1, ra, x1
+    LB   t2, a0
+    LB   ra, a0
+    lw   t0, F_ARGS(sp)
+    lw   a1, F_BIAS(sp)
+    .insn r 0x7b, 5, 0x5d, s2, t2, x0
+    .insn r 0x7b, 5, 0x5c, s2, ra, x1
+    /* full = bias + ioff * (the taps' sum): every window is inside the input */
+    li   t2, 0x01010101
+    .insn r 0x7b, 1, 0x48, t1, s0, t2      /* cv.dotsp.b */
+    SDOT t1, s1, t2
+    SDOT t1, s2, t2
+    lw   t2, A_BSTEP(t0)
+    lw   t3, 0(a1)
+    lw   t4, A_IOFF(t0)
+    lw   a2, F_MULT(sp)
+    add  a1, a1, t2
+    .insn r 0x2b, 3, 0x48, t3, t4, t1      /* cv.mac t3, t4, t1 */
+    /* m and V = T / m */
+    lw   t2, A_T(t0)
+    lw   s5, 0(a2)
+    sw   a1, F_BIAS(sp)
+    sw   t3, F_FULL(sp)
+    addi a2, a2, 4
+    srai s5, s5, 11
+    sw   a2, F_MULT(sp)
+    divu s4, t2, s5
+    lw   t1, F_UNITS(sp)
+    lw   t3, F_X(sp)
+    lw   a6, F_Y(sp)
+    sw   t1, F_RP(sp)
+    sw   t3, F_ROWP(sp)
+    /* the row pairs (units), the odd last row as a pair of that row twice */
+.Lunit:
+    lw   a0, F_ROWP(sp)
+    lw   t2, F_RSIN(sp)
+    lw   t3, F_RSOUT(sp)
+    lw   t1, F_RP(sp)
+    lw   t4, F_SINGLE(sp)
+    lw   t0, F_PAIRS(sp)
+    add  a1, a0, t2
+    add  a2, a1, t2
+    add  a7, a6, t3
+    add  a3, a2, t2
+    add  a4, a3, t2
+    addi t1, t1, -1
+    sw   a4, F_ROWP(sp)                    /* the next pair's first row: this one's last */
+    sw   t1, F_RP(sp)
+    bnez t1, 7f                            /* not the last unit */
+    beqz t4, 7f                            /* the last, a pair */
+    mv   a3, a1                            /* the odd last row: its rows 3, 4 are 1, 2, and the */
+    mv   a4, a2                            /* second row's stores land first, then the first's */
+    mv   a7, a6
+7:  andi t1, t0, 1
+    srli t0, t0, 1                         /* the loop's passes of two pairs */
+    beqz t1, 8f
+    INIT5 s11, t3, t4, t5, t6              /* an odd count: A in s11.., one pair, then the loop */
+    PAIR s11, t3, t4, t5, t6, s6, s7, s8, s9, s10
+    lw   t0, F_PAIRS(sp)
+    srli t0, t0, 1
+1:  beqz t0, 3f
+    SETUP_T0 2f
+    PAIR s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
+    PAIR s11, t3, t4, t5, t6, s6, s7, s8, s9, s10
+2:
+3:  lw   t2, F_ODDCOL(sp)
+    bnez t2, 4f
+    LB   s11, a0                           /* an even width: the last pair's B is one byte a row */
+    LB   t3, a1
+    LB   t4, a2
+    LB   t5, a3
+    LB   t6, a4
+    PAIR_FROM s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
+5:  lw   t2, F_RP(sp)
+    mv   a6, a7                            /* (a6 at the next row, a7 past it) */
+    bnez t2, .Lunit
+    j    .Lchannel_end
+4:  TAIL3 s11, a0                          /* an odd width: three bytes a row, the pair, then the */
+    TAIL3 t3, a1                           /* last output from them */
+    TAIL3 t4, a2
+    TAIL3 t5, a3
+    TAIL3 t6, a4
+    PAIR_FROM s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
+    OUTPUT s11, t3, t4, t5, t6
+    j    5b
+8:  INIT5 s6, s7, s8, s9, s10              /* an even count: A in s6.. */
+    j    1b
+.Lchannel_end:
+    /* the next channel */
+    lw   t2, F_X(sp)
+    lw   t3, F_Y(sp)
+    lw   t4, F_W(sp)
+    lw   t5, F_CH(sp)
+    addi t2, t2, 1
+    addi t3, t3, 1
+    addi t4, t4, 1
+    addi t5, t5, -1
+    sw   t2, F_X(sp)
+    sw   t3, F_Y(sp)
+    sw   t4, F_W(sp)
+    sw   t5, F_CH(sp)
+    bnez t5, .Lchannel
+    lw   ra, 56(sp)
+    lw   gp, 52(sp)
+    lw   tp, 48(sp)
+    lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+    addi sp, sp, F_SIZE
+    ret
+    .size etmcu_xpulp_dw_s2_words, . - etmcu_xpulp_dw_s2_words
+    .option pop
