@@ -47,7 +47,8 @@ enum Path : uint32_t {
   kPathDwSlabs,            // depthwise over its own input: slabs of rows
   kPathConvPointwiseDot,   // 1x1 channels the 4-channel micro-kernel cannot take: dot products
   kPathDwLanes3x3,         // depthwise, MVE lanes: 3x3 windows, multiplier 1; plain RV32: the
-                           // dyadic form of interior blocks without a fused ReLU
+                           // dyadic form of interior blocks without a fused ReLU; Xpulp:
+                           // unpadded 3x3 stride-2 layers from NHWC (depthwise_s2.S)
   kPathDwLanesTail,        // depthwise, MVE lanes: the last channels past a multiple of 4;
                            // plain RV32: stride-2 rows in pairs, the 3 x 3 output planes and
                            // the stride-1 rows straight from NHWC (util/depthwise_direct.h);
