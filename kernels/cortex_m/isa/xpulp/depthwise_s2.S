@@ -15,8 +15,8 @@
    pair starts with A for columns 0 .. 3; its last pair loads one byte a row for B (an even
    output width) or three and then the odd last output from them (an odd one), so no load past
    column 2 W_out. An odd last output row runs as a pair whose second row is the first again
-   (its rows 3 and 4 rows 1 and 2, its stores to the same bytes, the second row's first), so
-   every output is stored once with its own sum last.
+   (its rows 3 and 4 are rows 1 and 2, both rows' stores go to the same bytes, the second row's
+   first), so each of its outputs is stored twice, its own sum last.
 
    Order: channels one at a time, row pairs top to bottom, pairs left to right, a pair's loads of
    its new columns before its stores (depthwise_s2.h: which outs over their inputs that allows).
@@ -24,8 +24,8 @@
    Registers: a0..a4 the five input rows' pointers, a5 C, a6 / a7 the two output rows', s0..s2
    the tap rows' words, s3 the shuffle's selector, s4 V, s5 m, tp offset * 2^21 + 2^19, s6..s10
    and s11, t3..t6 the two sets of five words (A and B, their roles swapped from pair to pair),
-   t0, t1 the sums, t2, ra, gp loaded bytes (gp and tp saved and used as in
-   isa/rv32/depthwise_direct.S); the rest in the frame.
+   t0, t1 the sums, t2, ra, gp (and t1 before a row pair's loop) loaded bytes (gp and tp saved
+   and used as in isa/rv32/depthwise_direct.S); the rest in the frame.
    Encodings as in depthwise_rows.S; cv.packlo.b / cv.packhi.b (0x7b, funct3 1, funct7 0x7c /
    0x7d: rd's low / high half from the low bytes of rs1, rs2; the other half kept). */
 #define A_X 0
