@@ -42,41 +42,7 @@
 #define F_ARGS 84
 #define F_SIZE 96
 
-/* the registers both kernels use beyond the caller-saved ones (at 0..56 of the frame) */
-.macro SAVE_REGS
-    sw   ra, 56(sp)
-    sw   gp, 52(sp)
-    sw   tp, 48(sp)
-    sw   s0, 44(sp)
-    sw   s1, 40(sp)
-    sw   s2, 36(sp)
-    sw   s3, 32(sp)
-    sw   s4, 28(sp)
-    sw   s5, 24(sp)
-    sw   s6, 20(sp)
-    sw   s7, 16(sp)
-    sw   s8, 12(sp)
-    sw   s9, 8(sp)
-    sw   s10, 4(sp)
-    sw   s11, 0(sp)
-.endm
-.macro RESTORE_REGS
-    lw   ra, 56(sp)
-    lw   gp, 52(sp)
-    lw   tp, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
-.endm
+#include "saved_regs.inc"
 /* the nine taps (words at \off of the argument block \base) into s0..s8 */
 .macro LOAD_TAPS off, base
     lw   s0, (\off + 0)(\base)

@@ -28,6 +28,7 @@
    and used as in isa/rv32/depthwise_direct.S); the rest in the frame.
    Encodings as in depthwise_rows.S; cv.packlo.b / cv.packhi.b (0x7b, funct3 1, funct7 0x7c /
    0x7d: rd's low / high half from the low bytes of rs1, rs2; the other half kept). */
+#include "../rv32/saved_regs.inc"
 #define A_X 0
 #define A_Y 4
 #define A_W 8
@@ -219,21 +220,7 @@
     .p2align 2
 etmcu_xpulp_dw_s2_words:
     addi sp, sp, -F_SIZE
-    sw   ra, 56(sp)
-    sw   gp, 52(sp)
-    sw   tp, 48(sp)
-    sw   s0, 44(sp)
-    sw   s1, 40(sp)
-    sw   s2, 36(sp)
-    sw   s3, 32(sp)
-    sw   s4, 28(sp)
-    sw   s5, 24(sp)
-    sw   s6, 20(sp)
-    sw   s7, 16(sp)
-    sw   s8, 12(sp)
-    sw   s9, 8(sp)
-    sw   s10, 4(sp)
-    sw   s11, 0(sp)
+    SAVE_REGS
     sw   a0, F_ARGS(sp)
     /* the arguments the loops read, into the frame (no load-use stall on the block's pointer) */
     lw   t0, A_X(a0)
@@ -379,21 +366,7 @@ etmcu_xpulp_dw_s2_words:
     sw   t4, F_W(sp)
     sw   t5, F_CH(sp)
     bnez t5, .Lchannel
-    lw   ra, 56(sp)
-    lw   gp, 52(sp)
-    lw   tp, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
+    RESTORE_REGS
     addi sp, sp, F_SIZE
     ret
     .size etmcu_xpulp_dw_s2_words, . - etmcu_xpulp_dw_s2_words

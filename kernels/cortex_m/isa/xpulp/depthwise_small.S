@@ -24,6 +24,7 @@
    cv.addRN with shift 21 (0x5b, funct3 2, funct7 0x55), cv.sb.pr (0x2b, funct3 3, funct7 0x10,
    the post-increment in the rd field), cv.min (0x2b, funct3 3, funct7 0x2b), cv.fl1 (0x2b,
    funct3 3, funct7 0x22). */
+#include "../rv32/saved_regs.inc"
 #define A_X 0
 #define A_Y 4
 #define A_W 8
@@ -93,21 +94,7 @@
     .p2align 2
 etmcu_xpulp_dw_small_s1:
     addi sp, sp, -F_SIZE
-    sw   ra, 56(sp)
-    sw   gp, 52(sp)
-    sw   tp, 48(sp)
-    sw   s0, 44(sp)
-    sw   s1, 40(sp)
-    sw   s2, 36(sp)
-    sw   s3, 32(sp)
-    sw   s4, 28(sp)
-    sw   s5, 24(sp)
-    sw   s6, 20(sp)
-    sw   s7, 16(sp)
-    sw   s8, 12(sp)
-    sw   s9, 8(sp)
-    sw   s10, 4(sp)
-    sw   s11, 0(sp)
+    SAVE_REGS
     mv   t2, a0
     lw   t0, A_BSTEP(t2)
     lw   ra, A_AMAX(t2)
@@ -200,21 +187,7 @@ etmcu_xpulp_dw_small_s1:
     COLUMN s6, s7, s8, t6
     addi s11, s11, -1
     bnez s11, .Lchannel
-    lw   ra, 56(sp)
-    lw   gp, 52(sp)
-    lw   tp, 48(sp)
-    lw   s0, 44(sp)
-    lw   s1, 40(sp)
-    lw   s2, 36(sp)
-    lw   s3, 32(sp)
-    lw   s4, 28(sp)
-    lw   s5, 24(sp)
-    lw   s6, 20(sp)
-    lw   s7, 16(sp)
-    lw   s8, 12(sp)
-    lw   s9, 8(sp)
-    lw   s10, 4(sp)
-    lw   s11, 0(sp)
+    RESTORE_REGS
     addi sp, sp, F_SIZE
     ret
     .size etmcu_xpulp_dw_small_s1, . - etmcu_xpulp_dw_small_s1
