@@ -3,8 +3,8 @@
 // a pass, every load two instructions or more ahead of its use; a sum below 0 branches to a store
 // of amin (placed after the loop) and skips the product, a result above amax to its clamp. 18.7
 // cycles an element on ResNet-8's adds (the tables included), against 31 for GCC's code of the C
-// loop (the sign term, both clamps by branches, the pointers stepped one element at a time). An odd last
-// element, and the adds of any other activation range, run the C loop.
+// loop (the sign term, both clamps by branches, the pointers stepped one element at a time). An odd
+// last element, and the adds of any other activation range, run the C loop.
 #pragma once
 #include <stdint.h>
 

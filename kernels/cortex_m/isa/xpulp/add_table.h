@@ -4,7 +4,8 @@
 // next instruction, the product (mulh: five cycles), the sign term and the rounding shift in one
 // cv.addRNr, the clamp as cv.max and cv.min, and a post-increment store: 18 cycles an element
 // against 31 for GCC's code of the C loop (which has no hardware loop, indexes each array and
-// clamps with branches). A fused ReLU's adds take a shorter loop (below: 11 instructions an element).
+// clamps with branches). A fused ReLU's adds take a shorter loop (below: 11 instructions an
+// element).
 #pragma once
 #include <stdint.h>
 
