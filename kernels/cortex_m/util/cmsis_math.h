@@ -191,12 +191,15 @@ struct RequantDyadic {
 inline bool requant_dyadic_ok(int32_t multiplier, int32_t shift) {
   return multiplier > 0 && shift == -1 && (multiplier & 0x7ff) == 0;
 }
-// offset in [-128, 127].
+// offset * 2^21 + 2^19: the rounding and the offset above (the 2^20 of a sum >= 0 apart; an Xpulp
+// kernel's cv.addRN with shift 21 adds that one). offset in [-128, 127].
+inline int32_t dyadic_offset_high(int32_t offset) {
+  return static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (1 << 19);
+}
 inline RequantDyadic requant_dyadic(int32_t multiplier, int32_t offset) {
   const int32_t m = multiplier >> 11;  // > 0 (requant_dyadic_ok)
   const int32_t bits = 32 - __builtin_clz(static_cast<uint32_t>(m));
-  return RequantDyadic{m, (int32_t(1) << (30 - bits)) - 1,
-                       static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (1 << 19)};
+  return RequantDyadic{m, (int32_t(1) << (30 - bits)) - 1, dyadic_offset_high(offset)};
 }
 // With a fused ReLU (amin is the offset, the floor 0), the largest sum v >= 0 whose result is at
 // most amax: (v * m + 3 * 2^19 + offset * 2^21) >> 21 <= amax while
@@ -206,8 +209,11 @@ inline RequantDyadic requant_dyadic(int32_t multiplier, int32_t offset) {
 // [0, V] is also the activation clamp, one instruction instead of two where the kernel clamps the
 // sum anyway (the Xpulp kernels' cv.clipur / cv.min). V * m <= T < 2^29: the product never
 // overflows (V is below the overflow bound 2^(30-L) - 1). amax in [offset, 127].
+inline int32_t dyadic_relu_limit(int32_t offset, int32_t amax) {  // T
+  return (amax - offset + 1) * (int32_t(1) << 21) - (3 << 19) - 1;
+}
 inline int32_t dyadic_relu_bound(int32_t m, int32_t offset, int32_t amax) {
-  return ((amax - offset + 1) * (int32_t(1) << 21) - (3 << 19) - 1) / m;
+  return dyadic_relu_limit(offset, amax) / m;
 }
 // A dyadic channel with a fused ReLU as the kernels requantize it: the sum clamped to [0, v_max]
 // (dyadic_relu_bound), then (v * m + offset_high) >> 21 with offset_high = offset * 2^21 + 3 * 2^19
@@ -216,7 +222,7 @@ struct DyadicRelu {
   int32_t m, v_max, offset_high;
 };
 inline int32_t dyadic_relu_offset_high(int32_t offset) {
-  return static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + (3 << 19);
+  return dyadic_offset_high(offset) + (1 << 20);
 }
 inline DyadicRelu dyadic_relu(int32_t multiplier, int32_t offset, int32_t amax) {
   const int32_t m = multiplier >> 11;  // (requant_dyadic_ok)

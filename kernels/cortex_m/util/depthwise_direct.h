@@ -33,6 +33,9 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+using cmsis::wrap_add;
+using cmsis::wrap_mul;
+
 // One channel of a layer (or of a slab of its rows) for the ISA's kernel
 // (isa/rv32/depthwise_direct.S reads it at these offsets). Its output rows go in up to three
 // segments (the top edge row, the rows inside, the bottom edge row), each with its sum's start
@@ -147,16 +150,20 @@ inline bool dw_direct_wide(const DwJob& j) {
   return dw_rows_contract(j) && (j.x - j.y) % j.in.c == 0;
 }
 
-// The stride-2 form's shape and values: 3x3, stride 2, no padding, the windows of the out's
-// rows and columns inside the input (a slab of rows too: its input from its first window row
-// on), rows of 4 or more outputs.
-inline bool dw_direct_s2_ok(const DwJob& j) {
+// The shape and values of a 3x3 stride-2 layer without padding that a kernel straight from NHWC
+// takes (this path's stride-2 form; Xpulp's isa/xpulp/depthwise_s2.h): channel multiplier 1, the
+// windows of the out's rows and columns inside the input (a slab of rows too: its input from its
+// first window row on), rows of min_width or more outputs, every channel dyadic with a fused ReLU.
+inline bool dw_s2_unpadded_ok(const DwJob& j, int32_t min_width) {
   return j.kh == 3 && j.kw == 3 && j.cm == 1 && j.in.c == j.out.c && j.stride.h == 2 &&
-         j.stride.w == 2 && j.pad.h == 0 && j.pad.w == 0 && j.out.w >= 4 &&
+         j.stride.w == 2 && j.pad.h == 0 && j.pad.w == 0 && j.out.w >= min_width &&
          2 * j.out.w + 1 <= j.in.w && 2 * j.out.h + 1 <= j.in.h && j.out.h >= 1 &&
          j.in.n == j.out.n && j.amin == j.ooff && j.amax >= j.ooff && j.ioff >= -128 &&
          j.ioff <= 128 && cmsis::all_dyadic(j.mult, j.shift, j.in.c);
 }
+
+// The stride-2 form: rows of 4 or more outputs.
+inline bool dw_direct_s2_ok(const DwJob& j) { return dw_s2_unpadded_ok(j, 4); }
 
 // Whether the layer has this path's shape and values: 3x3, stride 1, one column of padding each
 // side, and rows of the input from pad.h above the first output row's centre on (a whole layer,

@@ -24,9 +24,11 @@
 #include <stdint.h>
 
 #include "kernels/api/kernel_paths.h"
+#include "kernels/cortex_m/isa/xpulp/depthwise_channels.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
+#include "kernels/cortex_m/util/depthwise_direct.h"
 #include "kernels/cortex_m/util/paths.h"
 
 namespace etmcu {
@@ -35,22 +37,15 @@ namespace int8 {
 
 // The layer for etmcu_xpulp_dw_s2_words (isa/xpulp/depthwise_s2.S reads it at these offsets).
 struct DwS2Words {
-  const int8_t* x;      // channel 0 of input row 0, column 0 (the first window row)
-  int8_t* y;            // channel 0 of output row 0, column 0
-  const int8_t* w;      // tap t of channel c at w + t * c_step + c
-  const int32_t* bias;  // channel c's at bias + c * bias_step / 4
-  int32_t bias_step;    // 4, or 0 with bias at `zero` (no bias)
-  const int32_t* mult;  // dyadic (cmsis::requant_dyadic_ok) multipliers
-  int32_t channels;     // >= 1
-  int32_t c_step;       // C
-  int32_t rs_in;        // W_in * C
-  int32_t rs_out;       // W_out * C
-  int32_t row_pairs;    // H_out / 2
-  int32_t odd_row;      // H_out % 2
-  int32_t pairs;        // the column pairs in the kernel's loop: (W_out - 2 - odd_col) / 2
-  int32_t odd_col;      // W_out % 2
+  DwWordsChannels ch;  // (x: input row 0, the first window row)
+  int32_t rs_in;       // W_in * C
+  int32_t rs_out;      // W_out * C
+  int32_t row_pairs;   // H_out / 2
+  int32_t odd_row;     // H_out % 2
+  int32_t pairs;       // the column pairs in the kernel's loop: (W_out - 2 - odd_col) / 2
+  int32_t odd_col;     // W_out % 2
   int32_t ioff;
-  int32_t t;            // T of cmsis::dyadic_relu_bound: V = T / m
+  int32_t t;            // T, cmsis::dyadic_relu_limit: V = T / m
   int32_t offset_high;  // offset * 2^21 + 2^19 (cv.addRN adds the other 2^20)
   int32_t zero;
 };
@@ -64,26 +59,25 @@ static_assert(sizeof(void*) != 4 ||
 // channel by channel, rows top to bottom, outputs left to right (safe wherever the kernel's
 // order is: see above).
 inline void dw_s2_words_c(const DwS2Words& a) {
-  const int32_t C = a.c_step, H = 2 * a.row_pairs + a.odd_row;
+  const int32_t C = a.ch.c_step, H = 2 * a.row_pairs + a.odd_row;
   const int32_t W = 2 * a.pairs + 2 + a.odd_col;
-  for (int32_t c = 0; c < a.channels; ++c) {
+  for (int32_t c = 0; c < a.ch.channels; ++c) {
     int32_t t[9], sum = 0;
-    for (int k = 0; k < 9; ++k) sum += t[k] = a.w[static_cast<ptrdiff_t>(k) * C + c];
-    const int32_t full =
-        cmsis::wrap_add(a.bias[c * (a.bias_step / 4)], cmsis::wrap_mul(a.ioff, sum));
-    const int32_t m = a.mult[c] >> 11;
+    for (int k = 0; k < 9; ++k) sum += t[k] = a.ch.w[static_cast<ptrdiff_t>(k) * C + c];
+    const int32_t full = cmsis::wrap_add(dw_words_bias(a.ch, c), cmsis::wrap_mul(a.ioff, sum));
+    const int32_t m = a.ch.mult[c] >> 11;
     const int32_t v_max =
         static_cast<int32_t>(static_cast<uint32_t>(a.t) / static_cast<uint32_t>(m));
     for (int32_t oy = 0; oy < H; ++oy)
       for (int32_t ox = 0; ox < W; ++ox) {
-        const int8_t* p =
-            a.x + static_cast<ptrdiff_t>(2 * oy) * a.rs_in + static_cast<ptrdiff_t>(2 * ox) * C + c;
+        const int8_t* p = a.ch.x + static_cast<ptrdiff_t>(2 * oy) * a.rs_in +
+                          static_cast<ptrdiff_t>(2 * ox) * C + c;
         int32_t v = full;
         for (int ky = 0; ky < 3; ++ky)
           for (int kx = 0; kx < 3; ++kx)
             v += t[3 * ky + kx] * p[static_cast<ptrdiff_t>(ky) * a.rs_in + kx * C];
         v = v < 0 ? 0 : (v > v_max ? v_max : v);
-        a.y[static_cast<ptrdiff_t>(oy) * a.rs_out + static_cast<ptrdiff_t>(ox) * C + c] =
+        a.ch.y[static_cast<ptrdiff_t>(oy) * a.rs_out + static_cast<ptrdiff_t>(ox) * C + c] =
             static_cast<int8_t>((v * m + a.offset_high + (1 << 20)) >> 21);
       }
   }
@@ -108,12 +102,8 @@ constexpr uint32_t kPathDwS2Words = kPathDwLanes3x3;
 // The layer's shape and values (and the path's bits in this build, before any slab).
 inline bool dw_s2_words_takes(const DwJob& j) {
   // (both bits first, folded with the mask: no code in a program without the path)
-  return kernel_path_on(kPathDwS2Words) && kernel_path_on(kPathDyadic) && j.kh == 3 && j.kw == 3 &&
-         j.cm == 1 && j.in.c == j.out.c && j.stride.h == 2 && j.stride.w == 2 && j.pad.h == 0 &&
-         j.pad.w == 0 && j.in.n == 1 && j.out.n == 1 && j.out.h >= 1 && j.out.w >= 2 &&
-         2 * j.out.w + 1 <= j.in.w && 2 * j.out.h + 1 <= j.in.h && j.amin == j.ooff &&
-         j.amax >= j.ooff && j.ioff >= -128 && j.ioff <= 128 &&
-         cmsis::all_dyadic(j.mult, j.shift, j.in.c);
+  return kernel_path_on(kPathDwS2Words) && kernel_path_on(kPathDyadic) && dw_s2_unpadded_ok(j, 2) &&
+         j.in.n == 1;
 }
 
 // Whether the kernel's order allows the whole layer with its out where it is (above).
@@ -134,15 +124,8 @@ __attribute__((always_inline)) inline bool dw_s2_words_path(const DwJob& j, int3
   kernel_path_mark(kPathDyadic);
   const int32_t C = j.in.c;
   DwS2Words a;
-  a.x = j.x;
-  a.y = j.y;
-  a.w = j.w;
   a.zero = 0;
-  a.bias = j.bias ? j.bias : &a.zero;
-  a.bias_step = j.bias ? 4 : 0;
-  a.mult = j.mult;
-  a.channels = C;
-  a.c_step = C;
+  a.ch = dw_words_channels(j, &a.zero);
   a.rs_in = j.in.w * C;
   a.rs_out = j.out.w * C;
   a.row_pairs = j.out.h / 2;
@@ -150,8 +133,8 @@ __attribute__((always_inline)) inline bool dw_s2_words_path(const DwJob& j, int3
   a.odd_col = j.out.w % 2;
   a.pairs = (j.out.w - 2 - a.odd_col) / 2;
   a.ioff = j.ioff;
-  a.t = (j.amax - j.ooff + 1) * (int32_t(1) << 21) - (3 << 19) - 1;
-  a.offset_high = static_cast<int32_t>(static_cast<uint32_t>(j.ooff) << 21) + (1 << 19);
+  a.t = cmsis::dyadic_relu_limit(j.ooff, j.amax);
+  a.offset_high = cmsis::dyadic_offset_high(j.ooff);
 #if defined(__riscv)
   etmcu_xpulp_dw_s2_words(&a);
 #else

@@ -24,6 +24,7 @@
 #include <stdint.h>
 
 #include "kernels/api/kernel_paths.h"
+#include "kernels/cortex_m/isa/xpulp/depthwise_channels.h"
 #include "kernels/cortex_m/isa/xpulp/xpulp_insn.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/depthwise_small.h"
@@ -35,43 +36,35 @@ namespace int8 {
 
 // The layer for etmcu_xpulp_dw_small_s1 (isa/xpulp/depthwise_small.S reads it at these offsets).
 struct DwSmallWords {
-  const int8_t* x;      // channel 0 of input pixel (0, 0); pixel p, channel c at x + p * c_step + c
-  int8_t* y;            // the same for the out
-  const int8_t* w;      // tap t of channel c at w + t * c_step + c
-  const int32_t* bias;  // channel c's at bias + c * bias_step / 4
-  int32_t bias_step;    // 4, or 0 with bias at `zero` (no bias)
-  const int32_t* mult;  // dyadic (cmsis::requant_dyadic_ok) multipliers
-  int32_t channels;     // >= 1
-  int32_t c_step;       // C
+  DwWordsChannels ch;
   uint32_t z;           // the padding's raw value -ioff in each byte
   int32_t amax;         // the upper clamp (the lower one is the offset: a fused ReLU)
   int32_t offset_high;  // offset * 2^21 + 2^19 (cv.addRN adds the other 2^20)
   int32_t zero;
 };
 static_assert(sizeof(void*) != 4 ||
-                  (offsetof(DwSmallWords, bias_step) == 16 && offsetof(DwSmallWords, z) == 32 &&
-                   offsetof(DwSmallWords, offset_high) == 40),
+                  (offsetof(DwSmallWords, z) == 32 && offsetof(DwSmallWords, offset_high) == 40),
               "DwSmallWords layout differs from the one depthwise_small.S reads");
 
 // What etmcu_xpulp_dw_small_s1 computes, word for word (the host's xpulp variant runs it).
 inline void dw_small_words_c(const DwSmallWords& a) {
-  const int32_t C = a.c_step;
+  const int32_t C = a.ch.c_step;
   const uint32_t zb = a.z & 0xffu;
-  for (int32_t c = 0; c < a.channels; ++c) {
+  for (int32_t c = 0; c < a.ch.channels; ++c) {
     uint32_t d[3], w[3];
     for (int r = 0; r < 3; ++r) {
       d[r] = w[r] = 0;
       for (int i = 0; i < 3; ++i) {
         const ptrdiff_t at = static_cast<ptrdiff_t>(3 * r + i) * C + c;
-        d[r] |= static_cast<uint32_t>(static_cast<uint8_t>(a.x[at])) << (8 * i);
-        w[r] |= static_cast<uint32_t>(static_cast<uint8_t>(a.w[at])) << (8 * i);
+        d[r] |= static_cast<uint32_t>(static_cast<uint8_t>(a.ch.x[at])) << (8 * i);
+        w[r] |= static_cast<uint32_t>(static_cast<uint8_t>(a.ch.w[at])) << (8 * i);
       }
     }
-    const int32_t b = a.bias[c * (a.bias_step / 4)];
+    const int32_t b = dw_words_bias(a.ch, c);
     const int32_t z0 = xpulp::sdotsp_b(0, a.z, w[0]), z1 = xpulp::sdotsp_b(0, a.z, w[1]),
                   z2 = xpulp::sdotsp_b(0, a.z, w[2]);
     const int32_t start[3] = {b - z1 - z2, b - z1 - z2 - z0, b - z1 - z0};
-    const int32_t m = a.mult[c] >> 11;
+    const int32_t m = a.ch.mult[c] >> 11;
     const int32_t bound = 0x1fffffff >> (31 - __builtin_clz(static_cast<uint32_t>(m)));
     for (int ox = 0; ox < 3; ++ox) {
       uint32_t col[3];
@@ -85,7 +78,7 @@ inline void dw_small_words_c(const DwSmallWords& a) {
         }
         v = v < 0 ? 0 : (v > bound ? bound : v);
         v = (v * m + a.offset_high + (1 << 20)) >> 21;
-        a.y[static_cast<ptrdiff_t>(3 * oy + ox) * C + c] =
+        a.ch.y[static_cast<ptrdiff_t>(3 * oy + ox) * C + c] =
             static_cast<int8_t>(v < a.amax ? v : a.amax);
       }
     }
@@ -119,18 +112,11 @@ __attribute__((always_inline)) inline bool dw_small_words_path(const DwJob& j) {
     return false;
   kernel_path_mark(kPathDyadic);
   DwSmallWords a;
-  a.x = j.x;
-  a.y = j.y;
-  a.w = j.w;
   a.zero = 0;
-  a.bias = j.bias ? j.bias : &a.zero;
-  a.bias_step = j.bias ? 4 : 0;
-  a.mult = j.mult;
-  a.channels = j.in.c;
-  a.c_step = j.in.c;
+  a.ch = dw_words_channels(j, &a.zero);
   a.z = static_cast<uint32_t>(static_cast<uint8_t>(-j.ioff)) * 0x01010101u;
   a.amax = j.amax;
-  a.offset_high = static_cast<int32_t>(static_cast<uint32_t>(j.ooff) << 21) + (1 << 19);
+  a.offset_high = cmsis::dyadic_offset_high(j.ooff);
 #if defined(__riscv)
   etmcu_xpulp_dw_small_s1(&a);
 #else
