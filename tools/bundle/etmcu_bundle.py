@@ -256,7 +256,7 @@ def bundle(args):
     src = os.path.join(out, "src")
     for d in HEADER_DIRS:
         for name in sorted(os.listdir(os.path.join(ROOT, d))):
-            if name.endswith(".h"):
+            if name.endswith((".h", ".inc")):  # .inc: the assembly kernels' shared macros
                 os.makedirs(os.path.join(src, d), exist_ok=True)
                 shutil.copy(os.path.join(ROOT, d, name), os.path.join(src, d, name))
     for rel in sources:
