@@ -25,7 +25,7 @@ import corpus_table  # noqa: E402  (compare())
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
+SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]
 # The exporter's default requantization is dyadic (one 32-bit multiply where a kernel has that
 # form: python/etmcu/quantize.py dyadic_requant); these seeds also run exported with
 # `--requant frexp` (upstream's Q31 factors), so both forms of each kernel run on the simulator.
@@ -219,6 +219,12 @@ DW_S2_WORDS = ((1, 3, 14, 28), [
     "nn.Sequential(nn.Conv2d(3, 6, (2, 14)), nn.Conv2d(6, 6, 3, stride=2, groups=6), nn.ReLU())",  # 6 x 7
     "nn.Sequential(nn.Conv2d(3, 1, (2, 2)), nn.Conv2d(1, 1, 3, stride=2, groups=1), nn.ReLU())",  # 6 x 13
     "nn.Sequential(nn.Conv2d(3, 7, (6, 10)), nn.Conv2d(7, 7, 3, stride=2, groups=7), nn.ReLU())"])  # 4 x 9
+# Seed 15 is not drawn: the widest output rows that kernel takes (127: the buffer of a row pair's
+# first input row in its frame, depthwise_s2.h kDwS2MaxWidth; three rows: a pair and the odd last
+# row), and rows one wider, which take the plane path.
+DW_S2_WIDE = ((1, 3, 7, 258), [
+    "nn.Sequential(nn.Conv2d(3, 2, (1, 3)), nn.Conv2d(2, 2, 3, stride=2, groups=2), nn.ReLU())",  # 3 x 127
+    "nn.Sequential(nn.Conv2d(3, 3, 1), nn.Conv2d(3, 3, 3, stride=2, groups=3), nn.ReLU())"])  # 3 x 128
 BOARDS = {"cv32e40p": "rv32", "cv32e40p-pulp": "xpulp"}
 
 
@@ -248,6 +254,8 @@ def draw_model(seed):
         return DW_DIRECT
     if seed == 14:
         return DW_S2_WORDS
+    if seed == 15:
+        return DW_S2_WIDE
     rng = random.Random(seed)
     c, h, w = rng.choice([1, 2, 3, 4, 8]), rng.randint(8, 22), rng.randint(6, 22)
     shape = (1, c, h, w)
@@ -320,7 +328,7 @@ def random_models(tmp_path_factory):
     for seed, requant in MODELS:
         shape, layers = draw_model(seed)
         src = out / f"random_{seed}.py"
-        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12, 13, 14)))
+        src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12, 13, 14, 15)))
         pte = out / f"random_{seed}_{requant}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
                             "--quantize", "int8", "--calibration", "8", "--requant", requant],

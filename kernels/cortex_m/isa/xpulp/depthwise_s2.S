@@ -8,20 +8,24 @@
    last pair as its B) gives output 2k with the tap row's word (fourth byte 0), and the next word
    B_r = columns 4k + 4 .. 4k + 7, four byte loads with the pixel stride and cv.packlo.b /
    cv.packhi.b, with A_r makes columns 4k + 2 .. 4k + 5 in one cv.shuffle2.b, which gives output
-   2k + 1. So four outputs take 20 byte loads, 10 packs, 5 shuffles, 12 cv.sdotsp.b, 4 starts
-   and 4 x 4 for the requantization and the store (cmsis::DyadicRelu: cv.clipur to [0, V], one
-   mul, cv.addRN; V = T / m, one division a channel): 67 instructions, 16.75 an output, against
-   the plane path's gather (two cycles an input byte, four bytes an output) and lines. Each row
-   pair starts with A for columns 0 .. 3; its last pair loads one byte a row for B (an even
-   output width) or three and then the odd last output from them (an odd one), so no load past
-   column 2 W_out. An odd last output row runs as a pair whose second row is the first again
+   2k + 1. A row pair's first input row is the last pair's fifth: its words come from a buffer
+   in the frame (one lw each) where the last pair stored them (one cv.sw each), and a channel's
+   first row pair finds its first row's words there from a loop before it (seven instructions a
+   word). So four outputs take 16 byte loads, 8 packs, a word's load and store, 5 shuffles, 12
+   cv.sdotsp.b, 4 starts and 4 x 4 for the requantization and the store (cmsis::DyadicRelu:
+   cv.clipur to [0, V], one mul, cv.addRN; V = T / m, one division a channel): 63 instructions,
+   15.75 an output (67 building the first row's words too), against the plane path's gather (two
+   cycles an input byte, four bytes an output) and lines. Each row pair starts with A for
+   columns 0 .. 3; its last pair loads one byte a row for B (an even output width) or three and
+   then the odd last output from them (an odd one), so no load past column 2 W_out; the next pair's rows
+   start from where the fifth row's loads left its pointer (F_SKIP: W_in * C less the bytes read). An odd last output row runs as a pair whose second row is the first again
    (its rows 3 and 4 are rows 1 and 2, both rows' stores go to the same bytes, the second row's
    first), so each of its outputs is stored twice, its own sum last.
 
    Order: channels one at a time, row pairs top to bottom, pairs left to right, a pair's loads of
    its new columns before its stores (depthwise_s2.h: which outs over their inputs that allows).
 
-   Registers: a0..a4 the five input rows' pointers, a5 C, a6 / a7 the two output rows', s0..s2
+   Registers: a0 the buffer's next word, a1..a4 the input rows 1..4's pointers, a5 C, a6 / a7 the two output rows', s0..s2
    the tap rows' words, s3 the shuffle's selector, s4 V, s5 m, tp offset * 2^21 + 2^19, s6..s10
    and s11, t3..t6 the two sets of five words (A and B, their roles swapped from pair to pair),
    t0, t1 the sums, t2, ra, gp (and t1 before a row pair's loop) loaded bytes (gp and tp saved
@@ -29,6 +33,7 @@
    Encodings as in depthwise_rows.S; cv.packlo.b / cv.packhi.b (0x7b, funct3 1, funct7 0x7c /
    0x7d: rd's low / high half from the low bytes of rs1, rs2; the other half kept). */
 #include "../rv32/saved_regs.inc"
+#include "depthwise_s2_width.h"
 #define A_X 0
 #define A_Y 4
 #define A_W 8
@@ -49,7 +54,7 @@
 
 /* frame: saved registers at 0..56, then */
 #define F_FULL 60
-#define F_ROWP 64
+#define F_ODDP 64
 #define F_Y 68
 #define F_RP 72
 #define F_CH 76
@@ -64,7 +69,10 @@
 #define F_RSOUT 112
 #define F_UNITS 116
 #define F_SINGLE 120
-#define F_SIZE 128
+#define F_SKIP 124
+#define F_LOOPS 128
+#define F_BUF 144                          /* row 0's words (depthwise_s2_width.h) */
+#define F_SIZE ((F_BUF + 4 * (ETMCU_XPULP_DW_S2_MAX_WIDTH / 2 + 1) + 15) / 16 * 16)
 
 .macro LB rd, p
     .insn r 0x2b, 3, 0x00, \rd, \p, a5     /* cv.lb.pr \rd, (\p), C */
@@ -101,13 +109,19 @@
 .macro SETUP_T0 lab
     .4byte (((\lab - .) >> 2) << 20) | (5 << 15) | (4 << 12) | (14 << 7) | 0x2b
 .endm
-/* A for columns 0 .. 3 of the five rows into \r0..\r4 (four temporaries: no load-use stall) */
+/* \r = the buffer's next word (cv.sw \r, 4(a0!)) */
+.macro SWBUF r
+    .insn s 0x2b, 2, \r, 4(a0)
+.endm
+/* A for columns 0 .. 3 of the five rows into \r0..\r4 (row 0 the buffer's first word, row 4's
+   stored there; four temporaries: no load-use stall) */
 .macro INIT5 r0, r1, r2, r3, r4
-    BUILD4T \r0, a0
+    lw   \r0, 0(a0)
     BUILD4T \r1, a1
     BUILD4T \r2, a2
     BUILD4T \r3, a3
     BUILD4T \r4, a4
+    SWBUF \r4
 .endm
 /* \b = the four bytes at (\p) with the pixel stride */
 .macro BUILD4T b, p
@@ -154,28 +168,24 @@
     SHIFT2 \a4, \b4
     OUTPUT \a0, \a1, \a2, \a3, \a4
 .endm
-/* The same, building B (four bytes a row) between output 2k's instructions: no load-use stall */
+/* The same, building B (four bytes a row) between output 2k's instructions, no load-use stall;
+   row 0's B is the buffer's next word (the last pass's row 4, a0) and row 4's B replaces it */
 .macro PAIR a0, a1, a2, a3, a4, b0, b1, b2, b3, b4
     lw   t0, F_FULL(sp)
     lw   t1, F_FULL(sp)
-    LB   t2, a0
-    LB   ra, a0
-    LB   gp, a0
-    SDOT t0, \a0, s0
-    PACKLO \b0, ra, t2
-    LB   t2, a0
-    SDOT t0, \a1, s1
-    PACKHI \b0, t2, gp
+    lw   \b0, 0(a0)
     LB   t2, a1
     LB   ra, a1
+    SDOT t0, \a0, s0
     LB   gp, a1
-    SDOT t0, \a2, s2
+    SDOT t0, \a1, s1
     PACKLO \b1, ra, t2
     LB   t2, a1
-    SDOT t1, \a2, s0
+    SDOT t0, \a2, s2
     PACKHI \b1, t2, gp
     LB   t2, a2
     LB   ra, a2
+    SDOT t1, \a2, s0
     LB   gp, a2
     SDOT t1, \a3, s1
     PACKLO \b2, ra, t2
@@ -198,6 +208,7 @@
     LB   t2, a4
     STORE t1, a7
     PACKHI \b4, t2, gp
+    SWBUF \b4
     REQ  t0, a6
     lw   t0, F_FULL(sp)
     lw   t1, F_FULL(sp)
@@ -248,6 +259,20 @@ etmcu_xpulp_dw_s2_words:
     add  t4, t4, t5
     sw   t4, F_UNITS(sp)                   /* row pairs, and the odd last row */
     sw   t5, F_SINGLE(sp)
+    andi t4, t0, 1
+    srli t5, t0, 1
+    sw   t4, F_ODDP(sp)                    /* an odd count of loop pairs: one before the loop */
+    sw   t5, F_LOOPS(sp)                   /* the loop's passes of two pairs */
+    /* a row's bytes in a unit: 4 + 4 pairs + (1 or 3); the next unit's row 1 is row 4's end plus
+       W_in * C less those bytes (its row 0, row 4, comes from the buffer) */
+    slli t0, t0, 2
+    addi t0, t0, 5
+    slli t1, t1, 1
+    add  t0, t0, t1
+    lw   t4, A_C(a0)
+    mul  t0, t0, t4
+    sub  t0, t2, t0
+    sw   t0, F_SKIP(sp)
     lw   a5, A_C(a0)
     lw   tp, A_OH(a0)
     li   s3, 0x05040302                    /* SHIFT2's selector */
@@ -292,38 +317,44 @@ etmcu_xpulp_dw_s2_words:
     sw   a2, F_MULT(sp)
     divu s4, t2, s5
     lw   t1, F_UNITS(sp)
-    lw   t3, F_X(sp)
+    lw   a4, F_X(sp)
+    lw   t0, F_PAIRS(sp)
     lw   a6, F_Y(sp)
     sw   t1, F_RP(sp)
-    sw   t3, F_ROWP(sp)
+    /* row 0's words into the buffer: pairs + 1 whole words, then the last pair's B (a4 then at
+       row 0's end: the first unit's rows follow from it as the next units' from row 4's) */
+    addi a0, sp, F_BUF
+    addi t0, t0, 1
+    SETUP_T0 9f
+    BUILD4T t3, a4
+    SWBUF t3
+9:  lw   t2, F_ODDCOL(sp)
+    bnez t2, 10f
+    LB   t3, a4
+    j    11f
+10: TAIL3 t3, a4
+11: sw   t3, 0(a0)
     /* the row pairs (units), the odd last row as a pair of that row twice */
 .Lunit:
-    lw   a0, F_ROWP(sp)
+    lw   t0, F_SKIP(sp)                    /* (a4 at the last row's end: row 0 is in the buffer) */
     lw   t2, F_RSIN(sp)
     lw   t3, F_RSOUT(sp)
     lw   t1, F_RP(sp)
-    lw   t4, F_SINGLE(sp)
-    lw   t0, F_PAIRS(sp)
-    add  a1, a0, t2
+    lw   t4, F_ODDP(sp)
+    addi a0, sp, F_BUF
+    add  a1, a4, t0
     add  a2, a1, t2
     add  a7, a6, t3
     add  a3, a2, t2
-    add  a4, a3, t2
     addi t1, t1, -1
-    sw   a4, F_ROWP(sp)                    /* the next pair's first row: this one's last */
+    add  a4, a3, t2
     sw   t1, F_RP(sp)
-    bnez t1, 7f                            /* not the last unit */
-    beqz t4, 7f                            /* the last, a pair */
-    mv   a3, a1                            /* the odd last row: its rows 3, 4 are 1, 2, and the */
-    mv   a4, a2                            /* second row's stores land first, then the first's */
-    mv   a7, a6
-7:  andi t1, t0, 1
-    srli t0, t0, 1                         /* the loop's passes of two pairs */
-    beqz t1, 8f
+    beqz t1, .Llast_unit                   /* (an odd last row: back to 7 as a pair of itself) */
+7:  lw   t0, F_LOOPS(sp)
+    beqz t4, 8f
     INIT5 s11, t3, t4, t5, t6              /* an odd count: A in s11.., one pair, then the loop */
     PAIR s11, t3, t4, t5, t6, s6, s7, s8, s9, s10
-    lw   t0, F_PAIRS(sp)
-    srli t0, t0, 1
+    lw   t0, F_LOOPS(sp)
 1:  beqz t0, 3f
     SETUP_T0 2f
     PAIR s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
@@ -331,26 +362,35 @@ etmcu_xpulp_dw_s2_words:
 2:
 3:  lw   t2, F_ODDCOL(sp)
     bnez t2, 4f
-    LB   s11, a0                           /* an even width: the last pair's B is one byte a row */
+    LB   t6, a4                            /* an even width: the last pair's B is one byte a row */
     LB   t3, a1
     LB   t4, a2
     LB   t5, a3
-    LB   t6, a4
+    lw   s11, 0(a0)
+    sw   t6, 0(a0)
     PAIR_FROM s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
 5:  lw   t2, F_RP(sp)
     mv   a6, a7                            /* (a6 at the next row, a7 past it) */
     bnez t2, .Lunit
     j    .Lchannel_end
-4:  TAIL3 s11, a0                          /* an odd width: three bytes a row, the pair, then the */
+4:  lw   s11, 0(a0)                        /* an odd width: three bytes a row, the pair, then the */
     TAIL3 t3, a1                           /* last output from them */
     TAIL3 t4, a2
     TAIL3 t5, a3
     TAIL3 t6, a4
+    sw   t6, 0(a0)
     PAIR_FROM s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
     OUTPUT s11, t3, t4, t5, t6
     j    5b
 8:  INIT5 s6, s7, s8, s9, s10              /* an even count: A in s6.. */
     j    1b
+.Llast_unit:
+    lw   t0, F_SINGLE(sp)
+    beqz t0, 7b                            /* the last, a pair */
+    mv   a3, a1                            /* the odd last row: its rows 3, 4 are 1, 2, and the */
+    mv   a4, a2                            /* second row's stores land first, then the first's */
+    mv   a7, a6
+    j    7b
 .Lchannel_end:
     /* the next channel */
     lw   t2, F_X(sp)

@@ -6,8 +6,9 @@
 // Why not the plane path: its gather costs two cycles an input byte, and at stride 2 an output
 // has four input bytes, so MobileNetV1's stride-2 layers ran at 24 to 31 cycles an output
 // (0.29-0.37 MAC/cycle) with the lines' 11. Here the words are built from the input itself:
-// four byte loads and two packs a word, two output rows sharing their middle input row, 16.75
-// instructions an output (depthwise_s2.S).
+// four byte loads and two packs a word, two output rows sharing their middle input row and
+// taking their first from the words the last pair built of its fifth (a buffer in the kernel's
+// frame: depthwise_s2_width.h), 15.75 instructions an output (depthwise_s2.S).
 //
 // Taken when every channel is dyadic with a fused ReLU (amin is the output offset: the sum
 // clamped to [0, V], one product, as util/depthwise_small.h), the channel multiplier is 1 and the
@@ -25,6 +26,7 @@
 
 #include "kernels/api/kernel_paths.h"
 #include "kernels/cortex_m/isa/xpulp/depthwise_channels.h"
+#include "kernels/cortex_m/isa/xpulp/depthwise_s2_width.h"
 #include "kernels/cortex_m/util/cmsis_math.h"
 #include "kernels/cortex_m/util/conv_util.h"
 #include "kernels/cortex_m/util/depthwise_conv2d.h"
@@ -95,6 +97,9 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
+// The widest output rows the kernel takes (its frame's buffer: depthwise_s2_width.h).
+constexpr int32_t kDwS2MaxWidth = ETMCU_XPULP_DW_S2_MAX_WIDTH;
+
 // The path's bit on this ISA: kPathDwLanes3x3 (MVE's 3x3 lanes and the plain core's dyadic
 // interior blocks elsewhere; no bit is free).
 constexpr uint32_t kPathDwS2Words = kPathDwLanes3x3;
@@ -103,7 +108,7 @@ constexpr uint32_t kPathDwS2Words = kPathDwLanes3x3;
 inline bool dw_s2_words_takes(const DwJob& j) {
   // (both bits first, folded with the mask: no code in a program without the path)
   return kernel_path_on(kPathDwS2Words) && kernel_path_on(kPathDyadic) && dw_s2_unpadded_ok(j, 2) &&
-         j.in.n == 1;
+         j.in.n == 1 && j.out.w <= kDwS2MaxWidth;
 }
 
 // Whether the kernel's order allows the whole layer with its out where it is (above).
