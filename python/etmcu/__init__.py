@@ -84,7 +84,9 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     the .pte), named blobs the runtime finds by name at method load, as upstream's
     external_constants=True does; the .pte then carries no constant bytes.
     overlap: let outs overlap the start of a dying input where the op's kernel declares an
-    offset contract (lowering/overlap.py; memory_planner.py); False: whole-tensor plan only.
+    offset contract (lowering/overlap.py; memory_planner.py) and the planned bytes need it;
+    "every": also where they do not (the tests of the kernels' overlap paths); False:
+    whole-tensor plan only.
     int8_io: with quantize="int8", the method's inputs and outputs are the int8 tensors (4-D ones
     channels-last) instead of float32: the caller quantizes/dequantizes with the (scale, zero
     point) recorded in the program (named data "etmcu.io_quant.<method>", prog.io_quant,

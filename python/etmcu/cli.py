@@ -177,6 +177,10 @@ def main(argv=None):
     ex.add_argument("--no-overlap", action="store_true",
                     help="disable offset overlaps (outs over the start of a dying input where the "
                          "kernel's contract allows): whole-tensor plan")
+    ex.add_argument("--every-overlap", action="store_true",
+                    help="keep every offset overlap the kernels allow, also those the planned bytes "
+                         "do not need (by default dropped: an out over its input costs its kernel "
+                         "time); for tests of the kernels' overlap paths")
     ex.add_argument("--external-constants", action="store_true",
                     help="write the constants to a .ptd beside the .pte (same stem), found by name at "
                          "method load; run with --data FILE.ptd")
@@ -251,8 +255,9 @@ def main(argv=None):
             raise ExportError("--int8-io needs --quantize int8", op="export")
         if args.upstream_ops and args.quantize is None:
             raise ExportError("--upstream-ops needs --quantize int8", op="export")
+        overlap = False if args.no_overlap else "every" if args.every_overlap else True
         prog = export(model, tuple(inputs), memory_regions=args.memory_regions,
-                      inplace=not args.no_inplace, overlap=not args.no_overlap,
+                      inplace=not args.no_inplace, overlap=overlap,
                       quantize=args.quantize,
                       calibration=calibration, scratch_target=args.scratch_target,
                       softmax=args.softmax, frontend=frontend,

@@ -48,7 +48,7 @@ def _model():
 def programs(tmp_path_factory):
     out = tmp_path_factory.mktemp("overlap_targets")
     x = (torch.randn(SHAPE, generator=torch.Generator().manual_seed(3)),)
-    a = export(_model(), x, quantize="int8", int8_io=True)
+    a = export(_model(), x, quantize="int8", int8_io=True, overlap="every")
     b = export(_model(), x, quantize="int8", int8_io=True, overlap=False)
     assert a.plan.overlaps >= 6, a.plan.overlaps
     assert a.plan.planned_bytes < b.plan.planned_bytes

@@ -331,7 +331,8 @@ def random_models(tmp_path_factory):
         src.write_text(model_source(shape, seed, layers, branches=seed in (8, 9, 10, 12, 13, 14, 15)))
         pte = out / f"random_{seed}_{requant}.pte"
         p = subprocess.run(["/usr/bin/python3", "-m", "etmcu.cli", "export", f"{src}:Model", "-o", str(pte),
-                            "--quantize", "int8", "--calibration", "8", "--requant", requant],
+                            "--quantize", "int8", "--calibration", "8", "--requant", requant,
+                            "--every-overlap"],
                            cwd=ROOT, env=env, capture_output=True, text=True)
         assert p.returncode == 0, p.stderr + "\n" + src.read_text()
         x = np.random.default_rng(seed).standard_normal(shape).astype(np.float32)

@@ -61,6 +61,20 @@ def test_zoo_below_the_naive_floor(name, tmp_path):
     _same_outputs(a, b, mod.INPUT_SHAPES[0], tmp_path)
 
 
+def test_default_plan_keeps_only_the_overlaps_its_bytes_need():
+    """An out over its input costs its kernel time (slabs, strips, loops last to first): the
+    default plan drops every overlap link the planned bytes do not need, overlap="every" keeps
+    them (the overlap paths' tests), for the same bytes."""
+    mod, m = q_util.model("mobilenet_v1")
+    x = (torch.randn(mod.INPUT_SHAPES[0], generator=torch.Generator().manual_seed(0)),)
+    a = export(m, x, quantize="int8", int8_io=True)
+    e = export(m, x, quantize="int8", int8_io=True, overlap="every")
+    print(f"mobilenet_v1: {a.plan.overlaps} overlaps by default, {e.plan.overlaps} kept with "
+          f"overlap='every', {a.plan.planned_bytes} / {e.plan.planned_bytes} B")
+    assert a.plan.planned_bytes == e.plan.planned_bytes
+    assert 0 < a.plan.overlaps < e.plan.overlaps
+
+
 def _random_cnn(seed):
     """Stride 1-2, kernels 1-5, depthwise and pointwise, asymmetric 'same' pads (ZeroPad2d)."""
     rng = np.random.default_rng(seed)
