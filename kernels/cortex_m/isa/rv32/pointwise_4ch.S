@@ -19,7 +19,8 @@
    above 0 against 16); the general copy sits after the return. Blocks whose channels are dyadic
    and whose set-up is once per layer (the convolution's interior: util/pointwise.h
    set_dyadic_block gives them a floor of 1 or above INT32_MIN) call etmcu_rv32_requant3_relu_dy
-   (REQ3D, 7 cycles a sum above 0) or etmcu_rv32_requant3_clamp_dy (REQ3G, 9) instead. An odd
+   (two flows: 6 cycles a sum above 0, 2 one of 0 or less, 3 more where the sign changes) or
+   etmcu_rv32_requant3_clamp_dy (REQ3G, 9) instead. An odd
    last pixel is computed as a pair with itself, and the pair's outputs go through the triple's
    requantization as three pixels (the second one twice): four more requantizations once per
    call instead of 500 B of code.
@@ -202,21 +203,6 @@
     REQ3R \k, \acc2, a3, r\k\()c
 .endm
 
-/* REQ3R in the dyadic form (a block whose floor is 1: util/pointwise.h set_dyadic_block; m in a4,
-   offset * 2^21 + 3 * 2^19 in a5, the sums' clamp V in a6): a sum of 0 or less stores amin, one
-   above V amax (its fixup), any other (v * m + a5) >> 21 (cmsis_math.h requantize_offset_dyadic
-   with the sign term and 2^19 folded): `mv, blez, blt, mul, add, srai, sb`, 7 cycles. */
-.macro REQ3D k, acc, ybase, id
-    mv   t0, t5
-    blez \acc, .Lst\id
-    blt  a6, \acc, .Lhi\id
-    mul  t0, \acc, a4
-    add  t0, t0, a5
-    srai t0, t0, 21
-.Lst\id:
-    sb   t0, \k(\ybase)
-.endm
-
 /* the dyadic form of any other activation (kDyadicClamp: m in a4, offset * 2^21 + 3 * 2^19 in a5,
    the sums' clamps V in a6 and Vlo in a7): a sum above V stores amax, one below Vlo amin (their
    fixups), any other (v * m + a5 - (v < 0 ? 2^20 : 0)) >> 21 (requantize_offset_dyadic), which
@@ -234,8 +220,8 @@
     sb   t0, \k(\ybase)
 .endm
 
-/* channel k of the three pixels in a dyadic form (REQ3D or REQ3G, their fixups' ids d.. / g..):
-   m, the offset term and V, and for REQ3G Vlo */
+/* channel k of the three pixels in the dyadic clamp form (REQ3G, its fixups' ids g..): m, the
+   offset term and V, and Vlo */
 .macro DY_CHANNEL form, id, k, acc0, acc1, acc2
     lw   a4, (A_ROUND + 4 * \k)(a0)
     lw   a5, (A_OFFH + 4 * \k)(a0)
@@ -704,22 +690,86 @@ etmcu_rv32_pointwise_runs9s1:
     .size etmcu_rv32_pointwise_runs9s1, . - etmcu_rv32_pointwise_runs9s1
 
 /* void etmcu_rv32_requant3_relu_dy(): the three-pixel pass's twelve outputs in the dyadic ReLU
-   form (REQ3D), called from the pass of etmcu_rv32_pointwise_4ch where the block's floor is 1
-   (util/pointwise.h set_dyadic_block, which names it in PointwiseBlock::requant_fn behind
-   kPathDyadic: only programs with such blocks link it). Its registers: the sums in s0..s11, the
-   outputs at a1..a3, t5/t6 amin/amax; clobbers a4..a6, t0. */
+   form, called from the pass of etmcu_rv32_pointwise_4ch where the block's
+   floor is 1 (util/pointwise.h set_dyadic_block, which names it in PointwiseBlock::requant_fn
+   behind kPathDyadic: only programs with such blocks link it). Its registers: the sums in
+   s0..s11, the outputs at a1..a3, t5/t6 amin/amax; clobbers a4..a6, t0.
+   Two copies of the twelve outputs, as the Xpulp kernel's ReLU flows (isa/xpulp/pointwise_4ch.S
+   RELU_POS / RELU_NEG): in the positive flow (the last sum was above 0) an output's test falls
+   through to its arithmetic and store (6 cycles: a sum above V stores amax through its fixup,
+   any other (v * m + offset * 2^21 + 3 * 2^19) >> 21, cmsis_math.h requantize_offset_dyadic with
+   the sign term and 2^19 folded), in the negative flow to the store of amin (2);
+   a change of sign branches (3 cycles) into the other flow at the same output. One flow spent a
+   `mv` of amin and a taken branch on every sum of 0 or less (7 / 5 cycles; about half the sums
+   of a ReLU layer are below 0). */
+/* output n of the flows: channel k's sum acc, its output at k(ybase) */
+.macro RD_POS n, k, acc, ybase
+.Ldpc\n:
+    blez \acc, .Ldns\n
+.Ldpb\n:
+    blt  a6, \acc, .Ldhi\n
+    mul  t0, \acc, a4
+    add  t0, t0, a5
+    srai t0, t0, 21
+.Ldst\n:
+    sb   t0, \k(\ybase)
+.endm
+.macro RD_NEG n, k, acc, ybase
+.Ldnc\n:
+    bgtz \acc, .Ldpb\n
+.Ldns\n:
+    sb   t5, \k(\ybase)
+.endm
+/* channel k's m, offset term and V (both flows, before its first output) */
+.macro RD_PARAMS k
+    lw   a4, (A_ROUND + 4 * \k)(a0)
+    lw   a5, (A_OFFH + 4 * \k)(a0)
+    lw   a6, (A_RIGHT + 4 * \k)(a0)
+.endm
     .section .text.etmcu_rv32_requant3_relu_dy, "ax", @progbits
     .globl etmcu_rv32_requant3_relu_dy
     .type etmcu_rv32_requant3_relu_dy, @function
     .p2align 2
 etmcu_rv32_requant3_relu_dy:
-    DY_CHANNEL REQ3D, d, 0, s0, s4, s8
-    DY_CHANNEL REQ3D, d, 1, s1, s5, s9
-    DY_CHANNEL REQ3D, d, 2, s2, s6, s10
-    DY_CHANNEL REQ3D, d, 3, s3, s7, s11
+    /* the negative flow first (the more common sign) */
+    RD_PARAMS 0
+    RD_NEG 0, 0, s0, a1
+    RD_NEG 1, 0, s4, a2
+    RD_NEG 2, 0, s8, a3
+    RD_PARAMS 1
+    RD_NEG 3, 1, s1, a1
+    RD_NEG 4, 1, s5, a2
+    RD_NEG 5, 1, s9, a3
+    RD_PARAMS 2
+    RD_NEG 6, 2, s2, a1
+    RD_NEG 7, 2, s6, a2
+    RD_NEG 8, 2, s10, a3
+    RD_PARAMS 3
+    RD_NEG 9, 3, s3, a1
+    RD_NEG 10, 3, s7, a2
+    RD_NEG 11, 3, s11, a3
     ret
-    .irp id, d0a, d0b, d0c, d1a, d1b, d1c, d2a, d2b, d2c, d3a, d3b, d3c
-    CLAMP_FIXUP_HI \id, t6
+    RD_POS 0, 0, s0, a1
+    RD_POS 1, 0, s4, a2
+    RD_POS 2, 0, s8, a3
+    RD_PARAMS 1
+    RD_POS 3, 1, s1, a1
+    RD_POS 4, 1, s5, a2
+    RD_POS 5, 1, s9, a3
+    RD_PARAMS 2
+    RD_POS 6, 2, s2, a1
+    RD_POS 7, 2, s6, a2
+    RD_POS 8, 2, s10, a3
+    RD_PARAMS 3
+    RD_POS 9, 3, s3, a1
+    RD_POS 10, 3, s7, a2
+    RD_POS 11, 3, s11, a3
+    ret
+    /* a sum above V: amax, stored in the positive flow */
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+.Ldhi\n:
+    mv   t0, t6
+    j    .Ldst\n
     .endr
     .size etmcu_rv32_requant3_relu_dy, . - etmcu_rv32_requant3_relu_dy
 
