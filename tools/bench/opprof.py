@@ -42,13 +42,23 @@ def demangle(names):
 
 
 def call_graph(elf, arch="riscv"):
-    """caller -> set of callees (direct calls and tail calls to function entries)."""
+    """caller -> set of callees (direct calls and tail calls to function entries, and functions
+    whose address the caller computes)."""
     p = subprocess.run([OBJDUMP[arch], "-d", "--no-show-raw-insn", elf], capture_output=True, text=True)
+    return parse_call_graph(p.stdout)
+
+
+def parse_call_graph(disassembly):
+    """call_graph's edges from objdump -d output."""
     graph = defaultdict(set)
     cur = None
     head = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
     call = re.compile(r"\t(?:jal|j|call|tail|c\.j|c\.jal|bl|blx|b|b\.w|b\.n)\s+(?:\w+,)?\s*[0-9a-f]+ <([^>+]+)>\s*$")
-    for line in p.stdout.splitlines():
+    # an address computed in code (`addi a5,a5,-712 # 7d38 <fn>`): a function the caller may call
+    # through a register (the micro-kernels' subroutines that a block names: PointwiseBlock's
+    # requant_fn, rows_fn), or data, which no profile row names
+    ref = re.compile(r"\s#\s*[0-9a-f]+ <([^>+]+)>\s*$")
+    for line in disassembly.splitlines():
         m = head.match(line)
         if m:
             # (local labels that --emit-relocs keeps in the symbol table are not functions: the
@@ -58,7 +68,7 @@ def call_graph(elf, arch="riscv"):
             continue
         if cur is None:
             continue
-        m = call.search(line)
+        m = call.search(line) or ref.search(line)
         if m and m.group(1) != cur:
             graph[cur].add(m.group(1))
     return graph

@@ -182,3 +182,15 @@ def test_opprof_attribution_units():
     total, rows = opprof.parse_profile("x\ncycles=30 instret=20\nprofile: cycles instructions function\n"
                                        "      20       12 foo\n      10        8 bar\n")
     assert total == 30 and rows == [("foo", 20, 12), ("bar", 10, 8)]
+    # a subroutine called through a register (a block's requant_fn): its address computed in the
+    # op's code is an edge, so its cycles are the op's, not the runtime's
+    g = opprof.parse_call_graph(
+        "000030a0 <_ZN5etmcu7kernels12_GLOBAL__N_116pointwise_stripsE>:\n"
+        "    30a0:\tlui\ta4,0x8\n"
+        "    30a4:\tadd\ta4,a4,-712 # 7d38 <etmcu_rv32_requant3_relu_dy>\n"
+        "    30a8:\tjal\t5000 <memcpy>\n"
+        "    30ac:\tlw\ta5,-16(a5) # 9000 <kTable+0x10>\n"
+        "00007d38 <etmcu_rv32_requant3_relu_dy>:\n"
+        "    7d38:\tret\n")
+    assert g["_ZN5etmcu7kernels12_GLOBAL__N_116pointwise_stripsE"] == {
+        "etmcu_rv32_requant3_relu_dy", "memcpy"}
