@@ -201,6 +201,50 @@ __attribute__((noinline)) bool relu_dy_bounds(const int8::ConvJob& j, int32_t bl
   return true;
 }
 
+// The next strip of pointwise_strips: pixels [first, first + pixels). With the out over its input
+// (strip < total: the contract's S, kernels/api/alias_contract.h), as long as the actual gap
+// allows: a strip's outputs must not reach the input pixels it or a later strip still reads, so
+// first to last (the out `gap` bytes before the input) a strip [a, b) needs b * Cout - gap <=
+// a * Cin, last to first (the out `gap` bytes after it) gap + a * Cout >= b * Cin. The contract's
+// strips of S meet both for every gap method load accepts, so a strip never ends before the
+// next multiple of S (first to last) or starts after the last one below its end (last to
+// first); where the channels grow (MobileNetV1's 8 -> 16, last to first) the strips double,
+// where they shrink first to last too: fewer strips, each setting its blocks up again. Layers
+// whose strips would not grow keep the strips of S (two divisions a strip saved).
+struct StripSpan {
+  int32_t first, pixels;
+};
+StripSpan next_strip(int32_t done, int32_t total, int32_t strip, int32_t cin, int32_t cout,
+                     int32_t gap, bool reverse) {
+  // (byte offsets in one tensor or arena: 32-bit, unsigned where a sum could pass 2^31; no
+  // 64-bit division, a library call on these cores)
+  if (strip >= total) return StripSpan{0, total};
+  if (reverse ? cout <= cin : cin <= cout) {  // (the strips would not grow: S, no division)
+    const int32_t first = reverse ? (total - done - 1) / strip * strip : done;
+    const int32_t end = reverse ? total - done : (total - done < strip ? total : done + strip);
+    return StripSpan{first, end - first};
+  }
+  if (!reverse) {
+    const int32_t a = done;
+    uint32_t b = (static_cast<uint32_t>(a) * static_cast<uint32_t>(cin) +
+                  static_cast<uint32_t>(gap)) /
+                 static_cast<uint32_t>(cout);
+    const uint32_t s_end = static_cast<uint32_t>(a / strip + 1) * static_cast<uint32_t>(strip);
+    if (b < s_end) b = s_end;
+    if (b > static_cast<uint32_t>(total)) b = static_cast<uint32_t>(total);
+    return StripSpan{a, static_cast<int32_t>(b) - a};
+  }
+  const int32_t b = total - done;
+  const uint32_t in_end = static_cast<uint32_t>(b) * static_cast<uint32_t>(cin);
+  uint32_t a = in_end <= static_cast<uint32_t>(gap)
+                   ? 0
+                   : (in_end - static_cast<uint32_t>(gap) + static_cast<uint32_t>(cout) - 1) /
+                         static_cast<uint32_t>(cout);
+  const uint32_t s_first = static_cast<uint32_t>((b - 1) / strip * strip);
+  if (a > s_first) a = s_first;
+  return StripSpan{static_cast<int32_t>(a), b - static_cast<int32_t>(a)};
+}
+
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
 // out (nothing written).
 ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::ConvJob& j,
@@ -250,10 +294,11 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
                                    ? full_buf
                                    : nullptr;
   int8::PointwiseBlock b = run_block(j, c, dyadic);
-  const int32_t strips = (pixels + strip - 1) / strip;
-  for (int32_t i = 0; i < strips; ++i) {  // the last strip first when the out follows the input
-    const int32_t p0 = (reverse ? strips - 1 - i : i) * strip;
-    const int32_t np = pixels - p0 < strip ? pixels - p0 : strip;
+  const int32_t gap = static_cast<int32_t>(reverse ? j.y - j.x : j.x - j.y);  // (strip < pixels)
+  for (int32_t done = 0; done < pixels;) {  // the last strip first when the out follows the input
+    const StripSpan st = next_strip(done, pixels, strip, c, cout, gap, reverse);
+    const int32_t p0 = st.first, np = st.pixels;
+    done += np;
     const int8_t* xs = j.x + static_cast<size_t>(p0) * c;
     int8_t* ys = j.y + static_cast<size_t>(p0) * cout;
     b.x = xs;
