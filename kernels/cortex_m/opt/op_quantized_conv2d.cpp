@@ -214,10 +214,10 @@ __attribute__((noinline)) bool relu_dy_bounds(const int8::ConvJob& j, int32_t bl
 struct StripSpan {
   int32_t first, pixels;
 };
-StripSpan next_strip(int32_t done, int32_t total, int32_t strip, int32_t cin, int32_t cout,
-                     int32_t gap, bool reverse) {
-  // (byte offsets in one tensor or arena: 32-bit, unsigned where a sum could pass 2^31; no
-  // 64-bit division, a library call on these cores)
+StripSpan next_strip(int32_t done, int32_t total, int32_t strip, uint32_t cin, uint32_t cout,
+                     uint32_t gap, bool reverse) {
+  // (byte offsets in one tensor or arena: unsigned 32-bit, as a sum could pass 2^31; no 64-bit
+  // division, a library call on these cores)
   if (strip >= total) return StripSpan{0, total};
   if (reverse ? cout <= cin : cin <= cout) {  // (the strips would not grow: S, no division)
     const int32_t first = reverse ? (total - done - 1) / strip * strip : done;
@@ -225,24 +225,19 @@ StripSpan next_strip(int32_t done, int32_t total, int32_t strip, int32_t cin, in
     return StripSpan{first, end - first};
   }
   if (!reverse) {
-    const int32_t a = done;
-    uint32_t b = (static_cast<uint32_t>(a) * static_cast<uint32_t>(cin) +
-                  static_cast<uint32_t>(gap)) /
-                 static_cast<uint32_t>(cout);
-    const uint32_t s_end = static_cast<uint32_t>(a / strip + 1) * static_cast<uint32_t>(strip);
+    const uint32_t a = static_cast<uint32_t>(done);
+    uint32_t b = (a * cin + gap) / cout;
+    const uint32_t s_end = (a / strip + 1) * strip;
     if (b < s_end) b = s_end;
     if (b > static_cast<uint32_t>(total)) b = static_cast<uint32_t>(total);
-    return StripSpan{a, static_cast<int32_t>(b) - a};
+    return StripSpan{done, static_cast<int32_t>(b - a)};
   }
-  const int32_t b = total - done;
-  const uint32_t in_end = static_cast<uint32_t>(b) * static_cast<uint32_t>(cin);
-  uint32_t a = in_end <= static_cast<uint32_t>(gap)
-                   ? 0
-                   : (in_end - static_cast<uint32_t>(gap) + static_cast<uint32_t>(cout) - 1) /
-                         static_cast<uint32_t>(cout);
-  const uint32_t s_first = static_cast<uint32_t>((b - 1) / strip * strip);
+  const uint32_t b = static_cast<uint32_t>(total - done);
+  const uint32_t in_end = b * cin;
+  uint32_t a = in_end <= gap ? 0 : (in_end - gap + cout - 1) / cout;
+  const uint32_t s_first = (b - 1) / strip * strip;
   if (a > s_first) a = s_first;
-  return StripSpan{static_cast<int32_t>(a), b - static_cast<int32_t>(a)};
+  return StripSpan{static_cast<int32_t>(a), static_cast<int32_t>(b - a)};
 }
 
 // False: channels the micro-kernel cannot take need the dot-product path, which this build left
@@ -294,9 +289,10 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) bool pointwise_strips(const int8::Conv
                                    ? full_buf
                                    : nullptr;
   int8::PointwiseBlock b = run_block(j, c, dyadic);
-  const int32_t gap = static_cast<int32_t>(reverse ? j.y - j.x : j.x - j.y);  // (strip < pixels)
+  const uint32_t gap = static_cast<uint32_t>(reverse ? j.y - j.x : j.x - j.y);  // (strip < pixels)
   for (int32_t done = 0; done < pixels;) {  // the last strip first when the out follows the input
-    const StripSpan st = next_strip(done, pixels, strip, c, cout, gap, reverse);
+    const StripSpan st = next_strip(done, pixels, strip, static_cast<uint32_t>(c),
+                                    static_cast<uint32_t>(cout), gap, reverse);
     const int32_t p0 = st.first, np = st.pixels;
     done += np;
     const int8_t* xs = j.x + static_cast<size_t>(p0) * c;

@@ -726,45 +726,37 @@ etmcu_rv32_pointwise_runs9s1:
     lw   a5, (A_OFFH + 4 * \k)(a0)
     lw   a6, (A_RIGHT + 4 * \k)(a0)
 .endm
+/* one flow's twelve outputs (\out: RD_NEG or RD_POS), then the return; channel 0's parameters
+   only where a flow is entered at its start (the negative one: the positive flow is entered from
+   the other at some output, its channel's parameters loaded) */
+.macro RD_FLOW out, params0
+    .if \params0
+    RD_PARAMS 0
+    .endif
+    \out 0, 0, s0, a1
+    \out 1, 0, s4, a2
+    \out 2, 0, s8, a3
+    RD_PARAMS 1
+    \out 3, 1, s1, a1
+    \out 4, 1, s5, a2
+    \out 5, 1, s9, a3
+    RD_PARAMS 2
+    \out 6, 2, s2, a1
+    \out 7, 2, s6, a2
+    \out 8, 2, s10, a3
+    RD_PARAMS 3
+    \out 9, 3, s3, a1
+    \out 10, 3, s7, a2
+    \out 11, 3, s11, a3
+    ret
+.endm
     .section .text.etmcu_rv32_requant3_relu_dy, "ax", @progbits
     .globl etmcu_rv32_requant3_relu_dy
     .type etmcu_rv32_requant3_relu_dy, @function
     .p2align 2
 etmcu_rv32_requant3_relu_dy:
-    /* the negative flow first (the more common sign) */
-    RD_PARAMS 0
-    RD_NEG 0, 0, s0, a1
-    RD_NEG 1, 0, s4, a2
-    RD_NEG 2, 0, s8, a3
-    RD_PARAMS 1
-    RD_NEG 3, 1, s1, a1
-    RD_NEG 4, 1, s5, a2
-    RD_NEG 5, 1, s9, a3
-    RD_PARAMS 2
-    RD_NEG 6, 2, s2, a1
-    RD_NEG 7, 2, s6, a2
-    RD_NEG 8, 2, s10, a3
-    RD_PARAMS 3
-    RD_NEG 9, 3, s3, a1
-    RD_NEG 10, 3, s7, a2
-    RD_NEG 11, 3, s11, a3
-    ret
-    RD_POS 0, 0, s0, a1
-    RD_POS 1, 0, s4, a2
-    RD_POS 2, 0, s8, a3
-    RD_PARAMS 1
-    RD_POS 3, 1, s1, a1
-    RD_POS 4, 1, s5, a2
-    RD_POS 5, 1, s9, a3
-    RD_PARAMS 2
-    RD_POS 6, 2, s2, a1
-    RD_POS 7, 2, s6, a2
-    RD_POS 8, 2, s10, a3
-    RD_PARAMS 3
-    RD_POS 9, 3, s3, a1
-    RD_POS 10, 3, s7, a2
-    RD_POS 11, 3, s11, a3
-    ret
+    RD_FLOW RD_NEG, 1                      /* the negative flow first (the more common sign) */
+    RD_FLOW RD_POS, 0
     /* a sum above V: amax, stored in the positive flow */
     .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
 .Ldhi\n:

@@ -61,7 +61,7 @@
 #define F_X 80
 #define F_W 84
 #define F_ARGS 88
-#define F_PAIRS 92
+#define F_WORDS 92
 #define F_BIAS 96
 #define F_MULT 100
 #define F_ODDCOL 104
@@ -246,13 +246,15 @@ etmcu_xpulp_dw_s2_words:
     sw   t3, F_BIAS(sp)
     sw   t4, F_MULT(sp)
     sw   t5, F_CH(sp)
+    lw   a5, A_C(a0)
     lw   t0, A_PAIRS(a0)
     lw   t1, A_ODDCOL(a0)
     lw   t2, A_RSIN(a0)
     lw   t3, A_RSOUT(a0)
     lw   t4, A_ROWPAIRS(a0)
     lw   t5, A_ODDROW(a0)
-    sw   t0, F_PAIRS(sp)
+    addi t6, t0, 1
+    sw   t6, F_WORDS(sp)                   /* a row's whole words: the pairs and the first A */
     sw   t1, F_ODDCOL(sp)
     sw   t2, F_RSIN(sp)
     sw   t3, F_RSOUT(sp)
@@ -269,11 +271,9 @@ etmcu_xpulp_dw_s2_words:
     addi t0, t0, 5
     slli t1, t1, 1
     add  t0, t0, t1
-    lw   t4, A_C(a0)
-    mul  t0, t0, t4
+    mul  t0, t0, a5
     sub  t0, t2, t0
     sw   t0, F_SKIP(sp)
-    lw   a5, A_C(a0)
     lw   tp, A_OH(a0)
     li   s3, 0x05040302                    /* SHIFT2's selector */
 .Lchannel:
@@ -318,13 +318,12 @@ etmcu_xpulp_dw_s2_words:
     divu s4, t2, s5
     lw   t1, F_UNITS(sp)
     lw   a4, F_X(sp)
-    lw   t0, F_PAIRS(sp)
+    lw   t0, F_WORDS(sp)
     lw   a6, F_Y(sp)
     sw   t1, F_RP(sp)
     /* row 0's words into the buffer: pairs + 1 whole words, then the last pair's B (a4 then at
        row 0's end: the first unit's rows follow from it as the next units' from row 4's) */
     addi a0, sp, F_BUF
-    addi t0, t0, 1
     SETUP_T0 9f
     BUILD4T t3, a4
     SWBUF t3
