@@ -28,8 +28,11 @@
    Registers: a0 the buffer's next word, a1..a4 the input rows 1..4's pointers, a5 C, a6 / a7 the two output rows', s0..s2
    the tap rows' words, s3 the shuffle's selector, s4 V, s5 m, tp offset * 2^21 + 2^19, s6..s10
    and s11, t3..t6 the two sets of five words (A and B, their roles swapped from pair to pair),
-   t0, t1 the sums, t2, ra, gp (and t1 before a row pair's loop) loaded bytes (gp and tp saved
-   and used as in isa/rv32/depthwise_direct.S); the rest in the frame.
+   t0, t1 the sums, t2, ra, gp (and t1 in the first row's loop) loaded bytes, t2 also the loop's
+   passes (gp and tp saved and used as in isa/rv32/depthwise_direct.S); the rest in the frame,
+   where the per-call choices (an odd count of loop pairs, an odd width) are read where they are
+   taken, and a channel's units end at its F_YEND, a6's bound (no count to keep: a unit's
+   set-up is ten instructions).
    Encodings as in depthwise_rows.S; cv.packlo.b / cv.packhi.b (0x7b, funct3 1, funct7 0x7c /
    0x7d: rd's low / high half from the low bytes of rs1, rs2; the other half kept). */
 #include "../rv32/saved_regs.inc"
@@ -56,21 +59,23 @@
 #define F_FULL 60
 #define F_ODDP 64
 #define F_Y 68
-#define F_RP 72
-#define F_CH 76
+#define F_YEND 72                         /* this channel's a6 past its row pairs */
+#define F_WEND 76                         /* the taps' pointer past the last channel's */
 #define F_X 80
 #define F_W 84
-#define F_ARGS 88
+#define F_ONES 88                          /* 0x01010101: the taps' sum in a dot product */
 #define F_WORDS 92
 #define F_BIAS 96
 #define F_MULT 100
 #define F_ODDCOL 104
 #define F_RSIN 108
 #define F_RSOUT 112
-#define F_UNITS 116
-#define F_SINGLE 120
+#define F_SPAN 116                         /* F_YEND less F_Y (below) */
 #define F_SKIP 124
 #define F_LOOPS 128
+#define F_BSTEP 132
+#define F_IOFF 136
+#define F_T 140
 #define F_BUF 144                          /* row 0's words (depthwise_s2_width.h) */
 #define F_SIZE ((F_BUF + 4 * (ETMCU_XPULP_DW_S2_MAX_WIDTH / 2 + 1) + 15) / 16 * 16)
 
@@ -105,9 +110,9 @@
     ADDRN \acc
     STORE \acc, \p
 .endm
-/* cv.setup 0, t0, \lab (the count in t0) */
-.macro SETUP_T0 lab
-    .4byte (((\lab - .) >> 2) << 20) | (5 << 15) | (4 << 12) | (14 << 7) | 0x2b
+/* cv.setup 0, x\reg, \lab (the count in x\reg: 5 t0, 7 t2) */
+.macro SETUP reg, lab
+    .4byte (((\lab - .) >> 2) << 20) | (\reg << 15) | (4 << 12) | (14 << 7) | 0x2b
 .endm
 /* \r = the buffer's next word (cv.sw \r, 4(a0!)) */
 .macro SWBUF r
@@ -170,7 +175,7 @@
 .endm
 /* The same, building B (four bytes a row) between output 2k's instructions, no load-use stall;
    row 0's B is the buffer's next word (the last pass's row 4, a0) and row 4's B replaces it */
-.macro PAIR a0, a1, a2, a3, a4, b0, b1, b2, b3, b4
+.macro PAIR a0, a1, a2, a3, a4, b0, b1, b2, b3, b4, loops=0
     lw   t0, F_FULL(sp)
     lw   t1, F_FULL(sp)
     lw   \b0, 0(a0)
@@ -219,6 +224,9 @@
     SHIFT2 \a4, \b4
     SUMS \a0, \a1, \a2, \a3, \a4
     REQ  t1, a7
+.if \loops
+    lw   t2, F_LOOPS(sp)                   /* (for the loop after it: no load-use stall) */
+.endif
     REQ  t0, a6
 .endm
 
@@ -232,7 +240,6 @@
 etmcu_xpulp_dw_s2_words:
     addi sp, sp, -F_SIZE
     SAVE_REGS
-    sw   a0, F_ARGS(sp)
     /* the arguments the loops read, into the frame (no load-use stall on the block's pointer) */
     lw   t0, A_X(a0)
     lw   t1, A_Y(a0)
@@ -245,7 +252,8 @@ etmcu_xpulp_dw_s2_words:
     sw   t2, F_W(sp)
     sw   t3, F_BIAS(sp)
     sw   t4, F_MULT(sp)
-    sw   t5, F_CH(sp)
+    add  t5, t5, t2
+    sw   t5, F_WEND(sp)
     lw   a5, A_C(a0)
     lw   t0, A_PAIRS(a0)
     lw   t1, A_ODDCOL(a0)
@@ -258,9 +266,21 @@ etmcu_xpulp_dw_s2_words:
     sw   t1, F_ODDCOL(sp)
     sw   t2, F_RSIN(sp)
     sw   t3, F_RSOUT(sp)
+    /* F_YEND, a channel's bound for a6 at a unit's start: a6 + 2 (H_out / 2) W_out C where the
+       odd last row follows the pairs (a6 is there after them: .Lsingle), one less where none does */
+    mul  t4, t4, t3
+    addi t5, t5, -1
+    slli t4, t4, 1
     add  t4, t4, t5
-    sw   t4, F_UNITS(sp)                   /* row pairs, and the odd last row */
-    sw   t5, F_SINGLE(sp)
+    sw   t4, F_SPAN(sp)
+    lw   t4, A_BSTEP(a0)
+    lw   t5, A_IOFF(a0)
+    lw   t6, A_T(a0)
+    sw   t4, F_BSTEP(sp)
+    sw   t5, F_IOFF(sp)
+    sw   t6, F_T(sp)
+    li   t4, 0x01010101
+    sw   t4, F_ONES(sp)
     andi t4, t0, 1
     srli t5, t0, 1
     sw   t4, F_ODDP(sp)                    /* an odd count of loop pairs: one before the loop */
@@ -275,10 +295,10 @@ etmcu_xpulp_dw_s2_words:
     sub  t0, t2, t0
     sw   t0, F_SKIP(sp)
     lw   tp, A_OH(a0)
+    lw   a0, A_W(a0)
     li   s3, 0x05040302                    /* SHIFT2's selector */
 .Lchannel:
-    /* the taps: three words, the fourth byte 0 */
-    lw   a0, F_W(sp)
+    /* the taps (a0 at this channel's first): three words, the fourth byte 0 */
     .insn r 0x2b, 3, 0x08, s0, a0, a5      /* cv.lbu.pr: tap 0, zero-extended */
     LB   t2, a0
     LB   ra, a0
@@ -292,23 +312,22 @@ etmcu_xpulp_dw_s2_words:
     .insn r 0x7b, 5, 0x5c, s1, ra, x1
     LB   t2, a0
     LB   ra, a0
-    lw   t0, F_ARGS(sp)
     lw   a1, F_BIAS(sp)
+    lw   t3, F_ONES(sp)
     .insn r 0x7b, 5, 0x5d, s2, t2, x0
     .insn r 0x7b, 5, 0x5c, s2, ra, x1
     /* full = bias + ioff * (the taps' sum): every window is inside the input */
-    li   t2, 0x01010101
-    .insn r 0x7b, 1, 0x48, t1, s0, t2      /* cv.dotsp.b */
-    SDOT t1, s1, t2
-    SDOT t1, s2, t2
-    lw   t2, A_BSTEP(t0)
+    .insn r 0x7b, 1, 0x48, t1, s0, t3      /* cv.dotsp.b */
+    SDOT t1, s1, t3
+    SDOT t1, s2, t3
+    lw   t2, F_BSTEP(sp)
     lw   t3, 0(a1)
-    lw   t4, A_IOFF(t0)
+    lw   t4, F_IOFF(sp)
     lw   a2, F_MULT(sp)
     add  a1, a1, t2
     .insn r 0x2b, 3, 0x48, t3, t4, t1      /* cv.mac t3, t4, t1 */
     /* m and V = T / m */
-    lw   t2, A_T(t0)
+    lw   t2, F_T(sp)
     lw   s5, 0(a2)
     sw   a1, F_BIAS(sp)
     sw   t3, F_FULL(sp)
@@ -316,65 +335,78 @@ etmcu_xpulp_dw_s2_words:
     srai s5, s5, 11
     sw   a2, F_MULT(sp)
     divu s4, t2, s5
-    lw   t1, F_UNITS(sp)
     lw   a4, F_X(sp)
     lw   t0, F_WORDS(sp)
     lw   a6, F_Y(sp)
-    sw   t1, F_RP(sp)
     /* row 0's words into the buffer: pairs + 1 whole words, then the last pair's B (a4 then at
        row 0's end: the first unit's rows follow from it as the next units' from row 4's) */
     addi a0, sp, F_BUF
-    SETUP_T0 9f
+    SETUP 5, 9f
     BUILD4T t3, a4
     SWBUF t3
-9:  lw   t2, F_ODDCOL(sp)
-    bnez t2, 10f
-    LB   t3, a4
-    j    11f
-10: TAIL3 t3, a4
+9:  lw   t1, F_SPAN(sp)
+    lw   t2, F_ODDCOL(sp)
+    LB   t3, a4                            /* an even width: one byte */
+    add  t1, a6, t1
+    beqz t2, 11f
+    LB   ra, a4                            /* an odd one: three */
+    LB   gp, a4
+    PACKLO t3, ra, t3
+    PACKHI t3, gp, gp
 11: sw   t3, 0(a0)
-    /* the row pairs (units), the odd last row as a pair of that row twice */
+    sw   t1, F_YEND(sp)
+    beq  a6, t1, .Lsingle                  /* no row pair: only the odd row */
+    /* the row pairs (units), while a6 is before F_YEND; the odd last row after them as a pair
+       of that row twice */
 .Lunit:
     lw   t0, F_SKIP(sp)                    /* (a4 at the last row's end: row 0 is in the buffer) */
     lw   t2, F_RSIN(sp)
     lw   t3, F_RSOUT(sp)
-    lw   t1, F_RP(sp)
     lw   t4, F_ODDP(sp)
     addi a0, sp, F_BUF
     add  a1, a4, t0
     add  a2, a1, t2
     add  a7, a6, t3
     add  a3, a2, t2
-    addi t1, t1, -1
     add  a4, a3, t2
-    sw   t1, F_RP(sp)
-    beqz t1, .Llast_unit                   /* (an odd last row: back to 7 as a pair of itself) */
-7:  lw   t0, F_LOOPS(sp)
-    beqz t4, 8f
+7:  beqz t4, 8f
     INIT5 s11, t3, t4, t5, t6              /* an odd count: A in s11.., one pair, then the loop */
-    PAIR s11, t3, t4, t5, t6, s6, s7, s8, s9, s10
-    lw   t0, F_LOOPS(sp)
-1:  beqz t0, 3f
-    SETUP_T0 2f
+    PAIR s11, t3, t4, t5, t6, s6, s7, s8, s9, s10, 1
+1:  beqz t2, 3f                            /* (t2: the loop's passes) */
+    SETUP 7, 2f
     PAIR s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
     PAIR s11, t3, t4, t5, t6, s6, s7, s8, s9, s10
 2:
 3:  lw   t2, F_ODDCOL(sp)
+    lw   s11, 0(a0)                        /* (row 0's B: the buffer's last word) */
     bnez t2, 4f
     LB   t6, a4                            /* an even width: the last pair's B is one byte a row */
     LB   t3, a1
     LB   t4, a2
     LB   t5, a3
-    lw   s11, 0(a0)
     sw   t6, 0(a0)
     PAIR_FROM s6, s7, s8, s9, s10, s11, t3, t4, t5, t6
-5:  lw   t2, F_RP(sp)
+5:  lw   t2, F_YEND(sp)
     mv   a6, a7                            /* (a6 at the next row, a7 past it) */
-    bnez t2, .Lunit
-    j    .Lchannel_end
-4:  lw   s11, 0(a0)                        /* an odd width: three bytes a row, the pair, then the */
-    TAIL3 t3, a1                           /* last output from them */
-    TAIL3 t4, a2
+    bltu a6, t2, .Lunit
+    beq  a6, t2, .Lsingle                  /* (past F_YEND: the odd row ran, or there is none) */
+    /* the next channel */
+    lw   t2, F_X(sp)
+    lw   t3, F_Y(sp)
+    lw   a0, F_W(sp)
+    lw   t5, F_WEND(sp)
+    addi t2, t2, 1
+    addi t3, t3, 1
+    addi a0, a0, 1
+    sw   t2, F_X(sp)
+    sw   t3, F_Y(sp)
+    sw   a0, F_W(sp)
+    bne  a0, t5, .Lchannel
+    RESTORE_REGS
+    addi sp, sp, F_SIZE
+    ret
+4:  TAIL3 t3, a1                           /* an odd width: three bytes a row, the pair, then */
+    TAIL3 t4, a2                           /* the last output from them */
     TAIL3 t5, a3
     TAIL3 t6, a4
     sw   t6, 0(a0)
@@ -382,31 +414,18 @@ etmcu_xpulp_dw_s2_words:
     OUTPUT s11, t3, t4, t5, t6
     j    5b
 8:  INIT5 s6, s7, s8, s9, s10              /* an even count: A in s6.. */
+    lw   t2, F_LOOPS(sp)
     j    1b
-.Llast_unit:
-    lw   t0, F_SINGLE(sp)
-    beqz t0, 7b                            /* the last, a pair */
-    mv   a3, a1                            /* the odd last row: its rows 3, 4 are 1, 2, and the */
-    mv   a4, a2                            /* second row's stores land first, then the first's */
+.Lsingle:
+    lw   t0, F_SKIP(sp)                    /* the odd last row: its rows 3, 4 are 1, 2, and the */
+    lw   t2, F_RSIN(sp)                    /* second row's stores land first, then the first's */
+    lw   t4, F_ODDP(sp)
+    addi a0, sp, F_BUF
+    add  a1, a4, t0
+    add  a2, a1, t2
+    mv   a3, a1
+    mv   a4, a2
     mv   a7, a6
     j    7b
-.Lchannel_end:
-    /* the next channel */
-    lw   t2, F_X(sp)
-    lw   t3, F_Y(sp)
-    lw   t4, F_W(sp)
-    lw   t5, F_CH(sp)
-    addi t2, t2, 1
-    addi t3, t3, 1
-    addi t4, t4, 1
-    addi t5, t5, -1
-    sw   t2, F_X(sp)
-    sw   t3, F_Y(sp)
-    sw   t4, F_W(sp)
-    sw   t5, F_CH(sp)
-    bnez t5, .Lchannel
-    RESTORE_REGS
-    addi sp, sp, F_SIZE
-    ret
     .size etmcu_xpulp_dw_s2_words, . - etmcu_xpulp_dw_s2_words
     .option pop
