@@ -31,7 +31,8 @@ constexpr bool kPointwiseRequant2v = false;
 // dyadic (set up once per layer or slab: util/pointwise.h set_dyadic_block), whose pass hands its
 // sums to etmcu_rv32_requant3_relu_dy (a fused ReLU: clamped to [1, V], one mul, add and shift,
 // in two flows by the sums' sign: 6 cycles a sum above 0 against 12, 2 one of 0 or less) or
-// etmcu_rv32_requant3_clamp_dy (other activations: clamped to [Vlo, V], 9 cycles against 16).
+// etmcu_rv32_requant3_clamp_dy (other activations: clamped to [Vlo, V], in two flows by sign as
+// well: 6 cycles a sum against 16).
 // Behind kPathDyadic and (on this ISA) kPathDwLanes3x3, so a program links the ones its layers
 // take.
 constexpr bool kPointwiseDyadic = false;

@@ -20,7 +20,7 @@
    and whose set-up is once per layer (the convolution's interior: util/pointwise.h
    set_dyadic_block gives them a floor of 1 or above INT32_MIN) call etmcu_rv32_requant3_relu_dy
    (two flows: 6 cycles a sum above 0, 2 one of 0 or less, 3 more where the sign changes) or
-   etmcu_rv32_requant3_clamp_dy (REQ3G, 9) instead. An odd
+   etmcu_rv32_requant3_clamp_dy (the same two flows, 6 cycles a sum either way) instead. An odd
    last pixel is computed as a pair with itself, and the pair's outputs go through the triple's
    requantization as three pixels (the second one twice): four more requantizations once per
    call instead of 500 B of code.
@@ -201,37 +201,6 @@
     REQ3R \k, \acc0, a1, r\k\()a
     REQ3R \k, \acc1, a2, r\k\()b
     REQ3R \k, \acc2, a3, r\k\()c
-.endm
-
-/* the dyadic form of any other activation (kDyadicClamp: m in a4, offset * 2^21 + 3 * 2^19 in a5,
-   the sums' clamps V in a6 and Vlo in a7): a sum above V stores amax, one below Vlo amin (their
-   fixups), any other (v * m + a5 - (v < 0 ? 2^20 : 0)) >> 21 (requantize_offset_dyadic), which
-   lies in [amin, amax]: `blt, blt, srai, mul, slli, add, add, srai, sb`, 9 cycles. */
-.macro REQ3G k, acc, ybase, id
-    blt  a6, \acc, .Lhi\id
-    blt  \acc, a7, .Llo\id
-    srai t1, \acc, 31
-    mul  t0, \acc, a4
-    slli t1, t1, 20
-    add  t0, t0, a5
-    add  t0, t0, t1
-    srai t0, t0, 21
-.Lst\id:
-    sb   t0, \k(\ybase)
-.endm
-
-/* channel k of the three pixels in the dyadic clamp form (REQ3G, its fixups' ids g..): m, the
-   offset term and V, and Vlo */
-.macro DY_CHANNEL form, id, k, acc0, acc1, acc2
-    lw   a4, (A_ROUND + 4 * \k)(a0)
-    lw   a5, (A_OFFH + 4 * \k)(a0)
-    lw   a6, (A_RIGHT + 4 * \k)(a0)
-    .ifc \form, REQ3G
-    lw   a7, (A_ROUND4 + 4 * \k)(a0)
-    .endif
-    \form \k, \acc0, a1, \id\k\()a
-    \form \k, \acc1, a2, \id\k\()b
-    \form \k, \acc2, a3, \id\k\()c
 .endm
 
 /* channel k of the three pixels (sums acc0..acc2, outputs at a1, a2, a3) */
@@ -766,18 +735,82 @@ etmcu_rv32_requant3_relu_dy:
     .size etmcu_rv32_requant3_relu_dy, . - etmcu_rv32_requant3_relu_dy
 
 /* void etmcu_rv32_requant3_clamp_dy(): the same for a block of any other activation in the dyadic
-   form (REQ3G; kDyadicClamp, behind kPathDwLanes3x3 on this ISA). Clobbers a4..a7, t0, t1. */
+   form (kDyadicClamp, behind kPathDwLanes3x3 on this ISA), in two flows by the sums' sign as the
+   ReLU's: in the positive flow a sum above V stores amax through its fixup, any other
+   (v * m + offset * 2^21 + 3 * 2^19) >> 21; in the negative flow a sum below Vlo stores amin,
+   any other (v * m + offset * 2^21 + 3 * 2^19 - 2^20) >> 21 (requantize_offset_dyadic's sign term
+   taken by the flow: one test, `mul, add, srai, sb`, 6 cycles either way against the 9 of one
+   flow with the sign term's three instructions; a change of sign 3 more). V >= 0 > Vlo (dyadic_relu_bound, set_dyadic_block), so each flow
+   needs only its own side's test. The offset term is the block's (set_dyadic_block's is the
+   same for its four channels): a5 and t1 once a call. Clobbers a4..a7, t0, t1. */
+.macro CG_POS n, k, acc, ybase
+.Lgpc\n:
+    bltz \acc, .Lgns\n
+.Lgpb\n:
+    blt  a6, \acc, .Lghi\n
+    mul  t0, \acc, a4
+    add  t0, t0, a5
+    srai t0, t0, 21
+.Lgpst\n:
+    sb   t0, \k(\ybase)
+.endm
+.macro CG_NEG n, k, acc, ybase
+.Lgnc\n:
+    bgez \acc, .Lgpb\n
+.Lgns\n:
+    blt  \acc, a7, .Lglo\n
+    mul  t0, \acc, a4
+    add  t0, t0, t1
+    srai t0, t0, 21
+.Lgnst\n:
+    sb   t0, \k(\ybase)
+.endm
+/* channel k's m, V and Vlo (both flows, before its first output) */
+.macro CG_PARAMS k
+    lw   a4, (A_ROUND + 4 * \k)(a0)
+    lw   a6, (A_RIGHT + 4 * \k)(a0)
+    lw   a7, (A_ROUND4 + 4 * \k)(a0)
+.endm
+/* one flow's twelve outputs, then the return (channel 0's parameters and the offset terms where
+   the call enters, the negative flow's start) */
+.macro CG_FLOW out, entry
+    .if \entry
+    lw   a5, A_OFFH(a0)
+    lui  t1, 0x100                         /* 2^20 */
+    CG_PARAMS 0
+    sub  t1, a5, t1
+    .endif
+    \out 0, 0, s0, a1
+    \out 1, 0, s4, a2
+    \out 2, 0, s8, a3
+    CG_PARAMS 1
+    \out 3, 1, s1, a1
+    \out 4, 1, s5, a2
+    \out 5, 1, s9, a3
+    CG_PARAMS 2
+    \out 6, 2, s2, a1
+    \out 7, 2, s6, a2
+    \out 8, 2, s10, a3
+    CG_PARAMS 3
+    \out 9, 3, s3, a1
+    \out 10, 3, s7, a2
+    \out 11, 3, s11, a3
+    ret
+.endm
     .section .text.etmcu_rv32_requant3_clamp_dy, "ax", @progbits
     .globl etmcu_rv32_requant3_clamp_dy
     .type etmcu_rv32_requant3_clamp_dy, @function
     .p2align 2
 etmcu_rv32_requant3_clamp_dy:
-    DY_CHANNEL REQ3G, g, 0, s0, s4, s8
-    DY_CHANNEL REQ3G, g, 1, s1, s5, s9
-    DY_CHANNEL REQ3G, g, 2, s2, s6, s10
-    DY_CHANNEL REQ3G, g, 3, s3, s7, s11
-    ret
-    .irp id, g0a, g0b, g0c, g1a, g1b, g1c, g2a, g2b, g2c, g3a, g3b, g3c
-    CLAMP_FIXUP \id, t5, t6
+    CG_FLOW CG_NEG, 1
+    CG_FLOW CG_POS, 0
+    /* a sum above V: amax, stored in the positive flow; below Vlo: amin, in the negative one */
+    .irp n, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11
+.Lghi\n:
+    mv   t0, t6
+    j    .Lgpst\n
+.Lglo\n:
+    mv   t0, t5
+    j    .Lgnst\n
     .endr
     .size etmcu_rv32_requant3_clamp_dy, . - etmcu_rv32_requant3_clamp_dy
