@@ -40,6 +40,15 @@
 #ifndef PW_DYADIC
 #define PW_DYADIC 0
 #endif
+/* The frame: the saved registers at 0..48, the paths' words at 52..140; the dyadic form's
+   five-pixel path also the channels' bounds and floors with the bias folded out (below) */
+#if PW_DYADIC
+#define PW_FRAME 176
+#define F_B5 144
+#define F_NF5 160
+#else
+#define PW_FRAME 144
+#endif
 #if PW_DYADIC
 #define A_MULT 100
 #define A_KOFF4 68
@@ -172,17 +181,17 @@
     .insn r 0x2b, 3, 0x2b, t2, t2, \amax      /* cv.min */
 .endm
 
-.macro RELU_POS tag, n, acc, m, koff, right, amax, out, step
+.macro RELU_POS tag, n, acc, m, koff, right, amax, out, step, floor=zero
 .L\tag\()pc\n:
-    blt  \acc, zero, .L\tag\()ns\n
+    blt  \acc, \floor, .L\tag\()ns\n
 .L\tag\()pb\n:
     RELU_ARITH \acc, \m, \koff, \right, \amax
     .insn r 0x2b, 3, 0x10, \step, \out, t2    /* cv.sb.pr t2, (out), step */
 .endm
 
-.macro RELU_NEG tag, n, acc, amin, out, step
+.macro RELU_NEG tag, n, acc, amin, out, step, floor=zero
 .L\tag\()nc\n:
-    bge  \acc, zero, .L\tag\()pb\n
+    bge  \acc, \floor, .L\tag\()pb\n
 .L\tag\()ns\n:
     .insn r 0x2b, 3, 0x10, \step, \out, \amin  /* cv.sb.pr amin, (out), step */
 .endm
@@ -244,17 +253,109 @@
 #endif
 .endm
 
+/* one word of the five-pixel loop, forward (weight rows 0..3, pixels 0..4; \op: cv.sdotsp.b,
+   0x54, or the dyadic pass's first word, cv.dotsp.b, 0x48) and backward (rows 3..0, pixels
+   4..0): the pointers walk, so a loop pass is one of each */
+.macro Q5_FWD op, count=0
+    .insn r 0x2b, 3, 0x02, t3, t1, t2      /* w0, t1 += C */
+    .insn r 0x2b, 3, 0x02, t4, t1, t2      /* w1 */
+    .insn r 0x2b, 3, 0x02, t5, t1, t2      /* w2 */
+    .insn i 0x0b, 2, t6, t1, 4             /* w3, t1 += 4 */
+    .insn r 0x2b, 3, 0x02, gp, t0, t2      /* x0, t0 += C */
+    .insn r 0x2b, 3, 0x02, a0, t0, t2      /* x1 */
+    .insn r 0x7b, 1, \op, s0, gp, t3
+    .insn r 0x7b, 1, \op, s1, gp, t4
+    .insn r 0x7b, 1, \op, s2, gp, t5
+    .insn r 0x7b, 1, \op, s3, gp, t6
+    .insn r 0x2b, 3, 0x02, gp, t0, t2      /* x2 */
+    .insn r 0x7b, 1, \op, s4, a0, t3
+    .insn r 0x7b, 1, \op, s5, a0, t4
+    .insn r 0x7b, 1, \op, s6, a0, t5
+    .insn r 0x7b, 1, \op, s7, a0, t6
+    .insn r 0x2b, 3, 0x02, a0, t0, t2      /* x3 */
+    .insn r 0x7b, 1, \op, s8, gp, t3
+    .insn r 0x7b, 1, \op, s9, gp, t4
+    .insn r 0x7b, 1, \op, s10, gp, t5
+    .insn r 0x7b, 1, \op, s11, gp, t6
+    .insn i 0x0b, 2, gp, t0, 4             /* x4, t0 += 4 */
+    .insn r 0x7b, 1, \op, a1, a0, t3
+    .insn r 0x7b, 1, \op, a2, a0, t4
+    .insn r 0x7b, 1, \op, a3, a0, t5
+    .insn r 0x7b, 1, \op, a4, a0, t6
+.if \count
+    lw   a0, 108(sp)                        /* (a0 free: the loop's passes) */
+.endif
+    .insn r 0x7b, 1, \op, a5, gp, t3
+    .insn r 0x7b, 1, \op, a6, gp, t4
+    .insn r 0x7b, 1, \op, a7, gp, t5
+    .insn r 0x7b, 1, \op, ra, gp, t6
+.endm
+.macro Q5_BWD
+    .insn r 0x2b, 3, 0x02, t6, t1, tp      /* w3, t1 -= C */
+    .insn r 0x2b, 3, 0x02, t5, t1, tp      /* w2 */
+    .insn r 0x2b, 3, 0x02, t4, t1, tp      /* w1 */
+    .insn i 0x0b, 2, t3, t1, 4             /* w0, t1 += 4 */
+    .insn r 0x2b, 3, 0x02, gp, t0, tp      /* x4, t0 -= C */
+    .insn r 0x2b, 3, 0x02, a0, t0, tp      /* x3 */
+    .insn r 0x7b, 1, 0x54, a5, gp, t3
+    .insn r 0x7b, 1, 0x54, a6, gp, t4
+    .insn r 0x7b, 1, 0x54, a7, gp, t5
+    .insn r 0x7b, 1, 0x54, ra, gp, t6
+    .insn r 0x2b, 3, 0x02, gp, t0, tp      /* x2 */
+    .insn r 0x7b, 1, 0x54, a1, a0, t3
+    .insn r 0x7b, 1, 0x54, a2, a0, t4
+    .insn r 0x7b, 1, 0x54, a3, a0, t5
+    .insn r 0x7b, 1, 0x54, a4, a0, t6
+    .insn r 0x2b, 3, 0x02, a0, t0, tp      /* x1 */
+    .insn r 0x7b, 1, 0x54, s8, gp, t3
+    .insn r 0x7b, 1, 0x54, s9, gp, t4
+    .insn r 0x7b, 1, 0x54, s10, gp, t5
+    .insn r 0x7b, 1, 0x54, s11, gp, t6
+    .insn i 0x0b, 2, gp, t0, 4             /* x0, t0 += 4 */
+    .insn r 0x7b, 1, 0x54, s4, a0, t3
+    .insn r 0x7b, 1, 0x54, s5, a0, t4
+    .insn r 0x7b, 1, 0x54, s6, a0, t5
+    .insn r 0x7b, 1, 0x54, s7, a0, t6
+    .insn r 0x7b, 1, 0x54, s0, gp, t3
+    .insn r 0x7b, 1, 0x54, s1, gp, t4
+    .insn r 0x7b, 1, 0x54, s2, gp, t5
+    .insn r 0x7b, 1, 0x54, s3, gp, t6
+.endm
+
 /* the five-pixel path's: channel k's outputs are n = 5k .. 5k + 4; t3 = m, t4 = koff, t5 = r + 1,
-   gp = amin, t6 = amax, the output at t1, t1 += y_step (tp) */
+   gp = amin, t6 = amax, the output at t1, t1 += y_step (tp). In the dyadic form the sums start
+   without the bias (the pass's first word's cv.dotsp.b): t0 = -full, the floor a sum is tested
+   against, t5 = B - full, t4 = koff + full * m (exact: the product and cv.addRN's add wrap in 32
+   bits, as the unfolded form's). */
+#if PW_DYADIC
+.macro Q5_POS n, acc
+    RELU_POS q5, \n, \acc, t3, t4, t5, t6, t1, tp, t0
+.endm
+.macro Q5_NEG n, acc
+    RELU_NEG q5, \n, \acc, gp, t1, tp, t0
+.endm
+#else
 .macro Q5_POS n, acc
     RELU_POS q5, \n, \acc, t3, t4, t5, t6, t1, tp
 .endm
 .macro Q5_NEG n, acc
     RELU_NEG q5, \n, \acc, gp, t1, tp
 .endm
+#endif
 
-/* channel k's parameters (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step) */
+/* channel k's parameters (t1 from the previous channel's fifth output: t0 = 1 - 5 y_step; in the
+   dyadic form from the pass's first output at 96(sp), t0 being the floor) */
 .macro Q5_PARAMS k
+#if PW_DYADIC
+    lw   t1, 96(sp)
+    lw   t0, (F_NF5 + 4 * \k)(sp)
+    lw   t3, (A_MULT + 4 * \k)(a0)
+    lw   t4, (112 + 4 * \k)(sp)
+    lw   t5, (F_B5 + 4 * \k)(sp)
+    .if \k
+    addi t1, t1, \k
+    .endif
+#else
     lw   t3, (A_MULT + 4 * \k)(a0)
     lw   t4, (112 + 4 * \k)(sp)            /* offset << (r+1), plus 1 */
     lw   t5, (A_RIGHT4 + 4 * \k)(a0)
@@ -263,6 +364,7 @@
     .else
     lw   t1, 96(sp)
     .endif
+#endif
 .endm
 
 /* after the twentieth output: the next block's outputs (channel 3's fifth + y_step - 3), and
@@ -304,7 +406,7 @@
     .type PW_4CH, @function
     .p2align 2
 PW_4CH:
-    addi sp, sp, -144
+    addi sp, sp, -PW_FRAME
     sw   ra, 48(sp)
     sw   s0, 44(sp)
     sw   s1, 40(sp)
@@ -460,6 +562,9 @@ PW_4CH:
     sub  t0, t1, t0
     sw   t0, 104(sp)          /* 1 - 5 y_step: a channel's fifth output to the next's first */
     srli t0, a7, 1
+#if PW_DYADIC
+    addi t0, t0, -1           /* (less the first and last words, outside the loop) */
+#endif
     sw   t0, 108(sp)          /* loop passes: two words each */
     li   t0, 1
     sw   t0, 140(sp)
@@ -474,21 +579,52 @@ PW_4CH:
     sw   a6, 96(sp)
     add  t1, t1, a6
     sw   t1, 100(sp)          /* the outputs past the last block */
+#if PW_DYADIC
+    /* the bias folded out of the sums: per channel the floor -full, the bound B - full and the
+       offset term koff + full * m */
+    .irp k, 0, 1, 2, 3
+    lw   t0, (A_FULL + 4 * \k)(a0)
+    lw   t1, (A_RIGHT4 + 4 * \k)(a0)
+    lw   t2, (A_MULT + 4 * \k)(a0)
+    lw   t3, (A_KOFF4 + 4 * \k)(a0)
+    sub  t1, t1, t0
+    mul  t2, t2, t0
+    sub  t0, zero, t0
+    add  t3, t3, t2
+    sw   t0, (F_NF5 + 4 * \k)(sp)
+    sw   t1, (F_B5 + 4 * \k)(sp)
+    sw   t3, (112 + 4 * \k)(sp)
+    .endr
+#else
     lw   t0, (A_KOFF4 + 0)(a0)
     lw   t1, (A_KOFF4 + 4)(a0)
     lw   t2, (A_KOFF4 + 8)(a0)
     lw   t3, (A_KOFF4 + 12)(a0)
-#if !PW_DYADIC
     addi t0, t0, 1            /* the sign term's +1 folded in, once per block of channels */
     addi t1, t1, 1
     addi t2, t2, 1
     addi t3, t3, 1
-#endif
     sw   t0, 112(sp)
     sw   t1, 116(sp)
     sw   t2, 120(sp)
     sw   t3, 124(sp)
+#endif
 .Lquint:
+#if PW_DYADIC
+    lw   t2, A_XSTEP(a0)
+    lw   t0, 92(sp)
+    lw   t1, A_W(a0)
+    /* the sums start from the first word's cv.dotsp.b (the bias is in the channels' floors and
+       offset terms, .Lq5group): the first word forward, the loop's passes a word backward and one
+       forward, the last word backward */
+    sub  tp, zero, t2
+    Q5_FWD 0x48, 1
+    beqz a0, 1f               /* (the loop's passes less one) */
+    .insn i 0x2b, 4, x14, a0, 59
+    Q5_BWD
+    Q5_FWD 0x54
+1:  Q5_BWD
+#else
     lw   t0, 92(sp)
     lw   t1, A_W(a0)
     lw   t2, A_XSTEP(a0)
@@ -515,66 +651,9 @@ PW_4CH:
     mv   a7, s2
     mv   ra, s3
     .insn i 0x2b, 4, x14, t3, 59
-    /* a word forward: weight rows 0..3, pixels 0..4 */
-    .insn r 0x2b, 3, 0x02, t3, t1, t2      /* w0, t1 += C */
-    .insn r 0x2b, 3, 0x02, t4, t1, t2      /* w1 */
-    .insn r 0x2b, 3, 0x02, t5, t1, t2      /* w2 */
-    .insn i 0x0b, 2, t6, t1, 4             /* w3, t1 += 4 */
-    .insn r 0x2b, 3, 0x02, gp, t0, t2      /* x0, t0 += C */
-    .insn r 0x2b, 3, 0x02, a0, t0, t2      /* x1 */
-    .insn r 0x7b, 1, 0x54, s0, gp, t3
-    .insn r 0x7b, 1, 0x54, s1, gp, t4
-    .insn r 0x7b, 1, 0x54, s2, gp, t5
-    .insn r 0x7b, 1, 0x54, s3, gp, t6
-    .insn r 0x2b, 3, 0x02, gp, t0, t2      /* x2 */
-    .insn r 0x7b, 1, 0x54, s4, a0, t3
-    .insn r 0x7b, 1, 0x54, s5, a0, t4
-    .insn r 0x7b, 1, 0x54, s6, a0, t5
-    .insn r 0x7b, 1, 0x54, s7, a0, t6
-    .insn r 0x2b, 3, 0x02, a0, t0, t2      /* x3 */
-    .insn r 0x7b, 1, 0x54, s8, gp, t3
-    .insn r 0x7b, 1, 0x54, s9, gp, t4
-    .insn r 0x7b, 1, 0x54, s10, gp, t5
-    .insn r 0x7b, 1, 0x54, s11, gp, t6
-    .insn i 0x0b, 2, gp, t0, 4             /* x4, t0 += 4 */
-    .insn r 0x7b, 1, 0x54, a1, a0, t3
-    .insn r 0x7b, 1, 0x54, a2, a0, t4
-    .insn r 0x7b, 1, 0x54, a3, a0, t5
-    .insn r 0x7b, 1, 0x54, a4, a0, t6
-    .insn r 0x7b, 1, 0x54, a5, gp, t3
-    .insn r 0x7b, 1, 0x54, a6, gp, t4
-    .insn r 0x7b, 1, 0x54, a7, gp, t5
-    .insn r 0x7b, 1, 0x54, ra, gp, t6
-    /* the next word backward: weight rows 3..0, pixels 4..0 */
-    .insn r 0x2b, 3, 0x02, t6, t1, tp      /* w3, t1 -= C */
-    .insn r 0x2b, 3, 0x02, t5, t1, tp      /* w2 */
-    .insn r 0x2b, 3, 0x02, t4, t1, tp      /* w1 */
-    .insn i 0x0b, 2, t3, t1, 4             /* w0, t1 += 4 */
-    .insn r 0x2b, 3, 0x02, gp, t0, tp      /* x4, t0 -= C */
-    .insn r 0x2b, 3, 0x02, a0, t0, tp      /* x3 */
-    .insn r 0x7b, 1, 0x54, a5, gp, t3
-    .insn r 0x7b, 1, 0x54, a6, gp, t4
-    .insn r 0x7b, 1, 0x54, a7, gp, t5
-    .insn r 0x7b, 1, 0x54, ra, gp, t6
-    .insn r 0x2b, 3, 0x02, gp, t0, tp      /* x2 */
-    .insn r 0x7b, 1, 0x54, a1, a0, t3
-    .insn r 0x7b, 1, 0x54, a2, a0, t4
-    .insn r 0x7b, 1, 0x54, a3, a0, t5
-    .insn r 0x7b, 1, 0x54, a4, a0, t6
-    .insn r 0x2b, 3, 0x02, a0, t0, tp      /* x1 */
-    .insn r 0x7b, 1, 0x54, s8, gp, t3
-    .insn r 0x7b, 1, 0x54, s9, gp, t4
-    .insn r 0x7b, 1, 0x54, s10, gp, t5
-    .insn r 0x7b, 1, 0x54, s11, gp, t6
-    .insn i 0x0b, 2, gp, t0, 4             /* x0, t0 += 4 */
-    .insn r 0x7b, 1, 0x54, s4, a0, t3
-    .insn r 0x7b, 1, 0x54, s5, a0, t4
-    .insn r 0x7b, 1, 0x54, s6, a0, t5
-    .insn r 0x7b, 1, 0x54, s7, a0, t6
-    .insn r 0x7b, 1, 0x54, s0, gp, t3
-    .insn r 0x7b, 1, 0x54, s1, gp, t4
-    .insn r 0x7b, 1, 0x54, s2, gp, t5
-    .insn r 0x7b, 1, 0x54, s3, gp, t6
+    Q5_FWD 0x54
+    Q5_BWD
+#endif
     /* t0 is the block's first row + C: the next block's is 4 C further */
     lw   a0, 88(sp)
     slli t3, t2, 2
@@ -583,7 +662,9 @@ PW_4CH:
     lw   gp, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   tp, A_YSTEP(a0)
+#if !PW_DYADIC
     lw   t0, 104(sp)
+#endif
     Q5_PARAMS 0
     Q5_POS 0, s0
     Q5_POS 1, s4
@@ -1040,7 +1121,7 @@ PW_4CH:
     lw   s9, 8(sp)
     lw   s10, 4(sp)
     lw   s11, 0(sp)
-    addi sp, sp, 144
+    addi sp, sp, PW_FRAME
     ret
     .size PW_4CH, . - PW_4CH
 
