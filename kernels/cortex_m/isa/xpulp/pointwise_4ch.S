@@ -538,7 +538,12 @@ PW_4CH:
        p4 a5, a6, a7, ra. The block's x and y live at 92 / 96(sp), the outputs past the last block at
        100(sp) (the loop's end), 1 - 5 y_step at 104(sp), the passes at 108(sp), the channels'
        offset << (r+1) plus 1 at 112..124(sp), the pixels left after the blocks at 76(sp), their
-       outputs' span at 136(sp). */
+       outputs' span at 136(sp). In the dyadic form the sums start without the bias, from the
+       first word's cv.dotsp.b (a pass's first word forward and its last backward outside the
+       loop, the passes less one at 108(sp)), the bias in each channel's offset term at 112..124,
+       its floor -full at F_NF5 and its bound B - full at F_B5, once per block of channels: 20
+       `mv` and 4 loads fewer a pass, 7 more instructions in its requantization's parameters
+       (t0 holds the floor, so the outputs' pointer comes from 96(sp) for each channel). */
     andi t0, a7, 1
     bnez t0, .Lquad_go        /* (an odd number of words: the four-pixel loop) */
     lw   t0, A_FLOOR(a0)
