@@ -695,29 +695,34 @@ etmcu_rv32_pointwise_runs9s1:
     lw   a5, (A_OFFH + 4 * \k)(a0)
     lw   a6, (A_RIGHT + 4 * \k)(a0)
 .endm
-/* one flow's twelve outputs (\out: RD_NEG or RD_POS), then the return; channel 0's parameters
-   only where a flow is entered at its start (the negative one: the positive flow is entered from
-   the other at some output, its channel's parameters loaded) */
-.macro RD_FLOW out, params0
-    .if \params0
-    RD_PARAMS 0
-    .endif
+/* one flow's twelve outputs (\out: a flow's output macro, \params: its channels' parameters
+   before channels 1..3), then the return; the ReLU's and the other activations' flows */
+.macro FLOW12 out, params
     \out 0, 0, s0, a1
     \out 1, 0, s4, a2
     \out 2, 0, s8, a3
-    RD_PARAMS 1
+    \params 1
     \out 3, 1, s1, a1
     \out 4, 1, s5, a2
     \out 5, 1, s9, a3
-    RD_PARAMS 2
+    \params 2
     \out 6, 2, s2, a1
     \out 7, 2, s6, a2
     \out 8, 2, s10, a3
-    RD_PARAMS 3
+    \params 3
     \out 9, 3, s3, a1
     \out 10, 3, s7, a2
     \out 11, 3, s11, a3
     ret
+.endm
+/* the ReLU's flows (\out: RD_NEG or RD_POS); channel 0's parameters only where a flow is entered
+   at its start (the negative one: the positive flow is entered from the other at some output,
+   its channel's parameters loaded) */
+.macro RD_FLOW out, params0
+    .if \params0
+    RD_PARAMS 0
+    .endif
+    FLOW12 \out, RD_PARAMS
 .endm
     .section .text.etmcu_rv32_requant3_relu_dy, "ax", @progbits
     .globl etmcu_rv32_requant3_relu_dy
@@ -740,8 +745,8 @@ etmcu_rv32_requant3_relu_dy:
    (v * m + offset * 2^21 + 3 * 2^19) >> 21; in the negative flow a sum below Vlo stores amin,
    any other (v * m + offset * 2^21 + 3 * 2^19 - 2^20) >> 21 (requantize_offset_dyadic's sign term
    taken by the flow: one test, `mul, add, srai, sb`, 6 cycles either way against the 9 of one
-   flow with the sign term's three instructions; a change of sign 3 more). V >= 0 > Vlo (dyadic_relu_bound, set_dyadic_block), so each flow
-   needs only its own side's test. The offset term is the block's (set_dyadic_block's is the
+   flow with the sign term's three instructions; a change of sign 3 more). V >= 0 > Vlo
+   (dyadic_relu_bound, set_dyadic_block), so each flow needs only its own side's test. The offset term is the block's (set_dyadic_block's is the
    same for its four channels): a5 and t1 once a call. Clobbers a4..a7, t0, t1. */
 .macro CG_POS n, k, acc, ybase
 .Lgpc\n:
@@ -771,8 +776,8 @@ etmcu_rv32_requant3_relu_dy:
     lw   a6, (A_RIGHT + 4 * \k)(a0)
     lw   a7, (A_ROUND4 + 4 * \k)(a0)
 .endm
-/* one flow's twelve outputs, then the return (channel 0's parameters and the offset terms where
-   the call enters, the negative flow's start) */
+/* the other activations' flows (channel 0's parameters and the offset terms where the call
+   enters, the negative flow's start) */
 .macro CG_FLOW out, entry
     .if \entry
     lw   a5, A_OFFH(a0)
@@ -780,22 +785,7 @@ etmcu_rv32_requant3_relu_dy:
     CG_PARAMS 0
     sub  t1, a5, t1
     .endif
-    \out 0, 0, s0, a1
-    \out 1, 0, s4, a2
-    \out 2, 0, s8, a3
-    CG_PARAMS 1
-    \out 3, 1, s1, a1
-    \out 4, 1, s5, a2
-    \out 5, 1, s9, a3
-    CG_PARAMS 2
-    \out 6, 2, s2, a1
-    \out 7, 2, s6, a2
-    \out 8, 2, s10, a3
-    CG_PARAMS 3
-    \out 9, 3, s3, a1
-    \out 10, 3, s7, a2
-    \out 11, 3, s11, a3
-    ret
+    FLOW12 \out, CG_PARAMS
 .endm
     .section .text.etmcu_rv32_requant3_clamp_dy, "ax", @progbits
     .globl etmcu_rv32_requant3_clamp_dy
