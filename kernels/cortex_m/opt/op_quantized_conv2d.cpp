@@ -451,6 +451,21 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
                     j.pad.w < j.kw && j.kh * j.kw <= kMaxTaps && (!vborder || clip);
   int32_t row_sums[4][kMaxClipRows];
   int32_t tap_sums[4][kMaxTaps];
+  // The kernel takes q pixels a pass (rows_pass_pixels); each interior row leaves r = width % q
+  // to a shorter pass. A pass of one or two pixels costs nearly as much as a full one (the plain
+  // core computes one pixel as a pair with itself; with Xpulp a pair's loop takes 14 cycles per
+  // 32 multiply-accumulates against the quads' 24 per 64; three go through a loop about as fast
+  // as the quads). Where the interior rows R are enough, those r columns go instead as r runs
+  // down the interior rows (x_step one input row, as the border columns below): R / q full
+  // passes each and at most one short one, for one call more per column: taken when r calls
+  // (plus r short passes if R % q) cost less than the R short passes of the rows.
+  int32_t tail = 0;
+  {
+    const int32_t q = int8::rows_pass_pixels(b), width = xs.end - xs.first,
+                  rows_in = ys.end - ys.first;
+    const int32_t r = q > 0 ? width % q : 0;
+    if (r > 0 && r <= 2 && width >= q && r * (1 + (rows_in % q != 0 ? 1 : 0)) < rows_in) tail = r;
+  }
   int32_t oc = 0;
   for (; oc + 4 <= j.out.c; oc += 4) {
     bool ok = true;
@@ -494,7 +509,7 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
     int8::set_dyadic_block<int8::PointwiseDyadicBlocks>(b, j.mult + oc, j.shift + oc, j.ooff);
     b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
     b.x_step = c * j.stride.w;
-    b.pixels = xs.end - xs.first;
+    b.pixels = xs.end - xs.first - tail;
     for (int32_t n = 0; n < j.out.n; ++n)
       for (int32_t oy = ys.first; oy < ys.end; ++oy) {
         const int32_t iy = oy * j.stride.h - j.pad.h, ix = xs.first * j.stride.w - j.pad.w;
@@ -502,6 +517,21 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
         b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + xs.first) * j.out.c + oc;
         int8::pointwise_4ch(b);
       }
+    if (tail > 0) {  // the interior's last columns, each as one run down the interior rows
+      b.x_step = j.stride.h * j.in.w * c;
+      b.y_step = j.out.w * j.out.c;
+      b.pixels = ys.end - ys.first;
+      for (int32_t n = 0; n < j.out.n; ++n)
+        for (int32_t ox = xs.end - tail; ox < xs.end; ++ox) {
+          const int32_t iy = ys.first * j.stride.h - j.pad.h, ix = ox * j.stride.w - j.pad.w;
+          b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c;
+          b.y = j.y + ((static_cast<size_t>(n) * j.out.h + ys.first) * j.out.w + ox) * j.out.c + oc;
+          int8::pointwise_4ch(b);
+        }
+      b.x_step = c * j.stride.w;
+      b.y_step = j.out.c;
+    }
+    b.pixels = xs.end - xs.first;  // (the border rows and columns below: whole rows)
     const int32_t full[4] = {b.full[0], b.full[1], b.full[2], b.full[3]};
     const int8_t* w0 = b.w;
     if (cols) {

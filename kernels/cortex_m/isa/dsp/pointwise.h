@@ -270,6 +270,8 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // No subroutine for several kernel rows: this ISA's kernel never reads PointwiseBlock::rows_fn.
 inline void set_rows_kernel(PointwiseBlock&) {}
+// One pixel a pass: nothing for interior_blocks to regroup (0).
+inline int32_t rows_pass_pixels(const PointwiseBlock&) { return 0; }
 
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {

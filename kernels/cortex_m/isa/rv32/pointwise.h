@@ -91,6 +91,13 @@ inline void set_rows_kernel(PointwiseBlock& b) {
 #endif
 }
 
+// Pixels a pass of this kernel takes over several kernel rows (interior_blocks' interior
+// columns): three at any x_step; 0 for 9-byte runs over several rows, whose subroutine
+// depends on x_step (set_rows_kernel).
+inline int32_t rows_pass_pixels(const PointwiseBlock& b) {
+  return b.rows > 1 && b.run_bytes == 9 ? 0 : 3;
+}
+
 // Blocks of four channels one after another (PointwiseBlock::groups): one kernel call per block.
 inline void pointwise_groups(PointwiseBlock& b) {
   pointwise_groups_c<kPointwiseRequant2v, kPointwiseDyadic>(

@@ -145,6 +145,14 @@ inline void set_rows_kernel(PointwiseBlock& b) {
 #endif
 }
 
+// Pixels a pass of this kernel takes over several kernel rows (interior_blocks' interior
+// columns): four in the rows subroutine (runs of an even number of words), else three; 0 for
+// one-row blocks, whose pass depends on x_step (conv's interior does not split those).
+inline int32_t rows_pass_pixels(const PointwiseBlock& b) {
+  if (b.rows < 2) return 0;
+  return b.rows_fn != nullptr && (b.words & 1) == 0 ? 4 : 3;
+}
+
 // One pixel (a linear layer's row): the assembly's one-pixel function on its own (in its own
 // section), so a program whose layers are all linear links it without the 3- and 2-pixel kernel.
 inline void pointwise_1px(const PointwiseBlock& b) {
