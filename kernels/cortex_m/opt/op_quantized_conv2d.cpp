@@ -886,6 +886,13 @@ __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
   return true;
 }
 
+// Whether im2col_runs is the layer's path: an ISA that takes gathered runs, and a layer whose rows
+// interior_blocks would widen (kwi != kw) or a strided 1x1 one.
+bool im2col_runs_layer(const int8::ConvJob& job) {
+  const bool strided_1x1 = job.kh == 1 && job.kw == 1 && (job.stride.h > 1 || job.stride.w > 1);
+  return int8::kPointwiseIm2colRuns && (interior_width(job) != job.kw || strided_1x1);
+}
+
 // One convolution (or one slab of rows of it: by_row_slabs). False when it needs a kernel path
 // this firmware left out (util/paths.h).
 bool conv_job(const int8::ConvJob& job) {
@@ -908,10 +915,7 @@ bool conv_job(const int8::ConvJob& job) {
     if (done > 0) kernel_path_mark(int8::kPathConvIm2col);
     return done;
   };
-  // (columns for layers whose rows interior_blocks would widen, kwi != kw, and strided 1x1 ones)
-  const bool strided_1x1 = job.kh == 1 && job.kw == 1 && (job.stride.h > 1 || job.stride.w > 1);
-  if (int8::kPointwiseIm2colRuns && (kwi != job.kw || strided_1x1) &&
-      kernel_path_on(int8::kPathConvIm2col) && im2col_runs(job)) {
+  if (im2col_runs_layer(job) && kernel_path_on(int8::kPathConvIm2col) && im2col_runs(job)) {
     kernel_path_mark(int8::kPathConvIm2col);
     return true;
   }
@@ -963,9 +967,21 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
       if (ok) int8::conv_nhwc_ref(job);  // (one pixel at a time: within the strips' contract)
     }
   } else if (overlap && int8::row_slabs_apply(job)) {
-    ok = kernel_path(int8::kPathConvSlabs);  // (the whole layer at once would read what it wrote)
-    if (ok)
-      int8::by_row_slabs(job, reverse, [&ok](const int8::ConvJob& s) { ok = ok && conv_job(s); });
+    // im2col_runs goes through the output pixels first to last, gathering a run's windows before
+    // it writes the run's outputs (every channel): within the slabs' contract when the out begins
+    // before its input (slab_distance: the writes up to a pixel end no further than its slab's,
+    // and the pixels after it read from its row's first window row on, at or below its slab's),
+    // so such a layer runs whole, its weights repacked and its biases folded once instead of
+    // once a slab.
+    if (!reverse && im2col_runs_layer(job) && kernel_path_on(int8::kPathConvIm2col) &&
+        im2col_runs(job)) {
+      kernel_path_mark(int8::kPathConvIm2col);
+    } else {
+      ok = kernel_path(int8::kPathConvSlabs);  // (the whole layer at once would read what it wrote)
+      if (ok)
+        int8::by_row_slabs(job, reverse,
+                           [&ok](const int8::ConvJob& s) { ok = ok && conv_job(s); });
+    }
   } else {
     ok = conv_job(job);
   }
