@@ -886,11 +886,17 @@ __attribute__((noinline)) bool im2col_runs(const int8::ConvJob& j) {
   return true;
 }
 
-// Whether im2col_runs is the layer's path: an ISA that takes gathered runs, and a layer whose rows
-// interior_blocks would widen (kwi != kw) or a strided 1x1 one.
-bool im2col_runs_layer(const int8::ConvJob& job) {
+// The layer through im2col_runs where that is its path (an ISA that takes gathered runs, and a
+// layer whose rows interior_blocks would widen, kwi != kw, or a strided 1x1 one) and it fits:
+// true when done (the path marked taken), false with nothing written.
+// (inlined: a frame of its own would sit on the deepest stack path, im2col_runs under it)
+__attribute__((always_inline)) inline bool gathered_runs(const int8::ConvJob& job) {
   const bool strided_1x1 = job.kh == 1 && job.kw == 1 && (job.stride.h > 1 || job.stride.w > 1);
-  return int8::kPointwiseIm2colRuns && (interior_width(job) != job.kw || strided_1x1);
+  if (!int8::kPointwiseIm2colRuns || (interior_width(job) == job.kw && !strided_1x1) ||
+      !kernel_path_on(int8::kPathConvIm2col) || !im2col_runs(job))
+    return false;
+  kernel_path_mark(int8::kPathConvIm2col);
+  return true;
 }
 
 // One convolution (or one slab of rows of it: by_row_slabs). False when it needs a kernel path
@@ -915,10 +921,7 @@ bool conv_job(const int8::ConvJob& job) {
     if (done > 0) kernel_path_mark(int8::kPathConvIm2col);
     return done;
   };
-  if (im2col_runs_layer(job) && kernel_path_on(int8::kPathConvIm2col) && im2col_runs(job)) {
-    kernel_path_mark(int8::kPathConvIm2col);
-    return true;
-  }
+  if (gathered_runs(job)) return true;
   if (int8::kPointwise4ch) {
     if (kernel_path_on(int8::kPathConvInterior)) {
       interior = interior_blocks(job, kwi, &rows_clipped, &borders_done);
@@ -973,14 +976,10 @@ Error cortex_m_quantized_conv2d_out(KernelContext& ctx, Span<EValue*> args) {
     // and the pixels after it read from its row's first window row on, at or below its slab's),
     // so such a layer runs whole, its weights repacked and its biases folded once instead of
     // once a slab.
-    if (!reverse && im2col_runs_layer(job) && kernel_path_on(int8::kPathConvIm2col) &&
-        im2col_runs(job)) {
-      kernel_path_mark(int8::kPathConvIm2col);
-    } else {
+    if (reverse || !gathered_runs(job)) {
       ok = kernel_path(int8::kPathConvSlabs);  // (the whole layer at once would read what it wrote)
       if (ok)
-        int8::by_row_slabs(job, reverse,
-                           [&ok](const int8::ConvJob& s) { ok = ok && conv_job(s); });
+        int8::by_row_slabs(job, reverse, [&ok](const int8::ConvJob& s) { ok = ok && conv_job(s); });
     }
   } else {
     ok = conv_job(job);
