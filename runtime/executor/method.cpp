@@ -886,8 +886,12 @@ void Method::build_tensor_fast(fb::Table table, Tensor* out) const {
   out->sizes = sizes.data<int32_t>();
   out->dim_order = t.vector(st::kDimOrder).data<uint8_t>();
   size_t nbytes = element_size(out->dtype);
-  for (uint32_t d = 0; d < sizes.size; ++d)
-    nbytes *= static_cast<uint32_t>(sizes.scalar<int32_t>(d));
+  // (a pointer walk tested at its end: about half the cycles a dim of the indexed loop)
+  if (sizes.size != 0) {
+    const int32_t *d = sizes.data<int32_t>(), *end = d + sizes.size;
+    do nbytes *= static_cast<uint32_t>(*d++);
+    while (d != end);
+  }
   out->nbytes = nbytes;
   out->data = nullptr;
   fb::Table alloc = t.table(st::kAllocationInfo);
@@ -929,23 +933,57 @@ Result<Tensor*> Method::tensor_of(uint32_t v, CallUse& call, Diagnostic* diag) {
   if (v >= num_values_)
     return fail_value(diag, Error::InvalidProgram, ET_TEXT("value index out of range"), v);
   if (has_slot(v)) return &slot(v)->tensor;  // the bit test inline: most values have none
+  Tensor* t = call_tensor(v, fb::Table(values_fb_.ref(v)).table(schema::evalue::kVal), call, diag);
+  if (t == nullptr) return diag->error;
+  return t;
+}
+
+Tensor* Method::call_tensor(uint32_t v, fb::Table val, CallUse& call, Diagnostic* diag) {
   // One Tensor per value in a call: kernels and the alias check compare tensors by address.
-  for (uint32_t k = 0; k < call.tensors; ++k)
-    if (call_tensor_ids_[k] == v) return &call_tensors_[k];
-  if (call.tensors >= max_call_tensors_)
-    return fail_value(diag, Error::InvalidProgram, ET_TEXT("call uses more tensors than planned"),
-                      v);
+  // (A pointer walk: the indexed loop cost about 10 cycles a comparison on the CV32E40P.)
+  for (const uint32_t *id = call_tensor_ids_, *end = id + call.tensors; id != end; ++id)
+    if (*id == v) return &call_tensors_[id - call_tensor_ids_];
+  if (call.tensors >= max_call_tensors_) {
+    fail_value(diag, Error::InvalidProgram, ET_TEXT("call uses more tensors than planned"), v);
+    return nullptr;
+  }
   Tensor* t = &call_tensors_[call.tensors];
-  build_tensor_fast(fb::Table(values_fb_.ref(v)).table(schema::evalue::kVal), t);
+  build_tensor_fast(val, t);
   call_tensor_ids_[call.tensors++] = v;
   return t;
 }
+
+// A span value's fields stored one by one into a call's EValue (assigned whole, the EValue was
+// stored byte by byte in the size-optimized firmware).
+namespace {
+inline void set_span(EValue* out, Tag tag, const void* data, uint32_t size) {
+  out->payload.as_span.data = data;
+  out->payload.as_span.size = size;
+  out->tag = tag;
+}
+}  // namespace
 
 // Builds value v from the verified program; v has no slot.
 Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* diag) {
   fb::Fields e(fb::Table(values_fb_.ref(v)));
   fb::Table val = e.table(schema::evalue::kVal);
   uint8_t type = e.scalar<uint8_t>(schema::evalue::kValType);
+  // The two kinds nearly every call passes first, each field stored on its own: an EValue
+  // assigned whole became a memcpy call (tensors) or byte stores (ints) in the size-optimized
+  // firmware, about a fifth of a call's argument building.
+  if (type == schema::kTagTensor) {
+    Tensor* t = call_tensor(v, val, call, diag);  // (v has no slot: its table is at hand)
+    if (t == nullptr) return diag->error;
+    out->payload.as_int = 0;  // (every payload byte set, as from_tensor does)
+    out->payload.as_tensor = t;
+    out->tag = Tag::Tensor;
+    return Error::Ok;
+  }
+  if (type == schema::kTagInt) {
+    out->payload.as_int = val.scalar<int64_t>(0);
+    out->tag = Tag::Int;
+    return Error::Ok;
+  }
   // Runtimes built without lists or strings (for programs that have none) carry no code for them.
   if ((!kFeatureLists && type >= schema::kTagIntList && type <= schema::kTagOptionalTensorList) ||
       (!kFeatureTensorLists &&
@@ -954,9 +992,6 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
     return fail_value(diag, Error::NotSupported,
                       ET_TEXT("list or string value; runtime built without"), v);
   switch (type) {
-    case schema::kTagInt:
-      *out = EValue::from_int(val.scalar<int64_t>(0));
-      return Error::Ok;
     case schema::kTagBool:
       *out = EValue::from_bool(val.scalar<uint8_t>(0) != 0);  // 0 or 1: verified at load
       return Error::Ok;
@@ -968,11 +1003,6 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
       *out = EValue::from_span(Tag::String, s.data != nullptr ? s.data : "", s.size);
       return Error::Ok;
     }
-    case schema::kTagTensor: {
-      ET_TRY(Tensor * t, tensor_of(v, call, diag));
-      *out = EValue::from_tensor(t);
-      return Error::Ok;
-    }
     case schema::kTagIntList: {
       fb::Vector items = val.vector(0);
       if (items.size > max_call_ints_ - call.ints)
@@ -981,23 +1011,25 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
       call.ints += items.size;
       for (uint32_t k = 0; k < items.size; ++k) {
         uint32_t ref = static_cast<uint32_t>(items.scalar<int64_t>(k));  // an Int: verified
-        ValueSlot* s = slot(ref);
-        ints[k] =
-            s != nullptr
-                ? s->value.to_int()
-                : fb::Table(values_fb_.ref(ref)).table(schema::evalue::kVal).scalar<int64_t>(0);
+        ValueSlot* s = ref < num_values_ && has_slot(ref) ? slot(ref) : nullptr;  // (bit inline)
+        if (s != nullptr) {
+          ints[k] = s->value.to_int();
+          continue;
+        }
+        fb::Fields item(fb::Table(values_fb_.ref(ref)));
+        ints[k] = fb::Fields(item.table(schema::evalue::kVal)).scalar<int64_t>(0);
       }
-      *out = EValue::from_span(Tag::ListInt, items.size ? ints : nullptr, items.size);
+      set_span(out, Tag::ListInt, items.size ? ints : nullptr, items.size);
       return Error::Ok;
     }
     case schema::kTagDoubleList: {
       fb::Vector items = val.vector(0);
-      *out = EValue::from_span(Tag::ListDouble, items.base, items.size);
+      set_span(out, Tag::ListDouble, items.base, items.size);
       return Error::Ok;
     }
     case schema::kTagBoolList: {
       fb::Vector items = val.vector(0);
-      *out = EValue::from_span(Tag::ListBool, items.base, items.size);
+      set_span(out, Tag::ListBool, items.base, items.size);
       return Error::Ok;
     }
     case schema::kTagTensorList:
@@ -1017,11 +1049,11 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
         }
         ET_TRY(list[k], tensor_of(static_cast<uint32_t>(ref), call, diag));
       }
-      *out = EValue::from_span(optional ? Tag::ListOptionalTensor : Tag::ListTensor,
-                               items.size ? list : nullptr, items.size);
+      set_span(out, optional ? Tag::ListOptionalTensor : Tag::ListTensor,
+               items.size ? list : nullptr, items.size);
       return Error::Ok;
     }
-    default:  // Null
+    default:  // Null (Int and Tensor: above)
       *out = EValue();
       return Error::Ok;
   }

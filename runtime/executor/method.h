@@ -158,7 +158,10 @@ class Method : private MethodState {
   Method() = default;
   fb::Table instruction_table(size_t i) const;
   ValueSlot* slot(uint32_t v) const;
-  bool has_slot(uint32_t v) const { return (slot_map_[v >> 5].bits >> (v & 31)) & 1; }
+  // (always inline: a call to it costs more than the test in the per-call argument building)
+  __attribute__((always_inline)) bool has_slot(uint32_t v) const {
+    return (slot_map_[v >> 5].bits >> (v & 31)) & 1;
+  }
   EValue& slot_value(uint32_t v) const { return slot(v)->value; }  // v has a slot
   // Builds value v (from its slot, or from the program) into *out; `call` counts what it used of
   // the call buffer. build_tensor with `loading` also does load-time work (initial and external
@@ -168,6 +171,9 @@ class Method : private MethodState {
   };
   Error build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* diag);
   Result<Tensor*> tensor_of(uint32_t v, CallUse& call, Diagnostic* diag);
+  // tensor_of for a value without a slot whose value table `val` the caller has read: nullptr
+  // (diag set) when the call needs more tensors than planned.
+  Tensor* call_tensor(uint32_t v, fb::Table val, CallUse& call, Diagnostic* diag);
   Error build_tensor(fb::Table t, uint32_t v, Tensor* out, const Program* loading,
                      Diagnostic* diag);
   // The run-time build of a tensor the load verified (or, under Verification::Minimal, the host):
