@@ -965,7 +965,8 @@ inline void set_span(EValue* out, Tag tag, const void* data, uint32_t size) {
 
 // Builds value v from the verified program; v has no slot.
 Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* diag) {
-  fb::Fields e(fb::Table(values_fb_.ref(v)));
+  const uint8_t* ref = values_fb_.base + 4 * v;  // (Vector::ref inline: once per argument)
+  fb::Fields e(fb::Table(ref + fb::read<uint32_t>(ref)));
   fb::Table val = e.table(schema::evalue::kVal);
   uint8_t type = e.scalar<uint8_t>(schema::evalue::kValType);
   // The two kinds nearly every call passes first, each field stored on its own: an EValue
@@ -980,7 +981,7 @@ Error Method::build_value(uint32_t v, EValue* out, CallUse& call, Diagnostic* di
     return Error::Ok;
   }
   if (type == schema::kTagInt) {
-    out->payload.as_int = val.scalar<int64_t>(0);
+    out->payload.as_int = fb::Fields(val).scalar<int64_t>(0);  // (inline: no calls)
     out->tag = Tag::Int;
     return Error::Ok;
   }
