@@ -289,6 +289,30 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
   }
 }
 
+// A linear layer's row in blocks of four features (linear_blocks): block i's constants
+// consts[4i + k] + xterm (kernel_sum + foff * sum(x), or constants folded in C with xterm 0), its
+// weights 4 * w_stride bytes after the last block's, its outputs 4 bytes after; one pixel each
+// through `one` (the ISA's pointwise_1px). The ISAs whose assembly loops over the blocks itself
+// (Xpulp) take the same arguments. b's w and y are left as they were (its constants are not).
+template <class One>
+inline void linear_row_blocks_c(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
+                                int32_t xterm, One one) {
+  const int8_t* const w = b.w;
+  int8_t* const y = b.y;
+  for (int32_t i = 0; i < blocks; ++i, ksum += 4) {
+    // (written out: the Os loop cost 10.5 cycles a feature on the CV32E40P)
+    b.full[0] = cmsis::wrap_add(ksum[0], xterm);
+    b.full[1] = cmsis::wrap_add(ksum[1], xterm);
+    b.full[2] = cmsis::wrap_add(ksum[2], xterm);
+    b.full[3] = cmsis::wrap_add(ksum[3], xterm);
+    one(static_cast<const PointwiseBlock&>(b));
+    b.w += static_cast<ptrdiff_t>(4) * b.w_stride;
+    b.y += 4;
+  }
+  b.w = w;
+  b.y = y;
+}
+
 // The arithmetic in C, one pixel and channel at a time (the ISAs without a pointwise micro-kernel
 // of their own, and the host build of the xpulp one with the instruction's arithmetic in dot4).
 // kDy: the ISA has the dyadic form (b.dyadic names it; the others never set it).

@@ -268,6 +268,13 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
+// A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c).
+inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
+                                 int32_t xterm) {
+  linear_row_blocks_c(b, ksum, blocks, xterm,
+                      [](const PointwiseBlock& one) { pointwise_1px(one); });
+}
+
 // No subroutine for several kernel rows: this ISA's kernel never reads PointwiseBlock::rows_fn.
 inline void set_rows_kernel(PointwiseBlock&) {}
 // One pixel a pass: nothing for interior_blocks to regroup (0).

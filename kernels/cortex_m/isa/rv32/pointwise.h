@@ -68,6 +68,13 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
+// A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c).
+inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
+                                 int32_t xterm) {
+  linear_row_blocks_c(b, ksum, blocks, xterm,
+                      [](const PointwiseBlock& one) { pointwise_1px(one); });
+}
+
 // Blocks whose receptive fields are several kernel rows of 9 bytes, their channels' filters 27
 // bytes apart (a 3x3 window on 3 channels) run each three-pixel pass's rows in
 // etmcu_rv32_pointwise_runs9: the kernel's entry dispatch into its 16-byte step (a 9-byte run

@@ -16,6 +16,10 @@
 extern "C" void etmcu_xpulp_pointwise_4ch(etmcu::kernels::int8::PointwiseBlock* b);
 extern "C" void etmcu_xpulp_pointwise_1px(const etmcu::kernels::int8::PointwiseBlock* b,
                                           const int8_t* x, int8_t* y);
+// A linear row's blocks of four features, the constants kernel_sum + xterm (pointwise_linear_row;
+// b's x, w, y, words, w_stride and the frexp requantization of channel 0 are read)
+extern "C" void etmcu_xpulp_linear_row(const etmcu::kernels::int8::PointwiseBlock* b,
+                                       const int32_t* ksum, int32_t blocks, int32_t xterm);
 // The same assembled for dyadic blocks (pointwise_4ch_dy.S: PointwiseBlock::dyadic)
 extern "C" void etmcu_xpulp_pointwise_4ch_dy(etmcu::kernels::int8::PointwiseBlock* b);
 // Both forms' subroutine for four pixels over several kernel rows (pointwise_rows.S; it runs on
@@ -153,13 +157,26 @@ inline int32_t rows_pass_pixels(const PointwiseBlock& b) {
   return b.rows_fn != nullptr && (b.words & 1) == 0 ? 4 : 3;
 }
 
-// One pixel (a linear layer's row): the assembly's one-pixel function on its own (in its own
-// section), so a program whose layers are all linear links it without the 3- and 2-pixel kernel.
+// One pixel: the assembly's one-pixel function on its own (in its own section; the four-channel
+// kernel calls it for a run's odd last pixel). Linear layers take pointwise_linear_row instead.
 inline void pointwise_1px(const PointwiseBlock& b) {
 #if defined(__riscv)
   etmcu_xpulp_pointwise_1px(&b, b.x, b.y);
 #else
   pointwise_4ch(b);  // b.pixels == 1
+#endif
+}
+
+// A linear layer's row in blocks of four features (util/pointwise.h linear_row_blocks_c): on the
+// core one call of etmcu_xpulp_linear_row, which loops over the blocks itself with the layer's
+// requantization in registers (its own section: linked by programs with such layers only).
+inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
+                                 int32_t xterm) {
+#if defined(__riscv)
+  etmcu_xpulp_linear_row(&b, ksum, blocks, xterm);
+#else
+  linear_row_blocks_c(b, ksum, blocks, xterm,
+                      [](const PointwiseBlock& one) { pointwise_1px(one); });
 #endif
 }
 

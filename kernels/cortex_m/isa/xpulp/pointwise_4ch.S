@@ -1194,4 +1194,97 @@ PW_1PX:
     addi sp, sp, 32
     ret
     .size PW_1PX, . - PW_1PX
+
+#if !PW_DYADIC
+/* void etmcu_xpulp_linear_row(const PointwiseBlock* a, const int32_t* ksum, int32_t blocks,
+   int32_t xterm): a linear layer's row (at a->x, a->words words) in `blocks` blocks of four
+   features: block i's weights the four rows from a->w + 4 * i * w_stride on, its constants
+   ksum[4i + k] + xterm, its outputs at a->y + 4i. Per block the one-pixel function's loop (9
+   cycles per 16 multiply-accumulates) and four requantizations, with the layer's parameters
+   (channel 0's fields in the frexp form: a linear layer has one requantization) and the pointers
+   held in registers across the blocks, in place of a call per block and its C. */
+    .section .text.etmcu_xpulp_linear_row, "ax", @progbits
+    .globl etmcu_xpulp_linear_row
+    .type etmcu_xpulp_linear_row, @function
+    .p2align 2
+etmcu_xpulp_linear_row:
+    addi sp, sp, -48
+    sw   ra, 44(sp)
+    sw   s0, 40(sp)
+    sw   s1, 36(sp)
+    sw   s2, 32(sp)
+    sw   s3, 28(sp)
+    sw   s4, 24(sp)
+    sw   s5, 20(sp)
+    sw   s6, 16(sp)
+    sw   s7, 12(sp)
+    sw   s8, 8(sp)
+    sw   s9, 4(sp)
+    sw   s10, 0(sp)
+    mv   s5, a1               /* the constants */
+    mv   s6, a2               /* blocks left */
+    mv   s7, a3               /* xterm */
+    lw   s4, A_X(a0)          /* the row */
+    lw   t2, A_W(a0)          /* the block's first weight row */
+    lw   a6, A_Y(a0)          /* its outputs */
+    lw   a7, A_WORDS(a0)
+    lw   s10, A_WSTRIDE(a0)
+    lw   a2, A_MULT(a0)       /* the requantization (REQ_VALUE's registers) */
+    lw   a3, A_KOFF4(a0)
+    lw   s8, A_RIGHT4(a0)
+    lw   s9, A_FLOOR(a0)
+    lw   ra, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    blez s6, 8f
+1:  lw   s0, 0(s5)
+    lw   s1, 4(s5)
+    lw   s2, 8(s5)
+    lw   s3, 12(s5)
+    addi s5, s5, 16
+    add  s0, s0, s7
+    add  s1, s1, s7
+    add  s2, s2, s7
+    add  s3, s3, s7
+    mv   t0, s4
+    add  t3, t2, s10
+    add  t4, t3, s10
+    add  a5, t4, s10
+    .insn i 0x2b, 4, x14, a7, 10          /* cv.setup 0, a7: the 9 instructions below */
+    .insn i 0x0b, 2, t1, t0, 4            /* cv.lw t1, 4(t0!): the row's word */
+    .insn i 0x0b, 2, a4, t2, 4            /* the four features' words */
+    .insn i 0x0b, 2, a1, t3, 4
+    .insn r 0x7b, 1, 0x54, s0, t1, a4     /* cv.sdotsp.b */
+    .insn i 0x0b, 2, a4, t4, 4
+    .insn r 0x7b, 1, 0x54, s1, t1, a1
+    .insn i 0x0b, 2, a1, a5, 4
+    .insn r 0x7b, 1, 0x54, s2, t1, a4
+    .insn r 0x7b, 1, 0x54, s3, t1, a1
+    REQ_VALUE s0, s9, s8
+    sb   t2, 0(a6)
+    REQ_VALUE s1, s9, s8
+    sb   t2, 1(a6)
+    REQ_VALUE s2, s9, s8
+    sb   t2, 2(a6)
+    REQ_VALUE s3, s9, s8
+    sb   t2, 3(a6)
+    addi a6, a6, 4
+    mv   t2, a5               /* the next block's first row: right after this block's last */
+    addi s6, s6, -1
+    bnez s6, 1b
+8:  lw   ra, 44(sp)
+    lw   s0, 40(sp)
+    lw   s1, 36(sp)
+    lw   s2, 32(sp)
+    lw   s3, 28(sp)
+    lw   s4, 24(sp)
+    lw   s5, 20(sp)
+    lw   s6, 16(sp)
+    lw   s7, 12(sp)
+    lw   s8, 8(sp)
+    lw   s9, 4(sp)
+    lw   s10, 0(sp)
+    addi sp, sp, 48
+    ret
+    .size etmcu_xpulp_linear_row, . - etmcu_xpulp_linear_row
+#endif
     .option pop
