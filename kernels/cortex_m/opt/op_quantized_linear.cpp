@@ -51,7 +51,8 @@ __attribute__((noinline)) void linear_rows(const int8::LinearJob& j, int32_t oc_
 }
 
 // Blocks of four output features through the ISA's pointwise micro-kernel (pointwise.h), on
-// ISAs where a one-pixel run is cheap (kPointwiseSingle): each input row is a one-pixel run, the
+// ISAs and layers where that pays (kLinearBlocksMinFeatures: a one-pixel run is cheap, or the
+// ISA loops over the blocks of a row in assembly): each input row is a one-pixel run, the
 // offsets folded into the block's constants, full = bias + ioff * sum(w) + foff * sum(x) +
 // K * ioff * foff (or kernel_sum + foff * sum(x)). Returns the number of leading features done
 // for every row: 0 unless the contract holds for every block (one requantization for the layer:
@@ -176,7 +177,8 @@ Error cortex_m_quantized_linear_out(KernelContext& ctx, Span<EValue*> args) {
     return Error::Ok;
   }
   int32_t done = 0;
-  if (int8::kPointwiseSingle && kernel_path_on(int8::kPathLinearBlocks)) {
+  if (int8::kLinearBlocksMinFeatures > 0 && job.nout >= int8::kLinearBlocksMinFeatures &&
+      kernel_path_on(int8::kPathLinearBlocks)) {
     done = linear_blocks(job);
     if (done > 0) kernel_path_mark(int8::kPathLinearBlocks);
   }

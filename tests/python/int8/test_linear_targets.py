@@ -2,10 +2,10 @@
 the first; 36, 22 and 8 features: blocks of four, two features left to the row path, a layer of
 two blocks) runs on the simulator and must print the host reference kernels' output bits, as
 exported and in two forms our exporter never writes but a .pte may hold (upstream's arguments
-allow them): a nonzero filter offset (so foff * sum(x) is added to every block's constants: with
-Xpulp in the assembly's block loop, etmcu_xpulp_linear_row) and no kernel_sum at all (the
-constants folded in C from the bias and the weight sums, eight features at a time:
-opt/op_quantized_linear.cpp linear_blocks)."""
+allow them): a nonzero filter offset (so foff * sum(x) is added to every block's constants in the
+assembly's block loops, etmcu_xpulp_linear_row and, for the layers of 16 features or more,
+etmcu_rv32_linear_row) and no kernel_sum at all (the constants folded in C from the bias and the
+weight sums, eight features at a time: opt/op_quantized_linear.cpp linear_blocks)."""
 import pathlib
 import struct
 import sys

@@ -20,6 +20,8 @@ namespace int8 {
 
 // A one-pixel run (a linear layer's row) costs one pixel: linear layers take this kernel.
 constexpr bool kPointwiseSingle = true;
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): a one-pixel run is cheap, any layer.
+constexpr int32_t kLinearBlocksMinFeatures = 4;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
 constexpr bool kPointwiseRequant2v = true;

@@ -12,6 +12,9 @@ extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's 
 extern "C" void etmcu_rv32_pointwise_runs9s1();  // (the same at stride 1: shared input bytes)
 extern "C" void etmcu_rv32_requant3_relu_dy();   // (the same: a pass's dyadic ReLU outputs)
 extern "C" void etmcu_rv32_requant3_clamp_dy();  // (and its dyadic outputs of any other range)
+// A linear row's blocks of four features (pointwise_linear_row; linear_row.S)
+extern "C" void etmcu_rv32_linear_row(const etmcu::kernels::int8::PointwiseBlock* b,
+                                      const int32_t* ksum, int32_t blocks, int32_t xterm);
 #else
 // (the host runs the C form, pointwise_4ch_c: stand-ins for the two subroutines, never called)
 inline void etmcu_rv32_requant3_relu_dy() {}
@@ -24,6 +27,10 @@ namespace int8 {
 
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): layers of 16 features or more (etmcu_rv32_linear_row, isa/rv32/linear_row.S: 60 to 80
+// cycles a feature less than the row path; the zoo's classifiers of 2 to 12 features keep the
+// row path, and their firmware does not link it, 660 to 1,800 B).
+constexpr int32_t kLinearBlocksMinFeatures = 16;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
@@ -68,11 +75,17 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
-// A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c).
+// A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c): on the
+// core one call of etmcu_rv32_linear_row (the one-pixel kernel, a pair with itself, would take
+// twice the multiply-accumulates).
 inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
                                  int32_t xterm) {
+#if defined(__riscv)
+  etmcu_rv32_linear_row(&b, ksum, blocks, xterm);
+#else
   linear_row_blocks_c(b, ksum, blocks, xterm,
                       [](const PointwiseBlock& one) { pointwise_1px(one); });
+#endif
 }
 
 // Blocks whose receptive fields are several kernel rows of 9 bytes, their channels' filters 27

@@ -1,0 +1,167 @@
+/* void etmcu_rv32_linear_row(const PointwiseBlock* b, const int32_t* ksum, int32_t blocks,
+                              int32_t xterm): a linear layer's row on a plain RV32IMC core in
+   `blocks` blocks of four features (isa/rv32/pointwise.h pointwise_linear_row, from
+   opt/op_quantized_linear.cpp linear_blocks; the contract is util/pointwise.h
+   linear_row_blocks_c's): block i's weights the four rows from b->w + 4 * i * w_stride on, its
+   constants ksum[4i + k] + xterm, its outputs at b->y + 4i; the row is b->x, w_stride bytes.
+   Per block dot4.S's loop (13 instructions per input byte for four multiply-accumulates, eight
+   bytes a step, the last length mod 8 one at a time), then the four sums requantized in the 4v
+   form of cmsis_math.h (requantize_offset_4v, as pointwise_4ch.S's REQ3: |v| < 2^29, which
+   linear_blocks checks) with the layer's one requantization held in registers, the out-of-range
+   results through fixups after the return. In place of linear_rows' C per four features (about
+   81 cycles a feature on the autoencoder: the requantization in C, the job reloaded after each
+   byte store).
+   Registers: s0 the constants, s1 blocks left, s2 xterm, s3 the outputs, s4 the row, s5 its
+   length, s6 m, s7 offset << (r+1) + 2^r, s8 r + 1, s9 the floor, s10 amin, s11 amax, a3 the
+   length less its last mod 8 bytes; in a block a0 the input, a4..a7 the four weight rows, t3..t6
+   the sums, t0..t2 loaded bytes and products, a1 / a2 the loops' ends. */
+#define A_X 0
+#define A_W 16
+#define A_Y 20
+#define A_AMIN 28
+#define A_AMAX 32
+#define A_MULT 52
+#define A_ROUND4 152
+#define A_RIGHT4 168
+#define A_WSTRIDE 124
+#define A_FLOOR 128
+
+/* byte i of the input and of the four rows (dot4.S's) */
+.macro DOT4 i
+    lb   t0, \i(a0)
+    lb   t1, \i(a4)
+    lb   t2, \i(a5)
+    mul  t1, t1, t0
+    add  t3, t3, t1
+    lb   t1, \i(a6)
+    mul  t2, t2, t0
+    add  t4, t4, t2
+    lb   t2, \i(a7)
+    mul  t1, t1, t0
+    add  t5, t5, t1
+    mul  t2, t2, t0
+    add  t6, t6, t2
+.endm
+
+/* sum acc requantized into byte k of the block's outputs (a sum below the floor is amin); an
+   out-of-range result through FIXUP id */
+.macro REQ k, acc, id
+    mv   t0, s10
+    blt  \acc, s9, .Lst\id
+    slli t0, \acc, 2
+    mulh t0, t0, s6
+    srai t1, \acc, 31
+    ori  t1, t1, 1
+    add  t0, t0, t1
+    add  t0, t0, s7
+    sra  t0, t0, s8
+    blt  t0, s10, .Llo\id
+    blt  s11, t0, .Lhi\id
+.Lst\id:
+    sb   t0, \k(s3)
+.endm
+
+.macro FIXUP id
+.Llo\id:
+    mv   t0, s10
+    j    .Lst\id
+.Lhi\id:
+    mv   t0, s11
+    j    .Lst\id
+.endm
+
+    .section .text.etmcu_rv32_linear_row, "ax", @progbits
+    .globl etmcu_rv32_linear_row
+    .type etmcu_rv32_linear_row, @function
+    .p2align 2
+etmcu_rv32_linear_row:
+    addi sp, sp, -48
+    sw   s0, 44(sp)
+    sw   s1, 40(sp)
+    sw   s2, 36(sp)
+    sw   s3, 32(sp)
+    sw   s4, 28(sp)
+    sw   s5, 24(sp)
+    sw   s6, 20(sp)
+    sw   s7, 16(sp)
+    sw   s8, 12(sp)
+    sw   s9, 8(sp)
+    sw   s10, 4(sp)
+    sw   s11, 0(sp)
+    mv   s0, a1
+    mv   s1, a2
+    mv   s2, a3
+    lw   s4, A_X(a0)
+    lw   a4, A_W(a0)
+    lw   s3, A_Y(a0)
+    lw   s5, A_WSTRIDE(a0)
+    lw   s6, A_MULT(a0)
+    lw   s7, A_ROUND4(a0)
+    lw   s8, A_RIGHT4(a0)
+    lw   s9, A_FLOOR(a0)
+    lw   s10, A_AMIN(a0)
+    lw   s11, A_AMAX(a0)
+    andi a3, s5, -8
+    blez s1, 9f
+    .p2align 2
+1:  lw   t3, 0(s0)
+    lw   t4, 4(s0)
+    lw   t5, 8(s0)
+    lw   t6, 12(s0)
+    addi s0, s0, 16
+    add  t3, t3, s2
+    add  t4, t4, s2
+    add  t5, t5, s2
+    add  t6, t6, s2
+    mv   a0, s4
+    add  a1, s4, a3               /* the end of the 8-byte steps */
+    add  a2, s4, s5               /* the end of the row */
+    add  a5, a4, s5
+    add  a6, a5, s5
+    add  a7, a6, s5
+    beq  a0, a1, 3f
+    .p2align 2
+2:
+    .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+    DOT4 \i
+    .endr
+    addi a0, a0, 8
+    addi a4, a4, 8
+    addi a5, a5, 8
+    addi a6, a6, 8
+    addi a7, a7, 8
+    bne  a0, a1, 2b
+3:  beq  a0, a2, 5f
+4:  DOT4 0
+    addi a0, a0, 1
+    addi a4, a4, 1
+    addi a5, a5, 1
+    addi a6, a6, 1
+    addi a7, a7, 1
+    bne  a0, a2, 4b
+5:  REQ  0, t3, 0
+    REQ  1, t4, 1
+    REQ  2, t5, 2
+    REQ  3, t6, 3
+    addi s3, s3, 4
+    mv   a4, a7                   /* the next block's first row: right after this block's last */
+    addi s1, s1, -1
+    bnez s1, 1b
+9:  lw   s0, 44(sp)
+    lw   s1, 40(sp)
+    lw   s2, 36(sp)
+    lw   s3, 32(sp)
+    lw   s4, 28(sp)
+    lw   s5, 24(sp)
+    lw   s6, 20(sp)
+    lw   s7, 16(sp)
+    lw   s8, 12(sp)
+    lw   s9, 8(sp)
+    lw   s10, 4(sp)
+    lw   s11, 0(sp)
+    addi sp, sp, 48
+    ret
+    .irp id, 0, 1, 2, 3
+    FIXUP \id
+    .endr
+    .size etmcu_rv32_linear_row, . - etmcu_rv32_linear_row
