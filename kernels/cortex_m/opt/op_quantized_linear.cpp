@@ -148,18 +148,23 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
     b.x = x;
     b.w = j.w;
     b.y = j.y + r * static_cast<size_t>(j.nout);
-    if (j.ksum != nullptr) {  // (the ISA's loop over the blocks: kernel_sum + xterm each)
-      int8::pointwise_linear_row(b, j.ksum, blocks / 4, xterm);
-      continue;
-    }
-    // without kernel_sum (upstream programs may lack it) the constants kLinearChunk at a time
-    for (int32_t o = 0; o < blocks; o += kLinearChunk) {
-      const int32_t n = blocks - o < kLinearChunk ? blocks - o : kLinearChunk;
-      int32_t consts[kLinearChunk];
-      for (int32_t i = 0; i < n; ++i) consts[i] = linear_weight_constant(j, o + i, xterm, kterm);
-      int8::pointwise_linear_row(b, consts, n / 4, 0);
+    // The ISA's loop over the blocks, their constants kernel_sum + xterm; without kernel_sum
+    // (upstream programs may lack it) folded here kLinearChunk at a time (one call site: an ISA
+    // whose kernel is C inlines it once).
+    int32_t folded[kLinearChunk];
+    for (int32_t o = 0; o < blocks;) {
+      int32_t n = blocks - o, add = xterm;
+      const int32_t* consts = j.ksum + o;
+      if (j.ksum == nullptr) {
+        n = n < kLinearChunk ? n : kLinearChunk;
+        for (int32_t i = 0; i < n; ++i) folded[i] = linear_weight_constant(j, o + i, xterm, kterm);
+        consts = folded;
+        add = 0;
+      }
+      int8::pointwise_linear_row(b, consts, n / 4, add);
       b.w += static_cast<size_t>(n) * k;
       b.y += n;
+      o += n;
     }
   }
   return blocks;

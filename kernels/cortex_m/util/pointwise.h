@@ -294,9 +294,12 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
 // weights 4 * w_stride bytes after the last block's, its outputs 4 bytes after; one pixel each
 // through `one` (the ISA's pointwise_1px). The ISAs whose assembly loops over the blocks itself
 // (Xpulp) take the same arguments. b's w and y are left as they were (its constants are not).
+// (always inlined: linear_blocks, compiled for size, then still knows b.pixels == 1, and an Arm
+// build links only its kernel's one-pixel form)
 template <class One>
-inline void linear_row_blocks_c(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
-                                int32_t xterm, One one) {
+__attribute__((always_inline)) inline void linear_row_blocks_c(PointwiseBlock& b,
+                                                               const int32_t* ksum, int32_t blocks,
+                                                               int32_t xterm, One one) {
   const int8_t* const w = b.w;
   int8_t* const y = b.y;
   for (int32_t i = 0; i < blocks; ++i, ksum += 4) {

@@ -25,7 +25,8 @@ namespace int8 {
 // A one-pixel run (a linear layer's row) widens both operands on the fly: cheaper than the row
 // path's two channels per pass.
 constexpr bool kPointwiseSingle = true;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): a one-pixel run is cheap, any layer.
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): a one-pixel run
+// is cheap, any layer.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
@@ -271,8 +272,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c).
-inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
-                                 int32_t xterm) {
+__attribute__((always_inline)) inline void pointwise_linear_row(PointwiseBlock& b,
+                                                                const int32_t* ksum, int32_t blocks,
+                                                                int32_t xterm) {
   linear_row_blocks_c(b, ksum, blocks, xterm,
                       [](const PointwiseBlock& one) { pointwise_1px(one); });
 }

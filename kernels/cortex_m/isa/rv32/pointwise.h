@@ -27,9 +27,10 @@ namespace int8 {
 
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): layers of 16 features or more (etmcu_rv32_linear_row, isa/rv32/linear_row.S: 60 to 80
-// cycles a feature less than the row path; the zoo's classifiers of 2 to 12 features keep the
-// row path, and their firmware does not link it, 660 to 1,800 B).
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): layers of 16
+// features or more (etmcu_rv32_linear_row, isa/rv32/linear_row.S: 60 to 80 cycles a feature less
+// than the row path; the zoo's classifiers of 2 to 12 features keep the row path, and their
+// firmware does not link it, 660 to 1,800 B).
 constexpr int32_t kLinearBlocksMinFeatures = 16;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
@@ -78,8 +79,9 @@ inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 // A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c): on the
 // core one call of etmcu_rv32_linear_row (the one-pixel kernel, a pair with itself, would take
 // twice the multiply-accumulates).
-inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
-                                 int32_t xterm) {
+__attribute__((always_inline)) inline void pointwise_linear_row(PointwiseBlock& b,
+                                                                const int32_t* ksum, int32_t blocks,
+                                                                int32_t xterm) {
 #if defined(__riscv)
   etmcu_rv32_linear_row(&b, ksum, blocks, xterm);
 #else

@@ -11,7 +11,8 @@ namespace int8 {
 
 // A run of one pixel is computed as a pair with itself (linear layers keep their row path).
 constexpr bool kPointwiseSingle = false;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): none: the row path, dot products per feature.
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): none: the row
+// path, dot products per feature.
 constexpr int32_t kLinearBlocksMinFeatures = 0;
 constexpr bool kPointwise4ch = false;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
@@ -48,8 +49,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c).
-inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
-                                 int32_t xterm) {
+__attribute__((always_inline)) inline void pointwise_linear_row(PointwiseBlock& b,
+                                                                const int32_t* ksum, int32_t blocks,
+                                                                int32_t xterm) {
   linear_row_blocks_c(b, ksum, blocks, xterm,
                       [](const PointwiseBlock& one) { pointwise_1px(one); });
 }

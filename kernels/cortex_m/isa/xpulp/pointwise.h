@@ -33,7 +33,8 @@ namespace int8 {
 
 // A run of one pixel costs half of a pair (linear layers take this kernel then).
 constexpr bool kPointwiseSingle = true;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): any layer (etmcu_xpulp_linear_row).
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): any layer
+// (etmcu_xpulp_linear_row).
 constexpr int32_t kLinearBlocksMinFeatures = 4;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
@@ -172,8 +173,9 @@ inline void pointwise_1px(const PointwiseBlock& b) {
 // A linear layer's row in blocks of four features (util/pointwise.h linear_row_blocks_c): on the
 // core one call of etmcu_xpulp_linear_row, which loops over the blocks itself with the layer's
 // requantization in registers (its own section: linked by programs with such layers only).
-inline void pointwise_linear_row(PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
-                                 int32_t xterm) {
+__attribute__((always_inline)) inline void pointwise_linear_row(PointwiseBlock& b,
+                                                                const int32_t* ksum, int32_t blocks,
+                                                                int32_t xterm) {
 #if defined(__riscv)
   etmcu_xpulp_linear_row(&b, ksum, blocks, xterm);
 #else
