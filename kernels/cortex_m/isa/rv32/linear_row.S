@@ -4,11 +4,11 @@
    opt/op_quantized_linear.cpp linear_blocks; the contract is util/pointwise.h
    linear_row_blocks_c's): block i's weights the four rows from b->w + 4 * i * w_stride on, its
    constants ksum[4i + k] + xterm, its outputs at b->y + 4i; the row is b->x, w_stride bytes.
-   Per block dot4.S's loop (13 instructions per input byte for four multiply-accumulates, eight
-   bytes a step, the last length mod 8 one at a time), then the four sums requantized in the 4v
-   form of cmsis_math.h (requantize_offset_4v, as pointwise_4ch.S's REQ3: |v| < 2^29, which
-   linear_blocks checks) with the layer's one requantization held in registers, the out-of-range
-   results through fixups after the return. In place of linear_rows' C per four features (about
+   Per block dot4.S's loop (dot4.inc's DOT4_RUN: 13 instructions per input byte for four
+   multiply-accumulates, eight bytes a step, the last length mod 8 one at a time), then the four
+   sums requantized in the 4v form of cmsis_math.h (requantize_offset_4v, as pointwise_4ch.S's
+   REQ3: |v| < 2^29, which linear_blocks checks) with the layer's one requantization held in
+   registers, the out-of-range results through fixups after the return. In place of linear_rows' C per four features (about
    81 cycles a feature on the autoencoder: the requantization in C, the job reloaded after each
    byte store).
    Registers: s0 the constants, s1 blocks left, s2 xterm, s3 the outputs, s4 the row, s5 its
@@ -26,22 +26,7 @@
 #define A_WSTRIDE 124
 #define A_FLOOR 128
 
-/* byte i of the input and of the four rows (dot4.S's) */
-.macro DOT4 i
-    lb   t0, \i(a0)
-    lb   t1, \i(a4)
-    lb   t2, \i(a5)
-    mul  t1, t1, t0
-    add  t3, t3, t1
-    lb   t1, \i(a6)
-    mul  t2, t2, t0
-    add  t4, t4, t2
-    lb   t2, \i(a7)
-    mul  t1, t1, t0
-    add  t5, t5, t1
-    mul  t2, t2, t0
-    add  t6, t6, t2
-.endm
+#include "dot4.inc"
 
 /* sum acc requantized into byte k of the block's outputs (a sum below the floor is amin); an
    out-of-range result through FIXUP id */
@@ -119,27 +104,9 @@ etmcu_rv32_linear_row:
     add  a5, a4, s5
     add  a6, a5, s5
     add  a7, a6, s5
-    beq  a0, a1, 3f
-    .p2align 2
-2:
-    .irp i, 0, 1, 2, 3, 4, 5, 6, 7
-    DOT4 \i
-    .endr
-    addi a0, a0, 8
-    addi a4, a4, 8
-    addi a5, a5, 8
-    addi a6, a6, 8
-    addi a7, a7, 8
-    bne  a0, a1, 2b
-3:  beq  a0, a2, 5f
-4:  DOT4 0
-    addi a0, a0, 1
-    addi a4, a4, 1
-    addi a5, a5, 1
-    addi a6, a6, 1
-    addi a7, a7, 1
-    bne  a0, a2, 4b
-5:  REQ  0, t3, 0
+    .p2align 2                    /* (the 8-byte step starts on a word: after one beq) */
+    DOT4_RUN
+    REQ  0, t3, 0
     REQ  1, t4, 1
     REQ  2, t5, 2
     REQ  3, t6, 3
