@@ -22,11 +22,9 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// A one-pixel run (a linear layer's row) widens both operands on the fly: cheaper than the row
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks), any layer: a
+// one-pixel run (a linear layer's row) widens both operands on the fly, cheaper than the row
 // path's two channels per pass.
-constexpr bool kPointwiseSingle = true;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): a one-pixel run
-// is cheap, any layer.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).

@@ -18,10 +18,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// A one-pixel run (a linear layer's row) costs one pixel: linear layers take this kernel.
-constexpr bool kPointwiseSingle = true;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): a one-pixel run
-// is cheap, any layer.
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks), any layer: a
+// one-pixel run (a linear layer's row) costs one pixel.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).

@@ -25,12 +25,11 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// A run of one pixel is computed as a pair with itself (linear layers keep their row path).
-constexpr bool kPointwiseSingle = false;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): layers of 16
-// features or more (etmcu_rv32_linear_row, isa/rv32/linear_row.S: 60 to 80 cycles a feature less
-// than the row path; the zoo's classifiers of 2 to 12 features keep the row path, and their
-// firmware does not link it, 660 to 1,800 B).
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks) where they have
+// 16 features or more: a row's blocks in one call of etmcu_rv32_linear_row (isa/rv32/
+// linear_row.S; on the autoencoder about 63 cycles a feature less than the row path, whose C
+// requantizes). The zoo's classifiers of 2 to 12 features keep the row path, so their firmware
+// links none of it (660 to 1,800 B with the blocks at 4 features, measured).
 constexpr int32_t kLinearBlocksMinFeatures = 16;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).

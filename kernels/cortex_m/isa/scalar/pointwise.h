@@ -9,10 +9,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// A run of one pixel is computed as a pair with itself (linear layers keep their row path).
-constexpr bool kPointwiseSingle = false;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): none: the row
-// path, dot products per feature.
+// Linear layers keep the row path, dot products per feature (0: no blocks of four features; the
+// pointwise kernel would compute a one-pixel run as a pair with itself).
 constexpr int32_t kLinearBlocksMinFeatures = 0;
 constexpr bool kPointwise4ch = false;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).

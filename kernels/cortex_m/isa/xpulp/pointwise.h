@@ -31,10 +31,8 @@ namespace etmcu {
 namespace kernels {
 namespace int8 {
 
-// A run of one pixel costs half of a pair (linear layers take this kernel then).
-constexpr bool kPointwiseSingle = true;
-// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks): any layer
-// (etmcu_xpulp_linear_row).
+// Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks), any layer: a
+// row's blocks in one call of etmcu_xpulp_linear_row.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
