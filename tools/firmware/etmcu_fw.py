@@ -166,15 +166,16 @@ def host_run(model, method, input_files, data=None):
 
 class Build:
     def __init__(self, target, board, build_root, runtime_opt, kernel_opt, lto, quiet, int8_variant="",
-                 libs_march="", profile=False):
+                 libs_march=""):
         self.target, self.board, self.quiet = target, board, quiet
         self.toolchain = os.path.join(ROOT, "cmake", f"toolchain-{TARGETS[target][0]}.cmake")
         suffix = ""
-        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant or libs_march or profile:
+        # (a profile is a model directory's setting, FW_PROFILE: it shares the board's libraries)
+        if runtime_opt != "-Os" or kernel_opt != "-O2" or not lto or int8_variant or libs_march:
             key = f"{runtime_opt}|{kernel_opt}|{lto}" + (f"|{int8_variant}" if int8_variant else "") + \
-                (f"|libs={libs_march}" if libs_march else "") + ("|profile" if profile else "")
+                (f"|libs={libs_march}" if libs_march else "")
             suffix = "-" + hashlib.sha256(key.encode()).hexdigest()[:8]
-        self.int8_variant, self.libs_march, self.profile = int8_variant, libs_march, profile
+        self.int8_variant, self.libs_march = int8_variant, libs_march
         self.dir = os.path.join(build_root, f"{board}{suffix}")
         self.models = os.path.join(self.dir, "models")
         self.runtime_opt, self.kernel_opt, self.lto = runtime_opt, kernel_opt, lto
@@ -196,8 +197,6 @@ class Build:
                f"-DETMCU_FW_CORTEX_M_VARIANT={self.int8_variant}"]
         if self.libs_march:
             cmd.append(f"-DETMCU_LIBS_MARCH={self.libs_march}")
-        if self.profile:
-            cmd.append("-DETMCU_FW_PROFILE=ON")
         log(f"configuring {self.dir}", self.quiet)
         run_cmd(cmd, "cmake configure")
         with open(os.path.join(self.dir, "board.json")) as f:
@@ -255,8 +254,13 @@ class Build:
             self.info = json.load(f)
 
     def build(self, target, what):
-        p = run_cmd(["cmake", "--build", self.dir, "--target", target, "-j", os.environ.get("ETMCU_JOBS", "2")],
-                    what, check=False)
+        cmd = ["cmake", "--build", self.dir, "--target", target, "-j", os.environ.get("ETMCU_JOBS", "2")]
+        p = run_cmd(cmd, what, check=False)
+        if p.returncode != 0 and f"unknown target '{target}'" in p.stdout + p.stderr:
+            # configured-models.txt named a model whose directory was removed and made again since
+            # CMake last globbed (pruned, or deleted by hand): configure once more and retry.
+            self.configure()
+            p = run_cmd(cmd, what, check=False)
         if p.returncode != 0:
             out = p.stdout + p.stderr
             m = re.search(r"region `(\w+)' overflowed by (\d+) bytes", out)
@@ -293,7 +297,7 @@ def c_string(s):
 
 
 def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_inputs, dtype_mask=None,
-                      features=None, ptd_bytes=None, kernel_paths=None, embed_inputs=True):
+                      features=None, ptd_bytes=None, kernel_paths=None, embed_inputs=True, profile=False):
     """Writes what the build of model directory d reads. The inputs are embedded as given when
     embed_inputs (a fresh directory); otherwise the bytes embedded first stay (the directory is keyed
     by the inputs' sizes, not their bytes: a run with other inputs patches a copy of the firmware,
@@ -330,6 +334,8 @@ def prepare_model_dir(d, model_bytes, inputs, method, ops, stack_bytes, planned_
         cm.append(f"set(FW_KERNEL_DTYPES {dtype_mask:#x})")
     if kernel_paths is not None:  # only the kernel paths this program takes (kernels/api/kernel_paths.h)
         cm.append(f"set(FW_KERNEL_PATHS {kernel_paths:#x})")
+    if profile:  # the runtime with instruction hooks, a runner that times each (boards/CMakeLists.txt)
+        cm.append("set(FW_PROFILE ON)")
     if features:  # the runtime compiled with only the optional features the program uses
         items = " ".join(f"{name}={int(bool(on))}" for name, on in sorted(features.items()))
         cm.append(f"set(FW_RUNTIME_FEATURES {items})")
@@ -836,6 +842,7 @@ def run(args):
                  b"device-verification" if args.device_verification else b"",
                  b"program-in-ram" if args.program_in_ram else b"",
                  b"kernel-paths-all" if args.kernel_paths == "all" else b"",
+                 b"profile" if args.profile else b"",
                  b"" if ptd_bytes is None else b"ptd:" + ptd_bytes] + \
             [b"" if d is None else b"input bytes: %d" % len(d) for d in inputs]:
         h.update(hashlib.sha256(part).digest())
@@ -859,7 +866,7 @@ def run(args):
     ask_without_room = False
     for attempt in range(4):
         with Build(target, board, args.build_root, args.runtime_opt, args.kernel_opt, args.lto, args.quiet,
-                   args.int8_kernels, args.libs_march, args.profile) as b:
+                   args.int8_kernels, args.libs_march) as b:
             d = os.path.join(b.models, name)
             fresh = not os.path.exists(os.path.join(d, "run", "firmware.elf"))
             fw_json = os.path.join(d, "run", "sizes.json")
@@ -885,7 +892,8 @@ def run(args):
                 b.prune(name)
             prepare_model_dir(d, model_bytes, inputs, args.method, ops, stack,
                               [x.get("planned", True) for x in meth["inputs"]],
-                              info.get("kernel_dtypes_mask"), features, ptd_bytes, paths, embed_inputs=fresh)
+                              info.get("kernel_dtypes_mask"), features, ptd_bytes, paths, embed_inputs=fresh,
+                              profile=args.profile)
             os.utime(d)
             b.ensure_configured(name)
             size_elf = os.path.join(d, "size", "firmware.elf")
@@ -952,7 +960,7 @@ def run(args):
                     prepare_model_dir(d, model_bytes, inputs, args.method, ops, want,
                                       [x.get("planned", True) for x in meth["inputs"]],
                                       info.get("kernel_dtypes_mask"), features, ptd_bytes, paths,
-                                      embed_inputs=False)
+                                      embed_inputs=False, profile=args.profile)
                     b.ensure_configured(name)
                     try:
                         b.build(f"fw-{name}", "firmware build (stack sized by its bound)")
