@@ -106,15 +106,9 @@ else
   fi
   if ((torch2_rc == 0)); then
     # (one torch thread: beside the campaign's two jobs a second one only contends for the cores;
-    # measured here beside the campaign, 88 -> 77 s). A worker per core (python3-pytest-xdist in
-    # the chroot; a chroot made before it was in env.sh's list runs one): the campaign runs for its
-    # 60 s whatever its share of the cores, and the tests outlasted it by about a minute on one.
-    torch2_xdist=()
-    if ((JOBS > 1)) && tools/torch2/env.sh run /usr/bin/python3 -c "import xdist" >/dev/null 2>&1; then
-      torch2_xdist=(-n "$JOBS")
-    fi
+    # measured here beside the campaign, 88 -> 77 s)
     tools/torch2/env.sh run /usr/bin/env OMP_NUM_THREADS=1 /usr/bin/python3 -m pytest -q \
-      -p no:cacheprovider "${torch2_xdist[@]}" tests/python/torch2 tests/python/test_user_errors.py \
+      -p no:cacheprovider tests/python/torch2 tests/python/test_user_errors.py \
       >build/torch2-tests.log 2>&1 &
     torch2_pid=$!
     trap '[[ -n "$torch2_pid" ]] && kill "$torch2_pid" 2>/dev/null; true' EXIT
