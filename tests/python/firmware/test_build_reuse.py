@@ -12,12 +12,15 @@ import random
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
 SIM = ROOT / "build" / "host" / "sim" / "etmcu-sim"
 FW = ROOT / "tools" / "firmware" / "etmcu_fw.py"
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from export_batch import export_all  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not SIM.exists(), reason="host tools not built")
 
@@ -35,15 +38,6 @@ class Model(torch.nn.Module):
     def forward(self, x):
         return torch.relu(self.conv(x)){tail}
 """
-EXPORT_ALL = """
-import json, sys
-from etmcu.cli import main
-for argv in json.loads(sys.argv[1]):
-    if main(argv):
-        sys.exit(f"export failed: {argv}")
-"""
-
-
 @pytest.fixture(scope="module")
 def programs(tmp_path_factory):
     """Two small programs new to the cache: an int8 convolution (cortex_m ops: its kernel paths
@@ -57,8 +51,8 @@ def programs(tmp_path_factory):
         src.write_text(MODEL.format(seed=seed, tail=tail))
         ptes[name] = out / f"{name}.pte"
         exports.append(["export", f"{src}:Model", "-o", str(ptes[name]), *extra])
-    subprocess.run(["/usr/bin/python3", "-c", EXPORT_ALL, json.dumps(exports)], cwd=ROOT, check=True,
-                   env=dict(os.environ, PYTHONPATH=str(ROOT / "python")), capture_output=True, timeout=600)
+    p = export_all(exports)
+    assert p.returncode == 0, p.stderr[-6000:]
     return ptes
 
 

@@ -7,7 +7,6 @@ Each model is a chain of convolutions (kernels 1-7, strides 1-2, padding), depth
 counts and a final linear layer, drawn from a fixed seed (so the firmware builds are cached), then
 quantized by the exporter (`--quantize int8`: cortex_m::* ops) and run with a random input."""
 import json
-import os
 import pathlib
 import random
 import re
@@ -23,6 +22,8 @@ SIM = ROOT / "build" / "host" / "sim" / "etmcu-sim"
 FW = ROOT / "tools" / "firmware" / "etmcu_fw.py"
 sys.path.insert(0, str(ROOT / "tools" / "firmware"))
 import corpus_table  # noqa: E402  (compare())
+sys.path.insert(0, str(ROOT / "tests" / "python"))
+from export_batch import export_all  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
@@ -321,27 +322,9 @@ def model_source(shape, seed, layers, branches=False):
                                  net=net.format(",\n            ".join(layers)))
 
 
-# The exports run in one process (importing torch once: it took 1.6 s of each of the 20 exports'
-# 2 to 3 s); each export seeds itself, so the programs are those separate runs make.
-EXPORT_ALL = """
-import json, sys, traceback
-from etmcu.cli import main
-for argv in json.loads(sys.argv[1]):
-    try:
-        rc = main(argv)
-    except BaseException:
-        traceback.print_exc()
-        rc = 1
-    if rc:
-        print(f"export failed: {argv[1]}", file=sys.stderr)
-        sys.exit(rc or 1)
-"""
-
-
 @pytest.fixture(scope="module")
 def random_models(tmp_path_factory):
     out = tmp_path_factory.mktemp("random_int8")
-    env = dict(os.environ, PYTHONPATH=str(ROOT / "python"))
     models, exports = {}, []
     for seed, requant in MODELS:
         shape, layers = draw_model(seed)
@@ -354,8 +337,7 @@ def random_models(tmp_path_factory):
         inp = out / f"random_{seed}_in.npy"
         np.save(inp, x)
         models[seed, requant] = (pte, inp, layers)
-    p = subprocess.run(["/usr/bin/python3", "-c", EXPORT_ALL, json.dumps(exports)],
-                       cwd=ROOT, env=env, capture_output=True, text=True)
+    p = export_all(exports)  # in one process: torch imported once
     failed = re.search(r"export failed: (\S+)", p.stderr)
     assert p.returncode == 0, p.stderr[-6000:] + ("\n" + pathlib.Path(failed.group(1).split(":")[0]).read_text()
                                                   if failed else "")
