@@ -8,9 +8,9 @@
    multiply-accumulates, eight bytes a step, the last length mod 8 one at a time), then the four
    sums requantized in the 4v form of cmsis_math.h (requantize_offset_4v, as pointwise_4ch.S's
    REQ3: |v| < 2^29, which linear_blocks checks) with the layer's one requantization held in
-   registers, the out-of-range results through fixups after the return. In place of linear_rows' C per four features (about
-   81 cycles a feature on the autoencoder: the requantization in C, the job reloaded after each
-   byte store).
+   registers, the out-of-range results through fixups after the return. In place of linear_rows'
+   C per four features (about 81 cycles a feature on the autoencoder: the requantization in C, the
+   job reloaded after each byte store).
    Registers: s0 the constants, s1 blocks left, s2 xterm, s3 the outputs, s4 the row, s5 its
    length, s6 m, s7 offset << (r+1) + 2^r, s8 r + 1, s9 the floor, s10 amin, s11 amax, a3 the
    length less its last mod 8 bytes; in a block a0 the input, a4..a7 the four weight rows, t3..t6
