@@ -194,3 +194,30 @@ def test_opprof_attribution_units():
         "    7d38:\tret\n")
     assert g["_ZN5etmcu7kernels12_GLOBAL__N_116pointwise_stripsE"] == {
         "etmcu_rv32_requant3_relu_dy", "memcpy"}
+
+
+def test_reading_lines_from_the_rows():
+    """The comparisons docs/results.md's reading of the results refers to come from the run's rows:
+    ratios, code per target, upstream's KWS against our DS-CNN, and an unavailable run named so."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools" / "bench"))
+    import bench
+
+    def row(model, variant, target, execute, code=10240, status="ok"):
+        return {"model": model, "variant": variant, "target": target, "execute": execute, "flash_code": code,
+                "status": status}
+
+    rows = [row("ds_cnn", "fp32", "cv32e40p", 700), row("ds_cnn", "int8", "cv32e40p", 10),
+            row("ds_cnn", "fp32", "cortex-m55", 90), row("ds_cnn", "int8", "cortex-m55", 3, code=20480),
+            row("resnet8", "fp32", "cv32e40p", 300), row("resnet8", "int8", "cv32e40p", 100),
+            row("resnet8", "fp32", "cortex-m55", None, status="unavailable"),
+            row("resnet8", "int8", "cortex-m55", 40),
+            row("kws_upstream", "int8 (upstream)", "cv32e40p", 11),
+            row("kws_upstream", "int8 (upstream)", "cortex-m55", 3)]
+    text = "\n".join(bench.reading_lines(rows))
+    assert "| DS-CNN | 70.0x | 30.0x |" in text
+    assert "| ResNet-8 | 3.0x | unavailable |" in text
+    assert "| DS-CNN | 10.00 |  | 20.00 |  | 36.03 |" in text  # published code from bench/published.csv
+    assert "cv32e40p +10.0 %, cortex-m55 +0.0 %." in text
+    assert "MobileNetV1" not in text  # no rows, no line
