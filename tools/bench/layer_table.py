@@ -4,16 +4,28 @@ of one execution, timed on the simulated core by the firmware runner's instructi
 (`./etmcu run MODEL.pte --target cv32e40p [--board cv32e40p-pulp] --profile`: exact cycles, the
 hooks' own ~100 cycles per instruction included), with the layer's kind, output shape and MACs
 read from the program (conv: out pixels x Cout x kH x kW x Cin/groups; depthwise: out elements x
-kH x kW; linear: out elements x in features).
+kH x kW; linear: out elements x in features), and each convolution's, depthwise and linear
+layer's requantization cycles per output: the firmware without the hooks run again under
+`etmcu-sim --trace`, its instructions split into layers at each kernel's entry, and the cycles
+of the instructions in the micro-kernels' requantization code (the ranges their assembly marks,
+kernels/cortex_m/isa/rv32/requant_range.inc, read from the ELF's .etmcu.requant section)
+divided by the layer's outputs. Where the marked code stored fewer bytes than the layer has
+outputs, the rest were requantized by C (border windows, small layers), which no range covers:
+the share the marked code stored follows in parentheses.
 
     tools/bench/layer_table.py MODEL.pte [MODEL.pte ...] [--input X.bin] [--markdown]
+                               [--no-requant]
 
 prints one table per program (markdown with --markdown, as in docs/int8.md)."""
 import argparse
 import json
 import os
+import re
+import shutil
+import struct
 import subprocess
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "python"))
@@ -86,26 +98,138 @@ def profile(pte, board, inputs):
     return {e["instruction"]: e["ticks"] for e in r["profile"]}, r["cycles"]["execute"], r["int8_kernels"]
 
 
-def table(pte, inputs, markdown):
+def requant_ranges(elf):
+    """[(begin, end)] of the .etmcu.requant section (pairs of little-endian words), or None when the
+    ELF has none (a firmware built before the kernels marked their requantization)."""
+    p = subprocess.run(["riscv64-unknown-elf-objdump", "-s", "-j", ".etmcu.requant", elf], capture_output=True,
+                       text=True)
+    if p.returncode != 0 or "Contents of section .etmcu.requant" not in p.stdout:
+        return None
+    data = bytearray()
+    for line in p.stdout.split("Contents of section .etmcu.requant:", 1)[1].splitlines():
+        f = line.split()
+        if len(f) >= 2 and all(len(w) == 8 for w in f[1:5] if len(w) == 8):
+            for w in f[1:5]:
+                if len(w) == 8 and all(c in "0123456789abcdef" for c in w):
+                    data += bytes.fromhex(w)
+    words = struct.unpack(f"<{len(data) // 4}I", bytes(data[: len(data) // 4 * 4]))
+    return [(words[i], words[i + 1]) for i in range(0, len(words) - 1, 2) if 0 < words[i] < words[i + 1]]
+
+
+def kernel_entries(elf, ops):
+    """{entry address: (start, end)} of the kernel functions of the program's operators (their
+    `*_out` function, entered once per KernelCall; a jump to the entry from inside the function,
+    a loop whose head is its first instruction, is not a call)."""
+    names = {op.replace("::", "_").replace(".", "_") for op in ops}
+    p = subprocess.run(["riscv64-unknown-elf-nm", "-C", "-S", elf], capture_output=True, text=True, check=True)
+    entries = {}
+    for line in p.stdout.splitlines():
+        f = line.split(" ", 3)
+        # the kernel function itself: not its lambdas (name::{lambda...}) or GCC's clones
+        # (.part, .cold: called from the kernel)
+        m = re.match(r"etmcu::kernels::(\w+)_out\([^()]*\)$", f[3].strip()) if len(f) == 4 else None
+        if m and f[2] in "tT" and m.group(1) in names:
+            a = int(f[0], 16)
+            entries[a] = (a, a + int(f[1], 16))
+    return entries
+
+
+def requant_cycles(pte, board, inputs, ops):
+    """Per KernelCall (in execution order): (cycles in the marked requantization code, bytes it
+    stored), from one run of the board's firmware without hooks under etmcu-sim --trace."""
+    work = tempfile.mkdtemp(prefix="etmcu-rq-")
+    try:
+        cmd = ["/usr/bin/python3", os.path.join(ROOT, "tools", "firmware", "etmcu_fw.py"), pte, "--target",
+               "cv32e40p", "--board", board, "--json", "--quiet", "--keep", os.path.join(work, "fw")]
+        for i in inputs:
+            cmd += ["--input", i]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit(f"layer_table: {board}: {p.stderr.strip()}")
+        elf = os.path.join(work, "fw", "run", "firmware.elf")
+        config = json.load(open(os.path.join(work, "fw", "board.json")))["sim_config"]
+        ranges = requant_ranges(elf)
+        if not ranges:
+            sys.exit(f"layer_table: {board}: {elf} has no .etmcu.requant section (kernels built before "
+                     "their requantization was marked?)")
+        marked = {f"{a:08x}" for b, e in ranges for a in range(b, e, 2)}
+        entries = {f"{a:08x}": span for a, span in kernel_entries(elf, ops).items()}
+        fifo = os.path.join(work, "trace")
+        os.mkfifo(fifo)
+        sim = subprocess.Popen([os.path.join(ROOT, "build", "host", "sim", "etmcu-sim"), "--config", config,
+                                "--trace", fifo, elf], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        cyc, stores = [], []
+        try:
+            with open(fifo) as f:
+                seg, in_rq, prev, last_pc = -1, False, 0, ""
+                for line in f:
+                    w = line.split(" ", 4)
+                    if in_rq:
+                        cyc[seg] += int(w[0]) - prev
+                    if w[1] in marked and seg >= 0:
+                        in_rq, prev = True, int(w[0])
+                        if w[3].startswith(("sb", "cv.sb")):
+                            stores[seg] += 1
+                    else:
+                        in_rq = False
+                        span = entries.get(w[1])
+                        if span is not None and not (last_pc and span[0] <= int(last_pc, 16) < span[1]):
+                            seg += 1
+                            cyc.append(0)
+                            stores.append(0)
+                    last_pc = w[1]
+        finally:
+            rc = sim.wait()
+        if rc != 0:
+            sys.exit(f"layer_table: {board}: etmcu-sim exited with {rc}: {sim.stderr.read().decode()[-500:]}")
+        return list(zip(cyc, stores))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def numel(shape):
+    n = 1
+    for s in shape.split("x"):
+        n *= int(s)
+    return n
+
+
+def table(pte, inputs, markdown, requant=True):
     rows = layers(pte)
     prof = [profile(pte, b, inputs) for b, _ in BOARDS]
+    calls = [r for r in rows if r[1] != "KernelCall" and ":" in r[1]]
+    rq = [requant_cycles(pte, b, inputs, sorted({r[1] for r in calls})) for b, _ in BOARDS] if requant else None
+    if rq:
+        for b, per in zip(BOARDS, rq):
+            if len(per) != len(calls):
+                sys.exit(f"layer_table: {b[0]}: {len(per)} kernel entries in the trace, {len(calls)} KernelCalls")
     head = ["#", "layer", "out", "MACs"]
     for (b, label), (_, _, variant) in zip(BOARDS, prof):
-        head += [f"{label} ({variant}) cycles", "MAC/cycle"]
+        head += [f"{label} ({variant}) cycles", "MAC/cycle"] + (["requant cycles/output"] if rq else [])
     lines = []
     tot_macs = 0
+    k = 0
     for n, op, kind, shape, macs in rows:
+        call = ":" in op
         if not kind:
             kind = op
         tot_macs += macs
         cells = [str(n), kind, shape, f"{macs:,}" if macs else ""]
-        for t, _, _ in prof:
+        for i, (t, _, _) in enumerate(prof):
             c = t.get(n, 0)
             cells += [f"{c:,}", f"{macs / c:.2f}" if macs and c else ""]
+            if rq:
+                cell = ""
+                if call and macs and shape:
+                    cy, st = rq[i][k]
+                    out = numel(shape)
+                    cell = f"{cy / out:.1f}" + (f" ({100 * st / out:.0f} %)" if st < out else "")
+                cells.append(cell)
+        k += 1 if call else 0
         lines.append(cells)
     total = ["", "execute (no hooks)", "", f"{tot_macs:,}"]
     for _, ex, _ in prof:
-        total += [f"{ex:,}", f"{tot_macs / ex:.2f}"]
+        total += [f"{ex:,}", f"{tot_macs / ex:.2f}"] + ([""] if rq else [])
     lines.append(total)
     name = os.path.basename(pte)
     if markdown:
@@ -125,9 +249,10 @@ def main(argv=None):
     ap.add_argument("programs", nargs="+")
     ap.add_argument("--input", action="append", default=[], help="input file(s), as ./etmcu run takes them")
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--no-requant", action="store_true", help="leave out the requantization columns (no traced run)")
     args = ap.parse_args(argv)
     for pte in args.programs:
-        table(pte, args.input, args.markdown)
+        table(pte, args.input, args.markdown, requant=not args.no_requant)
     return 0
 
 

@@ -43,6 +43,7 @@
 #define F_SIZE 96
 
 #include "saved_regs.inc"
+#include "requant_range.inc"
 /* the nine taps (words at \off of the argument block \base) into s0..s8 */
 .macro LOAD_TAPS off, base
     lw   s0, (\off + 0)(\base)
@@ -87,6 +88,7 @@
     add  s9, s9, s10
     mul  s10, \r2, s8
     add  s9, s9, s10
+    RQ_BEGIN
     bltz s9, .Ln\id
     blt  gp, s9, .Ls\id
 .Lq\id:
@@ -94,12 +96,14 @@
     add  s9, s9, t6
     srai s9, s9, 21
     sb   s9, 0(s11)
+    RQ_END
 .Ld\id:
     add  s11, s11, a4
 .endm
 
 /* BODY's out-of-line cases (after the return): a sum below 0 stores amin, one above V takes V */
 .macro BODY_FIXUPS id
+    RQ_BEGIN
 .Ln\id:
     srai s10, t6, 21             /* amin: offset * 2^21 + 3 * 2^19 >> 21 */
     sb   s10, 0(s11)
@@ -107,6 +111,7 @@
 .Ls\id:
     mv   s9, gp
     j    .Lq\id
+    RQ_END
 .endm
 
     .text

@@ -12,6 +12,7 @@
    without the sign term and the lower bound (REQ_K3R: 12 cycles a sum at or above 0 against 16),
    the general form after the return. etmcu_rv32_dw_row_k3_dy (below) is the same kernel for
    layers whose channels are all dyadic with a fused ReLU, requantizing with one mul (REQ_K3D). */
+#include "requant_range.inc"
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -99,6 +100,7 @@
    a sum at or above 0, added at entry): a negative sum stores amin, another's result is at least
    amin, so only the upper bound is tested (12 cycles against 16) */
 .macro REQ_K3R acc, base, id
+    RQ_BEGIN
     mv   t2, ra
     bltz \acc, .Lst\id
     slli t2, \acc, 2
@@ -108,12 +110,15 @@
     blt  s0, t2, .Lhi\id
 .Lst\id:
     sb   t2, 0(\base)
+    RQ_END
 .endm
 
 .macro CLAMP_FIXUP_HI id, v, hi
+    RQ_BEGIN
 .Lhi\id:
     mv   \v, \hi
     j    .Lst\id
+    RQ_END
 .endm
 
 /* REQ_K3R in the dyadic form (DwRowArgs::dyadic, etmcu_rv32_dw_row_k3_dy; cmsis_math.h
@@ -122,6 +127,7 @@
    (v * m + t5) >> 21, t4 = m, t5 = offset * 2^21 + 3 * 2^19: 7 cycles a sum at or above 0 against
    REQ_K3R's 12 (one mul against slli and mulh's five) */
 .macro REQ_K3D acc, base, id
+    RQ_BEGIN
     mv   t2, ra
     bltz \acc, .Lst\id
     blt  s0, \acc, .Lhi\id
@@ -130,6 +136,7 @@
     srai t2, t2, 21
 .Lst\id:
     sb   t2, 0(\base)
+    RQ_END
 .endm
 
 /* requantize acc in the 4v form of cmsis_math.h (requantize_offset_4v: t4 = m, t5 = offset <<
@@ -137,6 +144,7 @@
    the floor (t0) is amin; a result outside the range takes its fixup after the return
    (CLAMP_FIXUP id), so the common case costs two branches not taken. */
 .macro REQ_K3 acc, base, id
+    RQ_BEGIN
     mv   t2, ra
     blt  \acc, t0, .Lst\id
     slli t2, \acc, 2
@@ -150,16 +158,19 @@
     blt  s0, t2, .Lhi\id
 .Lst\id:
     sb   t2, 0(\base)
+    RQ_END
 .endm
 
 /* the out-of-range results of requantization id (value reg v): the bound lo / hi, then back */
 .macro CLAMP_FIXUP id, v, lo, hi
+    RQ_BEGIN
 .Llo\id:
     mv   \v, \lo
     j    .Lst\id
 .Lhi\id:
     mv   \v, \hi
     j    .Lst\id
+    RQ_END
 .endm
 
 /* one window row r of two neighbouring outputs at stride 2 (they share one tap): five plane bytes
@@ -410,6 +421,7 @@ etmcu_rv32_dw_row_k3:
     add  a2, a2, a4
     REQ_K3 s11, a2, k3b
     j    .Lk3_pair_join
+    RQ_BEGIN
 .Lk3_single_general:
     mv   t2, ra
     blt  a5, t0, .Lstk3c
@@ -425,6 +437,7 @@ etmcu_rv32_dw_row_k3:
 .Lstk3c:
     sb   t2, 0(a2)
     j    .Lk3_single_join
+    RQ_END
     .irp id, k3a, k3b, k3c
     CLAMP_FIXUP \id, t2, ra, s0
     .endr
@@ -736,6 +749,7 @@ etmcu_rv32_dw_row_k3_dy:
 /* requantize acc (4v form) with a1 = m, a2 = offset << (r+1) + 2^r, a3 = r + 1; clamp to
    [a5, a6]; store at off(base); a4, a7 temporaries; out-of-range results take CLAMP_FIXUP id */
 .macro REQ4 acc, off, base, id
+    RQ_BEGIN
     mv   a4, a5                   /* a sum below the floor (t0) is amin */
     blt  \acc, t0, .Lst\id
     slli a4, \acc, 2
@@ -749,13 +763,16 @@ etmcu_rv32_dw_row_k3_dy:
     blt  a6, a4, .Lhi\id
 .Lst\id:
     sb   a4, \off(\base)
+    RQ_END
 .endm
 
 /* channel k of both pixels (outputs at ra and t5) */
 .macro REQ4_CHANNEL k, acc0, acc1
+    RQ_BEGIN
     lw   a1, (B_MULT + 4 * \k)(a0)
     lw   a2, (F_ROUND + 4 * \k)(sp)
     lw   a3, (B_RIGHT4 + 4 * \k)(a0)
+    RQ_END
     REQ4 \acc0, \k, ra, r4\k\()a
     REQ4 \acc1, \k, t5, r4\k\()b
 .endm
@@ -844,9 +861,11 @@ etmcu_rv32_dw_row4:
     li   t2, 1
     bne  t1, t2, 6f
     mv   t5, ra
-6:  lw   a5, B_AMIN(a0)
+6:  RQ_BEGIN
+    lw   a5, B_AMIN(a0)
     lw   a6, B_AMAX(a0)
     lw   t0, B_FLOOR(a0)
+    RQ_END
     REQ4_CHANNEL 0, s0, s4
     REQ4_CHANNEL 1, s1, s5
     REQ4_CHANNEL 2, s2, s6

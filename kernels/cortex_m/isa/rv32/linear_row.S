@@ -27,6 +27,7 @@
 #define A_FLOOR 128
 
 #include "dot4.inc"
+#include "requant_range.inc"
 
 /* sum acc requantized into byte k of the block's outputs (a sum below the floor is amin); an
    out-of-range result through FIXUP id */
@@ -106,10 +107,12 @@ etmcu_rv32_linear_row:
     add  a7, a6, s5
     .p2align 2                    /* (the 8-byte step starts on a word: after one beq) */
     DOT4_RUN
+    RQ_BEGIN
     REQ  0, t3, 0
     REQ  1, t4, 1
     REQ  2, t5, 2
     REQ  3, t6, 3
+    RQ_END
     addi s3, s3, 4
     mv   a4, a7                   /* the next block's first row: right after this block's last */
     addi s1, s1, -1
@@ -128,7 +131,9 @@ etmcu_rv32_linear_row:
     lw   s11, 0(sp)
     addi sp, sp, 48
     ret
+    RQ_BEGIN
     .irp id, 0, 1, 2, 3
     FIXUP \id
     .endr
+    RQ_END
     .size etmcu_rv32_linear_row, . - etmcu_rv32_linear_row

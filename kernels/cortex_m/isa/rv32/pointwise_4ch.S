@@ -35,6 +35,8 @@
    loop for the tail was 380 B more. The pairs' 4-byte step is entered the same way, at
    D2 = (-length) mod 4. Runs of 9 bytes over several kernel rows (3x3 windows on 3 channels)
    hand a pass's rows to etmcu_rv32_pointwise_runs9 (below) where the block names it. */
+#include "requant_range.inc"
+
 #define A_X 0
 #define A_XSTEP 4
 #define A_PIXELS 8
@@ -401,6 +403,7 @@ etmcu_rv32_pointwise_4ch:
     lw   t2, A_FLOOR(a0)
     add  a2, a1, t1
     add  a3, a2, t1
+    RQ_BEGIN
 .Lrequant3:                       /* (also the last pair's; t2 the floor) */
     lw   t5, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
@@ -409,6 +412,7 @@ etmcu_rv32_pointwise_4ch:
     REQ3R_CHANNEL 1, s1, s5, s9
     REQ3R_CHANNEL 2, s2, s6, s10
     REQ3R_CHANNEL 3, s3, s7, s11
+    RQ_END
 .Lnext3:
     lw   t1, A_YSTEP(a0)          /* the next three pixels */
     lw   t0, F_LEFT(sp)
@@ -522,6 +526,7 @@ etmcu_rv32_pointwise_4ch:
     lw   s11, 16(sp)
     addi sp, sp, F_SIZE
     ret
+    RQ_BEGIN
 .Lrequant3_general:               /* a floor other than 0: */
     lw   t1, A_REQFN(a0)          /* (read for every block: its use is a cycle later) */
     slli t0, t2, 1                /* the floor 1 (a ReLU's) or above INT32_MIN: a dyadic */
@@ -540,6 +545,7 @@ etmcu_rv32_pointwise_4ch:
     .irp id, r0a, r0b, r0c, r1a, r1b, r1c, r2a, r2b, r2c, r3a, r3b, r3c
     CLAMP_FIXUP_HI \id, t6
     .endr
+    RQ_END
     .size etmcu_rv32_pointwise_4ch, . - etmcu_rv32_pointwise_4ch
 
 /* void etmcu_rv32_pointwise_runs9(): every kernel row of a three-pixel pass whose runs are 9 bytes
@@ -729,6 +735,7 @@ etmcu_rv32_pointwise_runs9s1:
     .type etmcu_rv32_requant3_relu_dy, @function
     .p2align 2
 etmcu_rv32_requant3_relu_dy:
+    RQ_BEGIN
     RD_FLOW RD_NEG, 1                      /* the negative flow first (the more common sign) */
     RD_FLOW RD_POS, 0
     /* a sum above V: amax, stored in the positive flow */
@@ -737,6 +744,7 @@ etmcu_rv32_requant3_relu_dy:
     mv   t0, t6
     j    .Ldst\n
     .endr
+    RQ_END
     .size etmcu_rv32_requant3_relu_dy, . - etmcu_rv32_requant3_relu_dy
 
 /* void etmcu_rv32_requant3_clamp_dy(): the same for a block of any other activation in the dyadic
@@ -792,6 +800,7 @@ etmcu_rv32_requant3_relu_dy:
     .type etmcu_rv32_requant3_clamp_dy, @function
     .p2align 2
 etmcu_rv32_requant3_clamp_dy:
+    RQ_BEGIN
     CG_FLOW CG_NEG, 1
     CG_FLOW CG_POS, 0
     /* a sum above V: amax, stored in the positive flow; below Vlo: amin, in the negative one */
@@ -803,4 +812,5 @@ etmcu_rv32_requant3_clamp_dy:
     mv   t0, t5
     j    .Lgnst\n
     .endr
+    RQ_END
     .size etmcu_rv32_requant3_clamp_dy, . - etmcu_rv32_requant3_clamp_dy

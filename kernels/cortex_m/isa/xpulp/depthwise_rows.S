@@ -27,6 +27,7 @@
    cv.max / cv.min (funct7 0x2d / 0x2b), cv.shuffle2.b (0x7b, funct3 1, funct7 0x70),
    cv.insert.b (0x7b, funct3 5, funct7 0x5c | lane bit 0, rs2 field lane bit 1), cv.lb.pr /
    cv.lbu.pr (0x2b, funct3 3, funct7 0x00 / 0x08), cv.mac (0x2b, funct3 3, funct7 0x48). */
+#include "../rv32/requant_range.inc"
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -114,8 +115,10 @@
 .endm
 /* acc -> requantized, clamped, stored at a2; a2 += y_step */
 .macro REQUANT_STORE acc
+    RQ_BEGIN
     REQ_ARITH \acc, t3, t4, t5, t6
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
+    RQ_END
 .endm
 
     .text
@@ -253,6 +256,7 @@ etmcu_xpulp_dw_row_k3:
        Sums a5, s9, a3, s1 (from full at 20(sp)); amin at 16(sp) (REQ_Q), t3 the selector; a line's
        last outputs past the quads from A (and one more B for a third). */
 .macro REQ_Q acc
+    RQ_BEGIN
     lw   t2, 16(sp)                        /* amin: a sum below zero stores it */
     blt  \acc, zero, .Lq\@
     slli \acc, \acc, 2
@@ -261,6 +265,7 @@ etmcu_xpulp_dw_row_k3:
     .insn r 0x2b, 3, 0x2b, t2, t2, s0      /* cv.min t2, t2, amax */
 .Lq\@:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr t2, (a2), a4 */
+    RQ_END
 .endm
 /* REQ_Q for a dyadic channel, without a branch: the sum clamped to [0, V] (s0, which the
    frexp form's amax holds: the channel loop sets it per dyadic channel, so the lines load
@@ -272,10 +277,12 @@ etmcu_xpulp_dw_row_k3:
    without a cv.min (4 instructions and the store, against 5 with the overflow bound
    2^(30-L) - 1 and a cv.min). */
 .macro REQ_DY acc
+    RQ_BEGIN
     .insn r 0x2b, 3, 0x3b, \acc, \acc, s0   /* cv.clipur \acc, \acc, s0 */
     mul  \acc, \acc, t4
     .insn r 0x5b, 2, 0x55, \acc, \acc, s11  /* cv.addRN \acc, \acc, s11, 21 */
     .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
+    RQ_END
 .endm
 /* a quad's four sums: REQ_DY each */
 .macro REQ_DY4 r0, r1, r2, r3
@@ -291,7 +298,9 @@ etmcu_xpulp_dw_row_k3:
    flow at the same output (3 cycles). REQ_Q per sum: 11 and 5 (amin loaded for each, a taken
    branch for each negative one). The quad enters the positive flow. */
 .macro REQ_Q4 r0, r1, r2, r3
+    RQ_BEGIN
     lw   t2, 16(sp)                        /* amin */
+    RQ_END
     REQ_QP \r0, 0, \@
     REQ_QP \r1, 1, \@
     REQ_QP \r2, 2, \@
@@ -304,6 +313,7 @@ etmcu_xpulp_dw_row_k3:
 .Lq4end\@:
 .endm
 .macro REQ_QP acc, n, tag
+    RQ_BEGIN
     blt  \acc, zero, .Lqs\tag\()_\n
 .Lqa\tag\()_\n:
     slli \acc, \acc, 2
@@ -311,11 +321,14 @@ etmcu_xpulp_dw_row_k3:
     .insn r 0x2b, 3, 0x42, \acc, s11, t6   /* cv.addRNr \acc, s11, t6 */
     .insn r 0x2b, 3, 0x2b, \acc, \acc, s0   /* cv.min \acc, \acc, amax */
     .insn r 0x2b, 3, 0x10, a4, a2, \acc      /* cv.sb.pr \acc, (a2), a4 */
+    RQ_END
 .endm
 .macro REQ_QN acc, n, tag
+    RQ_BEGIN
     bge  \acc, zero, .Lqa\tag\()_\n
 .Lqs\tag\()_\n:
     .insn r 0x2b, 3, 0x10, a4, a2, t2      /* cv.sb.pr amin, (a2), a4 */
+    RQ_END
 .endm
 /* the pair of sums \s0r (weights s2..s4), \s1r (s6..s8) of the words \r0, \r1, \r2 */
 .macro PAIR_SUMS s0r, s1r, r0, r1, r2
@@ -1015,6 +1028,7 @@ etmcu_xpulp_dw_row:
    below the floor (s6) is amin without the arithmetic (outside the hardware loop: its body may
    not branch) */
 .macro REQUANT4 k, acc
+    RQ_BEGIN
     mv   t2, ra
     blt  \acc, s6, .Lr4\@
     lw   t4, (B_MULT + 4 * \k)(s1)
@@ -1023,27 +1037,33 @@ etmcu_xpulp_dw_row:
     REQ_ARITH \acc, t3, t4, t5, t6
 .Lr4\@:
     sb   t2, \k(a2)
+    RQ_END
 .endm
 
 /* the pair's: channel k's parameters once (t0, t4, t5), its two sums into k(a2) and k(a6);
    temporaries t2, a7 */
 .macro REQUANT4_ONE k, acc, ybase
+    RQ_BEGIN
     mv   t2, ra
     blt  \acc, s6, .Lr4p\@
     REQ_ARITH \acc, a7, t0, t4, t5
 .Lr4p\@:
     sb   t2, \k(\ybase)
+    RQ_END
 .endm
 .macro REQUANT4_PAIR k, acc0, acc1
+    RQ_BEGIN
     lw   t0, (B_MULT + 4 * \k)(s1)
     lw   t4, (B_KOFF4 + 4 * \k)(s1)
     lw   t5, (B_RIGHT4 + 4 * \k)(s1)
+    RQ_END
     REQUANT4_ONE \k, \acc0, a2
     REQUANT4_ONE \k, \acc1, a6
 .endm
 
 /* REQUANT4 where the floor is 0 (below) */
 .macro REQUANT4_NONNEG k, acc
+    RQ_BEGIN
     mv   t2, ra
     blt  \acc, zero, .Lr4s\@
     lw   t4, (B_MULT + 4 * \k)(s1)
@@ -1053,22 +1073,27 @@ etmcu_xpulp_dw_row:
     REQ_ARITH_NONNEG \acc, t3, t4, t5, t6
 .Lr4s\@:
     sb   t2, \k(a2)
+    RQ_END
 .endm
 
 /* REQUANT4_ONE / REQUANT4_PAIR where the floor is 0 (amin is the output offset): a sum at or above
    it has the sign term +1 (folded into t4) and a result of at least amin (no cv.max) */
 .macro REQUANT4_ONE_NONNEG k, acc, ybase
+    RQ_BEGIN
     mv   t2, ra
     blt  \acc, zero, .Lr4n\@
     REQ_ARITH_NONNEG \acc, a7, t0, t4, t5
 .Lr4n\@:
     sb   t2, \k(\ybase)
+    RQ_END
 .endm
 .macro REQUANT4_PAIR_NONNEG k, acc0, acc1
+    RQ_BEGIN
     lw   t0, (B_MULT + 4 * \k)(s1)
     lw   t4, (B_KOFF4 + 4 * \k)(s1)
     lw   t5, (B_RIGHT4 + 4 * \k)(s1)
     addi t4, t4, 1
+    RQ_END
     REQUANT4_ONE_NONNEG \k, \acc0, a2
     REQUANT4_ONE_NONNEG \k, \acc1, a6
 .endm
@@ -1078,17 +1103,21 @@ etmcu_xpulp_dw_row:
    amin, t0) stored y_step (t1) apart from a1, then a1 to channel k + 1's first output; t2, a7
    temporaries, s3 amax */
 .macro REQ5_ONE acc
+    RQ_BEGIN
     mv   t2, t0
     blt  \acc, zero, .Lr5\@
     REQ_ARITH_NONNEG \acc, a7, a3, a5, a6, s3
 .Lr5\@:
     .insn r 0x2b, 3, 0x10, t1, a1, t2      /* cv.sb.pr t2, (a1), t1 */
+    RQ_END
 .endm
 .macro REQ5_CHANNEL k, s0r, s1r, s2r, s3r, s4r
+    RQ_BEGIN
     lw   a3, (B_MULT + 4 * \k)(a0)
     lw   a5, (B_KOFF4 + 4 * \k)(a0)
     lw   a6, (B_RIGHT4 + 4 * \k)(a0)
     addi a5, a5, 1
+    RQ_END
     REQ5_ONE \s0r
     REQ5_ONE \s1r
     REQ5_ONE \s2r

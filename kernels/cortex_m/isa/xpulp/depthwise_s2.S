@@ -36,6 +36,7 @@
    Encodings as in depthwise_rows.S; cv.packlo.b / cv.packhi.b (0x7b, funct3 1, funct7 0x7c /
    0x7d: rd's low / high half from the low bytes of rs1, rs2; the other half kept). */
 #include "../rv32/saved_regs.inc"
+#include "../rv32/requant_range.inc"
 #include "depthwise_s2_width.h"
 #define A_X 0
 #define A_Y 4
@@ -96,17 +97,25 @@
     .insn r 0x7b, 1, 0x70, \r, \b, s3
 .endm
 .macro CLIP acc
+    RQ_BEGIN
     .insn r 0x2b, 3, 0x3b, \acc, \acc, s4  /* cv.clipur \acc, \acc, V */
+    RQ_END
 .endm
 .macro ADDRN acc
+    RQ_BEGIN
     .insn r 0x5b, 2, 0x55, \acc, \acc, tp  /* cv.addRN \acc, \acc, tp, 21 */
+    RQ_END
 .endm
 .macro STORE acc, p
+    RQ_BEGIN
     .insn r 0x2b, 3, 0x10, a5, \p, \acc    /* cv.sb.pr \acc, (\p), C */
+    RQ_END
 .endm
 .macro REQ acc, p
     CLIP \acc
+    RQ_BEGIN
     mul  \acc, \acc, s5
+    RQ_END
     ADDRN \acc
     STORE \acc, \p
 .endm
@@ -203,7 +212,9 @@
     CLIP t1
     PACKLO \b3, ra, t2
     LB   t2, a3
+    RQ_BEGIN
     mul  t1, t1, s5
+    RQ_END
     PACKHI \b3, t2, gp
     LB   t2, a4
     LB   ra, a4

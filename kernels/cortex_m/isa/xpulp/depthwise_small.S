@@ -24,6 +24,7 @@
    cv.addRN with shift 21 (0x5b, funct3 2, funct7 0x55), cv.sb.pr (0x2b, funct3 3, funct7 0x10,
    the post-increment in the rd field), cv.min (0x2b, funct3 3, funct7 0x2b), cv.fl1 (0x2b,
    funct3 3, funct7 0x22). */
+#include "../rv32/requant_range.inc"
 #include "../rv32/saved_regs.inc"
 #define A_X 0
 #define A_Y 4
@@ -63,11 +64,13 @@
 /* one sum requantized and stored at (a1), a1 += \step: clamped to [0, B] (B = 2^(30-L) - 1,
    cmsis::requant_dyadic's bound: the product fits), one mul, cv.addRN, the upper clamp amax */
 .macro REQ acc, step
+    RQ_BEGIN
     .insn r 0x2b, 3, 0x3b, \acc, \acc, t3   /* cv.clipur \acc, \acc, B */
     mul  \acc, \acc, t4
     .insn r 0x5b, 2, 0x55, \acc, \acc, tp   /* cv.addRN \acc, \acc, tp, 21 */
     .insn r 0x2b, 3, 0x2b, \acc, \acc, ra   /* cv.min \acc, \acc, amax */
     .insn r 0x2b, 3, 0x10, \step, a1, \acc  /* cv.sb.pr \acc, (a1), \step */
+    RQ_END
 .endm
 /* an output column from its input rows' words \c0..\c2: top, middle, bottom */
 .macro COLUMN c0, c1, c2, last

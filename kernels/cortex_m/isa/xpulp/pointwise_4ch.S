@@ -33,6 +33,7 @@
    cv.sdotsp.b (0x7b, funct3 1, funct7 0x54), cv.max / cv.min (0x2b, funct3 3, funct7 0x2d / 0x2b),
    cv.addRNr (0x2b, funct3 3, funct7 0x42). */
 #include "pointwise_block_asm.h"
+#include "../rv32/requant_range.inc"
 /* The dyadic form (pointwise_4ch_dy.S defines PW_DYADIC and includes this file): the same code
    with cmsis_math.h's requantize_offset_dyadic, one mul instead of a mulh, its parameters in the
    fields the frexp form's A_MULT / A_KOFF4 / A_RIGHT4 name (util/pointwise.h set_requant): the
@@ -664,6 +665,7 @@ PW_4CH:
     slli t3, t2, 2
     add  t0, t0, t3
     sw   t0, 92(sp)
+    RQ_BEGIN
     lw   gp, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     lw   tp, A_YSTEP(a0)
@@ -694,8 +696,10 @@ PW_4CH:
     Q5_POS 17, s11
     Q5_POS 18, a4
     Q5_POS 19, ra
+    RQ_END
     Q5_NEXT
     j    .Lq5rest
+    RQ_BEGIN
     Q5_NEG 0, s0
     Q5_NEG 1, s4
     Q5_NEG 2, s8
@@ -719,6 +723,7 @@ PW_4CH:
     Q5_NEG 17, s11
     Q5_NEG 18, a4
     Q5_NEG 19, ra
+    RQ_END
     Q5_NEXT
 .Lq5rest:
     /* the rest (0..4 pixels): the paths below, with the registers they start from */
@@ -794,6 +799,7 @@ PW_4CH:
     .insn r 0x7b, 1, 0x54, a4, t4, t6
     add  t0, t0, a1           /* the next block's rows: t0 is past 4 words, a1 is 3 x_step */
     sw   t0, 64(sp)
+    RQ_BEGIN
 .Lquad_req:                   /* (the rows path's sums too) */
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
@@ -851,6 +857,7 @@ PW_4CH:
     REQ_CHANNEL4 1, s1, s5, s9, a5
     REQ_CHANNEL4 2, s2, s6, s10, a6
     REQ_CHANNEL4 3, s3, s7, s11, a7
+    RQ_END
 4:  addi a1, a1, -3           /* the next block's outputs: channel 3's fourth + y_step - 3 */
     sw   a1, 68(sp)
     lw   t0, 60(sp)
@@ -932,6 +939,7 @@ PW_4CH:
     j    8b
 9:
     /* requantize the twelve sums: outputs at a6, t3, t4 (y_step apart) */
+    RQ_BEGIN
     lw   t5, A_YSTEP(a0)
     add  t3, a6, t5
     add  t4, t3, t5
@@ -946,6 +954,7 @@ PW_4CH:
     REQ_CHANNEL3 1, s1, s5, s9
     REQ_CHANNEL3 2, s2, s6, s10
     REQ_CHANNEL3 3, s3, s7, s11
+    RQ_END
 .Lq3next:
     lw   s8, 56(sp)           /* restore the pair loop's registers */
     lw   s11, 60(sp)
@@ -962,6 +971,7 @@ PW_4CH:
     bgtz s11, .Ltriple
     j    .Ldone
     /* the three-pixel path's requantization with a fused ReLU: the two flows */
+    RQ_BEGIN
 .Lq3relu:
     Q3_PARAMS 0
     Q3_POS 0, 0, s0, a6
@@ -996,6 +1006,7 @@ PW_4CH:
     Q3_NEG 3, 10, s7, t3
     Q3_NEG 3, 11, s11, t4
     j    .Lq3next
+    RQ_END
     /* Four pixels by four channels over receptive fields of several kernel rows (a 3x3
        convolution: rows > 1) while four are left, for runs of an even number of words, where the
        block names the subroutine that sums them (PointwiseBlock::rows_fn, pointwise_rows.S: a
@@ -1075,6 +1086,7 @@ PW_4CH:
     j    6b
 9:
     /* requantize the eight sums and store them */
+    RQ_BEGIN
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     LOAD_FLOOR t4
@@ -1082,6 +1094,7 @@ PW_4CH:
     REQ_CHANNEL 1, s1, s5
     REQ_CHANNEL 2, s2, s6
     REQ_CHANNEL 3, s3, s7
+    RQ_END
     /* next pair */
     add  a1, a1, s9
     add  a1, a1, s9
@@ -1179,6 +1192,7 @@ PW_1PX:
     add  a5, a5, a4
     j    7b
 9:
+    RQ_BEGIN
     lw   ra, A_AMIN(a0)
     lw   t6, A_AMAX(a0)
     LOAD_FLOOR t4
@@ -1186,6 +1200,7 @@ PW_1PX:
     REQ_CHANNEL1 1, s1
     REQ_CHANNEL1 2, s2
     REQ_CHANNEL1 3, s3
+    RQ_END
     lw   ra, 28(sp)
     lw   s0, 24(sp)
     lw   s1, 20(sp)
@@ -1259,6 +1274,7 @@ etmcu_xpulp_linear_row:
     .insn i 0x0b, 2, a1, a5, 4
     .insn r 0x7b, 1, 0x54, s2, t1, a4
     .insn r 0x7b, 1, 0x54, s3, t1, a1
+    RQ_BEGIN
     REQ_VALUE s0, s9, s8
     sb   t2, 0(a6)
     REQ_VALUE s1, s9, s8
@@ -1267,6 +1283,7 @@ etmcu_xpulp_linear_row:
     sb   t2, 2(a6)
     REQ_VALUE s3, s9, s8
     sb   t2, 3(a6)
+    RQ_END
     addi a6, a6, 4
     mv   t2, a5               /* the next block's first row: right after this block's last */
     addi s6, s6, -1
