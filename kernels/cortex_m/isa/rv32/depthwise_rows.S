@@ -766,15 +766,39 @@ etmcu_rv32_dw_row_k3_dy:
     RQ_END
 .endm
 
-/* channel k of both pixels (outputs at ra and t5) */
-.macro REQ4_CHANNEL k, acc0, acc1
+/* REQ4 for a fused ReLU (the floor 0, amin the output offset): a negative sum stores amin, one at
+   or above 0 has the sign term +1 (in a2: the call's constants take it, F_ROUND) and a result of
+   at least amin, so only the upper bound is tested: 12 cycles a sum at or above 0 against
+   REQ4's 16 (`mulh` five), a negative one 5 as there; out-of-range results through
+   CLAMP_FIXUP_HI id */
+.macro REQ4R acc, off, base, id
+    RQ_BEGIN
+    mv   a4, a5
+    bltz \acc, .Lst\id
+    slli a4, \acc, 2
+    mulh a4, a4, a1
+    add  a4, a4, a2
+    sra  a4, a4, a3
+    blt  a6, a4, .Lhi\id
+.Lst\id:
+    sb   a4, \off(\base)
+    RQ_END
+.endm
+
+/* channel k of both pixels (outputs at ra and t5; \req REQ4 or REQ4R) */
+.macro REQ4_CHANNEL k, acc0, acc1, req=REQ4
     RQ_BEGIN
     lw   a1, (B_MULT + 4 * \k)(a0)
     lw   a2, (F_ROUND + 4 * \k)(sp)
     lw   a3, (B_RIGHT4 + 4 * \k)(a0)
     RQ_END
+    .ifc \req, REQ4
     REQ4 \acc0, \k, ra, r4\k\()a
     REQ4 \acc1, \k, t5, r4\k\()b
+    .else
+    REQ4R \acc0, \k, ra, r4r\k\()a
+    REQ4R \acc1, \k, t5, r4r\k\()b
+    .endif
 .endm
 
 /* the window after t4, row-major (t0: outputs left in t4's row, updated) */
@@ -807,13 +831,16 @@ etmcu_rv32_dw_row4:
     sw   s9, 52(sp)
     sw   s10, 48(sp)
     sw   s11, 44(sp)
-    li   t0, 1                    /* offset << (r+1) + 2^r per channel */
+    li   t0, 1                    /* offset << (r+1) + 2^r per channel, and with a fused ReLU */
+    lw   t1, B_FLOOR(a0)          /* (floor 0) REQ4R's sign term +1 */
+    seqz t1, t1
     .irp k, 0, 1, 2, 3
     lw   a1, (B_RIGHT4 + 4 * \k)(a0)
     lw   a2, (B_KOFF4 + 4 * \k)(a0)
     addi a1, a1, -1
     sll  a1, t0, a1
     add  a1, a1, a2
+    add  a1, a1, t1
     sw   a1, (F_ROUND + 4 * \k)(sp)
     .endr
     lw   t0, B_WINDOW(a0)
@@ -865,11 +892,13 @@ etmcu_rv32_dw_row4:
     lw   a5, B_AMIN(a0)
     lw   a6, B_AMAX(a0)
     lw   t0, B_FLOOR(a0)
+    bnez t0, .Lreq4_general       /* (a fused ReLU's floor is 0: its form falls through) */
     RQ_END
-    REQ4_CHANNEL 0, s0, s4
-    REQ4_CHANNEL 1, s1, s5
-    REQ4_CHANNEL 2, s2, s6
-    REQ4_CHANNEL 3, s3, s7
+    REQ4_CHANNEL 0, s0, s4, REQ4R
+    REQ4_CHANNEL 1, s1, s5, REQ4R
+    REQ4_CHANNEL 2, s2, s6, REQ4R
+    REQ4_CHANNEL 3, s3, s7, REQ4R
+.Lnext4:
     lw   t4, F_WIN(sp)            /* the next pair: two windows and two outputs on */
     lw   t0, F_OLEFT(sp)
     NEXT_WINDOW
@@ -900,8 +929,19 @@ etmcu_rv32_dw_row4:
     lw   s11, 44(sp)
     addi sp, sp, 96
     ret
+.Lreq4_general:                   /* another floor: the general form */
+    REQ4_CHANNEL 0, s0, s4
+    REQ4_CHANNEL 1, s1, s5
+    REQ4_CHANNEL 2, s2, s6
+    REQ4_CHANNEL 3, s3, s7
+    RQ_BEGIN
+    j    .Lnext4
+    RQ_END
     .irp id, r40a, r40b, r41a, r41b, r42a, r42b, r43a, r43b
     CLAMP_FIXUP \id, a4, a5, a6
+    .endr
+    .irp id, r4r0a, r4r0b, r4r1a, r4r1b, r4r2a, r4r2b, r4r3a, r4r3b
+    CLAMP_FIXUP_HI \id, a4, a6
     .endr
     .size etmcu_rv32_dw_row4, . - etmcu_rv32_dw_row4
     .text
