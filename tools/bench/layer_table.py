@@ -8,7 +8,7 @@ kH x kW; linear: out elements x in features), and each convolution's, depthwise 
 layer's requantization cycles per output: the firmware without the hooks run again under
 `etmcu-sim --trace`, its instructions split into layers at each kernel's entry, and the cycles
 of the instructions in the micro-kernels' requantization code (the ranges their assembly marks,
-kernels/cortex_m/isa/rv32/requant_range.inc, read from the ELF's .etmcu.requant section)
+kernels/cortex_m/isa/rv32/requant_range.inc, read from the ELF's .debug_etmcu_requant section)
 divided by the layer's outputs. Where the marked code stored fewer bytes than the layer has
 outputs, the rest were requantized by C (border windows, small layers), which no range covers:
 the share the marked code stored follows in parentheses.
@@ -99,14 +99,14 @@ def profile(pte, board, inputs):
 
 
 def requant_ranges(elf):
-    """[(begin, end)] of the .etmcu.requant section (pairs of little-endian words), or None when the
+    """[(begin, end)] of the .debug_etmcu_requant section (pairs of little-endian words), or None when the
     ELF has none (a firmware built before the kernels marked their requantization)."""
-    p = subprocess.run(["riscv64-unknown-elf-objdump", "-s", "-j", ".etmcu.requant", elf], capture_output=True,
+    p = subprocess.run(["riscv64-unknown-elf-objdump", "-s", "-j", ".debug_etmcu_requant", elf], capture_output=True,
                        text=True)
-    if p.returncode != 0 or "Contents of section .etmcu.requant" not in p.stdout:
+    if p.returncode != 0 or "Contents of section .debug_etmcu_requant" not in p.stdout:
         return None
     data = bytearray()
-    for line in p.stdout.split("Contents of section .etmcu.requant:", 1)[1].splitlines():
+    for line in p.stdout.split("Contents of section .debug_etmcu_requant:", 1)[1].splitlines():
         f = line.split()
         if len(f) >= 2 and all(len(w) == 8 for w in f[1:5] if len(w) == 8):
             for w in f[1:5]:
@@ -150,7 +150,7 @@ def requant_cycles(pte, board, inputs, ops):
         config = json.load(open(os.path.join(work, "fw", "board.json")))["sim_config"]
         ranges = requant_ranges(elf)
         if not ranges:
-            sys.exit(f"layer_table: {board}: {elf} has no .etmcu.requant section (kernels built before "
+            sys.exit(f"layer_table: {board}: {elf} has no .debug_etmcu_requant section (kernels built before "
                      "their requantization was marked?)")
         marked = {f"{a:08x}" for b, e in ranges for a in range(b, e, 2)}
         entries = {f"{a:08x}": span for a, span in kernel_entries(elf, ops).items()}

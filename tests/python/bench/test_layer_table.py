@@ -103,7 +103,7 @@ def test_the_ranges_lie_in_the_code_and_are_not_loaded(program):
         lo = int(text.group(2), 16)
         hi = lo + int(text.group(1), 16)
         assert all(lo <= b < e <= hi for b, e in ranges), (hex(lo), hex(hi), ranges[:4])
-        flags = h.split(".etmcu.requant", 1)[1].splitlines()[1]
+        flags = h.split(".debug_etmcu_requant", 1)[1].splitlines()[1]
         assert "ALLOC" not in flags and "LOAD" not in flags, flags  # not in the image
 
 
