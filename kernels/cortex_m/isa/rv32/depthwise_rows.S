@@ -96,21 +96,28 @@
     add  a3, a3, t0
 .endm
 
-/* REQ_K3 for a fused ReLU (the floor 0: amin is the output offset; t5 holds the sign term +1 of
-   a sum at or above 0, added at entry): a negative sum stores amin, another's result is at least
-   amin, so only the upper bound is tested (12 cycles against 16) */
-.macro REQ_K3R acc, base, id
+/* The 4v form for a fused ReLU (the floor 0: amin is the output offset): a negative sum stores
+   amin, one at or above 0 has the sign term +1 (in \koff with offset << (r+1) + 2^r) and a result
+   of at least amin, so only the upper bound is tested: `mv, bltz, slli, mulh, add, sra, blt, sb`,
+   12 cycles a sum at or above 0 against the general form's 16, a negative one 5. \v the result
+   register, \m the multiplier, \r r + 1; an out-of-range result through CLAMP_FIXUP_HI id */
+.macro REQ_RELU4V acc, v, amin, m, koff, r, amax, off, base, id
     RQ_BEGIN
-    mv   t2, ra
+    mv   \v, \amin
     bltz \acc, .Lst\id
-    slli t2, \acc, 2
-    mulh t2, t2, t4
-    add  t2, t2, t5
-    sra  t2, t2, t6
-    blt  s0, t2, .Lhi\id
+    slli \v, \acc, 2
+    mulh \v, \v, \m
+    add  \v, \v, \koff
+    sra  \v, \v, \r
+    blt  \amax, \v, .Lhi\id
 .Lst\id:
-    sb   t2, 0(\base)
+    sb   \v, \off(\base)
     RQ_END
+.endm
+
+/* REQ_K3's ReLU form (t5 holds the sign term +1, added at entry) */
+.macro REQ_K3R acc, base, id
+    REQ_RELU4V \acc, t2, ra, t4, t5, t6, s0, 0, \base, \id
 .endm
 
 .macro CLAMP_FIXUP_HI id, v, hi
@@ -766,23 +773,9 @@ etmcu_rv32_dw_row_k3_dy:
     RQ_END
 .endm
 
-/* REQ4 for a fused ReLU (the floor 0, amin the output offset): a negative sum stores amin, one at
-   or above 0 has the sign term +1 (in a2: the call's constants take it, F_ROUND) and a result of
-   at least amin, so only the upper bound is tested: 12 cycles a sum at or above 0 against
-   REQ4's 16 (`mulh` five), a negative one 5 as there; out-of-range results through
-   CLAMP_FIXUP_HI id */
+/* REQ4's ReLU form (the sign term +1 in a2: the call's constants take it, F_ROUND) */
 .macro REQ4R acc, off, base, id
-    RQ_BEGIN
-    mv   a4, a5
-    bltz \acc, .Lst\id
-    slli a4, \acc, 2
-    mulh a4, a4, a1
-    add  a4, a4, a2
-    sra  a4, a4, a3
-    blt  a6, a4, .Lhi\id
-.Lst\id:
-    sb   a4, \off(\base)
-    RQ_END
+    REQ_RELU4V \acc, a4, a5, a1, a2, a3, a6, \off, \base, \id
 .endm
 
 /* channel k of both pixels (outputs at ra and t5; \req REQ4 or REQ4R) */
