@@ -31,11 +31,15 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from etmcu.serialize.pte import decode_json  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import opprof  # noqa: E402  (kernel_symbol: an operator's kernel function)
+
 BOARDS = [("cv32e40p", "plain"), ("cv32e40p-pulp", "Xpulp")]
 
 
 def layers(pte_path):
-    """[(instruction, op, kind, out shape, MACs)] of the program's first method."""
+    """[(instruction, op, kind, out shape, MACs, outputs, kernel)] of the program's first method:
+    kernel is a KernelCall's operator with its overload ("cortex_m::pad.out"), else None."""
     doc = decode_json(open(pte_path, "rb").read())
     plan = doc["execution_plan"][0]
     values, ops = plan["values"], plan["operators"]
@@ -53,7 +57,7 @@ def layers(pte_path):
     rows = []
     for n, ins in enumerate(plan["chains"][0]["instructions"]):
         if ins.get("instr_args_type") != "KernelCall":
-            rows.append((n, ins.get("instr_args_type", "?"), "", "", 0))
+            rows.append((n, ins.get("instr_args_type", "?"), "", "", 0, 0, None))
             continue
         a = ins["instr_args"]
         op = ops[a["op_index"]]["name"]
@@ -81,7 +85,9 @@ def layers(pte_path):
             w = tensor(args[1])["sizes"]  # [out, in]
             kind = f"linear {w[1]} -> {w[0]}"
             macs = numel * w[1]
-        rows.append((n, op, kind, "x".join(str(s) for s in shape), macs))
+        overload = ops[a["op_index"]].get("overload", "")
+        rows.append((n, op, kind, "x".join(str(s) for s in shape), macs, numel,
+                     f"{op}.{overload}" if overload else op))
     return rows
 
 
@@ -99,42 +105,42 @@ def profile(pte, board, inputs):
 
 
 def requant_ranges(elf):
-    """[(begin, end)] of the .debug_etmcu_requant section (pairs of little-endian words), or None when the
-    ELF has none (a firmware built before the kernels marked their requantization)."""
-    p = subprocess.run(["riscv64-unknown-elf-objdump", "-s", "-j", ".debug_etmcu_requant", elf], capture_output=True,
-                       text=True)
-    if p.returncode != 0 or "Contents of section .debug_etmcu_requant" not in p.stdout:
+    """[(begin, end)] of the .debug_etmcu_requant section (pairs of little-endian words; a function
+    --gc-sections dropped reads 0, 0), or None when the file is no little-endian ELF32 or has no
+    such section (a firmware built before the kernels marked their requantization)."""
+    blob = open(elf, "rb").read()
+    if blob[:4] != b"\x7fELF" or blob[4] != 1 or blob[5] != 1:
         return None
-    data = bytearray()
-    for line in p.stdout.split("Contents of section .debug_etmcu_requant:", 1)[1].splitlines():
-        f = line.split()
-        if len(f) >= 2 and all(len(w) == 8 for w in f[1:5] if len(w) == 8):
-            for w in f[1:5]:
-                if len(w) == 8 and all(c in "0123456789abcdef" for c in w):
-                    data += bytes.fromhex(w)
-    words = struct.unpack(f"<{len(data) // 4}I", bytes(data[: len(data) // 4 * 4]))
-    return [(words[i], words[i + 1]) for i in range(0, len(words) - 1, 2) if 0 < words[i] < words[i + 1]]
+    shoff, = struct.unpack_from("<I", blob, 0x20)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", blob, 0x2E)
+    secs = [struct.unpack_from("<10I", blob, shoff + k * shentsize) for k in range(shnum)]
+    names = secs[shstrndx][4]
+    for sh in secs:
+        if blob[names + sh[0]:blob.index(b"\0", names + sh[0])] == b".debug_etmcu_requant":
+            words = struct.unpack_from(f"<{sh[5] // 4}I", blob, sh[4])
+            return [(b, e) for b, e in zip(words[0::2], words[1::2]) if 0 < b < e]
+    return None
 
 
-def kernel_entries(elf, ops):
-    """{entry address: (start, end)} of the kernel functions of the program's operators (their
-    `*_out` function, entered once per KernelCall; a jump to the entry from inside the function,
-    a loop whose head is its first instruction, is not a call)."""
-    names = {op.replace("::", "_").replace(".", "_") for op in ops}
+def kernel_entries(elf, kernels):
+    """{entry address: (start, end)} of the kernel functions of the program's operators (entered
+    once per KernelCall; a jump to the entry from inside the function, a loop whose head is its
+    first instruction, is not a call)."""
+    names = {opprof.kernel_symbol(k) for k in kernels}
     p = subprocess.run(["riscv64-unknown-elf-nm", "-C", "-S", elf], capture_output=True, text=True, check=True)
     entries = {}
     for line in p.stdout.splitlines():
         f = line.split(" ", 3)
         # the kernel function itself: not its lambdas (name::{lambda...}) or GCC's clones
         # (.part, .cold: called from the kernel)
-        m = re.match(r"etmcu::kernels::(\w+)_out\([^()]*\)$", f[3].strip()) if len(f) == 4 else None
+        m = re.match(r"etmcu::kernels::(\w+)\([^()]*\)$", f[3].strip()) if len(f) == 4 else None
         if m and f[2] in "tT" and m.group(1) in names:
             a = int(f[0], 16)
             entries[a] = (a, a + int(f[1], 16))
     return entries
 
 
-def requant_cycles(pte, board, inputs, ops):
+def requant_cycles(pte, board, inputs, kernels):
     """Per KernelCall (in execution order): (cycles in the marked requantization code, bytes it
     stored), from one run of the board's firmware without hooks under etmcu-sim --trace."""
     work = tempfile.mkdtemp(prefix="etmcu-rq-")
@@ -153,7 +159,7 @@ def requant_cycles(pte, board, inputs, ops):
             sys.exit(f"layer_table: {board}: {elf} has no .debug_etmcu_requant section (kernels built before "
                      "their requantization was marked?)")
         marked = {f"{a:08x}" for b, e in ranges for a in range(b, e, 2)}
-        entries = {f"{a:08x}": span for a, span in kernel_entries(elf, ops).items()}
+        entries = {f"{a:08x}": span for a, span in kernel_entries(elf, kernels).items()}
         fifo = os.path.join(work, "trace")
         os.mkfifo(fifo)
         sim = subprocess.Popen([os.path.join(ROOT, "build", "host", "sim", "etmcu-sim"), "--config", config,
@@ -187,18 +193,11 @@ def requant_cycles(pte, board, inputs, ops):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def numel(shape):
-    n = 1
-    for s in shape.split("x"):
-        n *= int(s)
-    return n
-
-
 def table(pte, inputs, markdown, requant=True):
     rows = layers(pte)
     prof = [profile(pte, b, inputs) for b, _ in BOARDS]
-    calls = [r for r in rows if r[1] != "KernelCall" and ":" in r[1]]
-    rq = [requant_cycles(pte, b, inputs, sorted({r[1] for r in calls})) for b, _ in BOARDS] if requant else None
+    calls = [r for r in rows if r[6]]
+    rq = [requant_cycles(pte, b, inputs, {r[6] for r in calls}) for b, _ in BOARDS] if requant else None
     if rq:
         for b, per in zip(BOARDS, rq):
             if len(per) != len(calls):
@@ -209,8 +208,7 @@ def table(pte, inputs, markdown, requant=True):
     lines = []
     tot_macs = 0
     k = 0
-    for n, op, kind, shape, macs in rows:
-        call = ":" in op
+    for n, op, kind, shape, macs, outputs, kernel in rows:
         if not kind:
             kind = op
         tot_macs += macs
@@ -220,12 +218,11 @@ def table(pte, inputs, markdown, requant=True):
             cells += [f"{c:,}", f"{macs / c:.2f}" if macs and c else ""]
             if rq:
                 cell = ""
-                if call and macs and shape:
+                if kernel and macs:
                     cy, st = rq[i][k]
-                    out = numel(shape)
-                    cell = f"{cy / out:.1f}" + (f" ({100 * st / out:.0f} %)" if st < out else "")
+                    cell = f"{cy / outputs:.1f}" + (f" ({100 * st / outputs:.0f} %)" if st < outputs else "")
                 cells.append(cell)
-        k += 1 if call else 0
+        k += 1 if kernel else 0
         lines.append(cells)
     total = ["", "execute (no hooks)", "", f"{tot_macs:,}"]
     for _, ex, _ in prof:

@@ -83,6 +83,10 @@ def test_every_layer_with_macs_has_its_requantization_cycles(table):
             # output takes at least its store and at most what the layer spends on it
             assert m.group(2) is None, (r[1], r[c])
             assert 1.0 <= per_output < int(r[cyc].replace(",", "")) / outputs, (r[1], r[c], r[cyc])
+    # a figure from the instructions themselves: with Xpulp a dyadic depthwise output is REQ_DY's
+    # cv.clipur, mul, cv.addRN and store (isa/xpulp/depthwise_rows.S), one cycle each, no branch
+    dw = next(r for r in rows if r[1].startswith("depthwise"))
+    assert dw[cols[1]] == "4.0", dw
 
 
 def test_the_ranges_lie_in_the_code_and_are_not_loaded(program):
