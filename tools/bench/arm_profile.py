@@ -102,7 +102,7 @@ def main(argv=None):
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     tot = 0
-    for n, op, kind, shape, macs in rows:
+    for n, op, kind, shape, macs, _outputs, _kernel in rows:
         tot += macs
         cells = [str(n), kind or op, shape, f"{macs:,}" if macs else ""]
         for t in args.targets:
