@@ -91,10 +91,10 @@ def export(module, example_inputs, *, method_name="forward", memory_regions=None
     channels-last) instead of float32: the caller quantizes/dequantizes with the (scale, zero
     point) recorded in the program (named data "etmcu.io_quant.<method>", prog.io_quant,
     `./etmcu inspect`, MethodMeta::input_quant/output_quant), as MLPerf Tiny feeds int8 models.
-    requant: with quantize="int8", the convolutions' requantization factors: "dyadic" (default)
-    makes each channel's factor m / 2**21 (its weight scale widened by at most 2**-9; channels
-    whose factor is below 2**-12 or above 1/2 keep frexp's), which the CV32E40P kernels apply
-    with one 32-bit multiply; "frexp" the plain Q31 multiplier and shift of upstream's
+    requant: with quantize="int8", the convolutions' and linear layers' requantization factors:
+    "dyadic" (default) makes each channel's (a linear layer's) factor m / 2**21 (its weight scale
+    widened by at most 2**-9; factors below 2**-12 or above 1/2 keep frexp's), which the CV32E40P
+    kernels apply with one 32-bit multiply; "frexp" the plain Q31 multiplier and shift of upstream's
     quantizer. Both are ordinary (multiplier, shift) pairs: every runtime computes the same outputs
     (docs/quantization.md "Dyadic requantization").
     upstream_ops: with quantize="int8", emit only operators upstream ExecuTorch registers: the

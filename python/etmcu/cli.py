@@ -211,9 +211,10 @@ def main(argv=None):
     ex.add_argument("--softmax", choices=["int8", "fp32"], default="int8",
                     help="with --quantize: softmax in int8 (cortex_m::softmax, default) or fp32")
     ex.add_argument("--requant", choices=["dyadic", "frexp"], default="dyadic",
-                    help="with --quantize int8: the convolutions' requantization factors: dyadic "
-                         "(default: m / 2**21, one 32-bit multiply on the CV32E40P) or frexp "
-                         "(upstream's quantizer's Q31 form); same outputs on every runtime")
+                    help="with --quantize int8: the convolutions' and linear layers' "
+                         "requantization factors: dyadic (default: m / 2**21, one 32-bit multiply "
+                         "on the CV32E40P) or frexp (upstream's quantizer's Q31 form); same "
+                         "outputs on every runtime")
     ex.add_argument("--scratch-target", choices=["etmcu", "portable", "dsp"], default="etmcu",
                     help="what the planned scratch is sized for: etmcu (default: CMSIS-NN's portable "
                          "C and etmcu's optimised kernels), portable (CMSIS-NN's portable C), dsp "

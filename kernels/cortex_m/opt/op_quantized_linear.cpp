@@ -142,6 +142,13 @@ __attribute__((noinline, optimize("Os"))) int32_t linear_blocks(const int8::Line
   b.w_row_skip = 0;
   for (int i = 0; i < 4; ++i)
     int8::set_requant<int8::kPointwiseRequant2v>(b, i, j.mult, j.shift, j.ooff);
+  // The dyadic forms where the ISA's row kernel has them, else the frexp one (each behind its
+  // path on those ISAs; without either, linear_rows gives the same bits)
+  if constexpr (int8::kLinearDyadic) {
+    if (!int8::set_linear_dyadic(b, j.mult, j.shift, j.ooff) &&
+        !kernel_path_or_fallback(int8::kPathFrexp))
+      return 0;
+  }
   for (size_t r = 0; r < j.batches; ++r) {
     const int8_t* x = j.x + r * static_cast<size_t>(k);
     const int32_t xterm = wrap_mul(j.foff, int8::row_sum(x, k));

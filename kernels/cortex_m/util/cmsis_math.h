@@ -243,6 +243,46 @@ inline int32_t requantize_offset_dyadic(int32_t v, const RequantDyadic& q) {
   return (c * q.m + q.offset_high + (c >= 0 ? (1 << 20) : 0)) >> 21;
 }
 
+// A linear layer's dyadic factor (python/etmcu/quantize.py dyadic_linear_requant): multiplier
+// m * 2^(10+r) with shift -r, r in [1, 11] (frexp's shift: the multiplier is frexp's with its low
+// 10 + r bits zero) and 0 < m < 2^q, q = 21 - r, so M = m / 2^21. (The convolutions' form above is
+// r = 1; a larger r keeps CMSIS-NN's second rounding at r bits, where r = 1 rounds twice at
+// nearly the same bit: a quarter of the outputs one step off the exact product's rounding, which
+// the autoencoder's reconstruction error measured.) With P = v * m * 2^(10+r) the two roundings
+// fold, as above, into
+//   requantize(v) + offset = (v * m + K - [v < 0] * 2^q) >> 21,  K = offset * 2^21 + 2^(q-1) + 2^20
+// (exact for every v: a negative v whose first rounding gives 0 gives 0 either way, since r >= 1).
+// A layer's requantization is one factor and one range, so the kernels clamp the sum instead of
+// the result: to [v_min, v_max], the sums whose results are amin and amax (consecutive sums'
+// results differ by 0 or 1: m < 2^21), with |v * m| < 2^29 there.
+struct DyadicLinear {
+  int32_t m;
+  int32_t k;      // K
+  int32_t sign;   // 2^q, less for a negative sum
+  int32_t v_max;  // the largest sum whose result is at most amax (>= 0)
+  int32_t v_min;  // the smallest sum whose result is at least amin (<= 0)
+};
+inline bool dyadic_linear_ok(int32_t multiplier, int32_t shift) {
+  return multiplier > 0 && shift <= -1 && shift >= -11 &&
+         (multiplier & ((int32_t(1) << (10 - shift)) - 1)) == 0;
+}
+// offset, amin, amax in [-128, 127] with amin <= offset <= amax (the caller's check).
+inline DyadicLinear dyadic_linear(int32_t multiplier, int32_t shift, int32_t offset, int32_t amin,
+                                  int32_t amax) {
+  const int32_t q = 21 + shift;
+  const int32_t m = multiplier >> (10 - shift);
+  const int32_t half = int32_t(1) << (q - 1);
+  // v * m + K <= (amax + 1) * 2^21 - 1, and v * m + K - 2^q >= amin * 2^21
+  const int32_t above = (amax - offset + 1) * (int32_t(1) << 21) - half - (1 << 20) - 1;
+  const int32_t below = (offset - amin) * (int32_t(1) << 21) + (1 << 20) - half;
+  return DyadicLinear{m, static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + half + (1 << 20),
+                      int32_t(1) << q, above / m, -(below / m)};
+}
+inline int32_t requantize_offset_dyadic_linear(int32_t v, const DyadicLinear& q) {
+  const int32_t c = v < q.v_min ? q.v_min : (v > q.v_max ? q.v_max : v);
+  return (c * q.m + q.k - (c < 0 ? q.sign : 0)) >> 21;
+}
+
 // arm_nn_mult_by_power_of_two: saturating val * 2^exp.
 inline int32_t mult_by_power_of_two(int32_t val, int32_t exp) {
   const int32_t thresh = static_cast<int32_t>((int64_t(1) << (31 - exp)) - 1);

@@ -289,6 +289,55 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
   }
 }
 
+// A linear layer's one requantization in the dyadic forms (cmsis::dyadic_linear: the sum clamped
+// to [v_min, v_max], which is also the activation clamp, then one mul, add and shift), for ISAs
+// whose linear row kernel has them (kLinearDyadic: the CV32E40P's): kDyadicRelu with a fused ReLU
+// (amin the offset: a sum below 1 gives amin, no negative sum is multiplied), else kDyadicClamp.
+// Taken when the factor is dyadic (cmsis::dyadic_linear_ok: our exporter's linear layers,
+// python/etmcu/quantize.py dyadic_linear_requant), amin <= offset <= amax within int8 and the build
+// has the form (kPathDyadic). The fields, every channel's alike: round_high m, offset_high K,
+// right v_max, offset_high4 the sign term 2^q, round_high4 v_min, neg_floor the form's floor (1,
+// or v_min < 0: its sign names the form to the kernels). After set_requant and neg_floor; returns
+// whether b.dyadic is set (else b is as it was: the frexp form).
+inline bool set_linear_dyadic(PointwiseBlock& b, int32_t mult, int32_t shift, int32_t offset) {
+  if (!cmsis::dyadic_linear_ok(mult, shift) || offset < -128 || offset > 127 || b.amin < -128 ||
+      b.amin > offset || b.amax < offset || b.amax > 127 || !kernel_path_or_fallback(kPathDyadic))
+    return false;
+  const bool relu = b.amin == offset;
+  const cmsis::DyadicLinear q = cmsis::dyadic_linear(mult, shift, offset, b.amin, b.amax);
+  for (int k = 0; k < 4; ++k) {
+    b.round_high[k] = q.m;
+    b.offset_high[k] = q.k;
+    b.right[k] = q.v_max;
+    b.offset_high4[k] = q.sign;  // (the frexp form's fields, unread in these)
+    b.round_high4[k] = q.v_min;
+  }
+  b.dyadic = relu ? kDyadicRelu : kDyadicClamp;
+  b.neg_floor = relu ? 1 : q.v_min;
+  return true;
+}
+
+// A sum's output in those forms, as the row kernels compute it (the host's model of them).
+inline int32_t linear_dyadic_output(const PointwiseBlock& b, int32_t v) {
+  if (v < b.neg_floor) return b.amin;
+  if (v > b.right[0]) return b.amax;
+  return (v * b.round_high[0] + b.offset_high[0] - (v < 0 ? b.offset_high4[0] : 0)) >> 21;
+}
+
+// linear_row_blocks_c for a block set_linear_dyadic set: the same features and arguments, each sum
+// the constant plus dot4 over the row's words (the ISA's arithmetic), its output by
+// linear_dyadic_output. (The host builds of the ISAs with kLinearDyadic.)
+template <class Dot4>
+void linear_row_dyadic_c(const PointwiseBlock& b, const int32_t* ksum, int32_t blocks,
+                         int32_t xterm, Dot4 dot4) {
+  for (int32_t f = 0; f < 4 * blocks; ++f) {
+    const int8_t* w = b.w + static_cast<ptrdiff_t>(f) * b.w_stride;
+    int32_t v = cmsis::wrap_add(ksum[f], xterm);
+    for (int32_t i = 0; i < b.words; ++i) v = dot4(v, b.x + 4 * i, w + 4 * i);
+    b.y[f] = static_cast<int8_t>(linear_dyadic_output(b, v));
+  }
+}
+
 // A linear layer's row in blocks of four features (linear_blocks): block i's constants
 // consts[4i + k] + xterm (kernel_sum + foff * sum(x), or constants folded in C with xterm 0), its
 // weights 4 * w_stride bytes after the last block's, its outputs 4 bytes after; one pixel each

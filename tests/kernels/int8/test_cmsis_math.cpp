@@ -184,6 +184,76 @@ TEST(CmsisMath, DyadicRequantizationEqualsRequantizePlusOffset) {
   EXPECT_GT(checked, 100000);
 }
 
+// A linear layer's dyadic form (every shift -r in [-11, -1], multiplier m << (10 + r), m of every
+// bit length below 2^(21 - r)): the sum clamped to [v_min, v_max] and requantized with one product
+// is requantize() plus the offset, clamped to [amin, amax], for every int32 sum (the ties of both
+// roundings, the bounds and beyond); v_min and v_max are the last sums giving amin and amax.
+TEST(CmsisMath, DyadicLinearEqualsRequantizeClamped) {
+  EXPECT_TRUE(cmsis::dyadic_linear_ok(5000 << 11, -1));
+  EXPECT_TRUE(cmsis::dyadic_linear_ok(5000 << 17, -7));
+  EXPECT_FALSE(cmsis::dyadic_linear_ok(5001 << 16, -7));
+  EXPECT_FALSE(cmsis::dyadic_linear_ok(5000 << 17, 0));
+  EXPECT_FALSE(cmsis::dyadic_linear_ok(1 << 30, -12));
+  EXPECT_FALSE(cmsis::dyadic_linear_ok(0, -3));
+  std::mt19937 rng(2032);
+  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
+  struct Range {
+    int32_t amin, offset, amax;
+  };
+  const Range ranges[] = {{-128, -128, 127}, {-128, 5, 127}, {5, 5, 127},   {-128, 127, 127},
+                          {-20, -10, 30},    {0, 0, 6},      {-77, -1, -1}, {126, 127, 127}};
+  int64_t checked = 0;
+  for (int32_t r = 1; r <= 11; ++r) {
+    const int32_t q = 21 - r;
+    std::vector<int32_t> ms = {1, (1 << q) - 1, 1 << (q - 1)};
+    for (int b = 1; b <= q; ++b)
+      ms.push_back(std::uniform_int_distribution<int32_t>(1 << (b - 1), (1 << b) - 1)(rng));
+    for (int32_t m : ms) {
+      const int32_t multiplier = m << (10 + r);
+      ASSERT_TRUE(cmsis::dyadic_linear_ok(multiplier, -r)) << m << " " << r;
+      for (const Range& g : ranges) {
+        const cmsis::DyadicLinear d = cmsis::dyadic_linear(multiplier, -r, g.offset, g.amin, g.amax);
+        ASSERT_EQ(d.m, m);
+        ASSERT_GE(d.v_max, 0);
+        ASSERT_LE(d.v_min, 0);
+        auto want = [&](int32_t v) {
+          return cmsis::clamp(cmsis::wrap_add(cmsis::requantize(v, multiplier, -r), g.offset),
+                              g.amin, g.amax);
+        };
+        // the bounds are the last sums at amin and amax
+        EXPECT_EQ(want(d.v_max), g.amax);
+        if (d.v_max < INT32_MAX)
+          EXPECT_GT(cmsis::wrap_add(cmsis::requantize(d.v_max + 1, multiplier, -r), g.offset),
+                    g.amax);
+        EXPECT_EQ(want(d.v_min), g.amin);
+        if (d.v_min > INT32_MIN)
+          EXPECT_LT(cmsis::wrap_add(cmsis::requantize(d.v_min - 1, multiplier, -r), g.offset),
+                    g.amin);
+        std::vector<int32_t> vs = {0,         1,         -1,           d.v_max,  d.v_max + 1,
+                                   d.v_min,   d.v_min - 1, INT32_MAX, INT32_MIN, INT32_MIN + 1};
+        for (int i = 0; i < 100; ++i) vs.push_back(any(rng));
+        for (int i = 0; i < 100; ++i)
+          vs.push_back(std::uniform_int_distribution<int32_t>(d.v_min, d.v_max)(rng));
+        // both roundings' ties: v * m near k * 2^21 + {2^(q-1), 2^q, 2^20 + 2^(q-1)}
+        for (int32_t k = -260; k <= 260; k += 13)
+          for (int64_t t : {int64_t(1) << (q - 1), int64_t(1) << q,
+                            (int64_t(1) << 20) + (int64_t(1) << (q - 1))}) {
+            const int64_t target = int64_t(k) * (int64_t(1) << 21) + t;
+            for (int64_t v : {target / m - 1, target / m, target / m + 1})
+              if (v >= INT32_MIN && v <= INT32_MAX) vs.push_back(static_cast<int32_t>(v));
+          }
+        for (int32_t v : vs) {
+          ASSERT_EQ(cmsis::requantize_offset_dyadic_linear(v, d), want(v))
+              << "v=" << v << " m=" << m << " r=" << r << " offset=" << g.offset
+              << " range=" << g.amin << ".." << g.amax;
+          ++checked;
+        }
+      }
+    }
+  }
+  EXPECT_GT(checked, 100000);
+}
+
 // The ReLU clamp V of a dyadic channel (the Xpulp kernels clamp sums to [0, V] in place of the
 // overflow bound and the cv.min with amax): V's result is amax, V + 1's is above it, V is below
 // the overflow bound, for every multiplier bit length, offset and amax from the offset to 127.

@@ -765,6 +765,43 @@ def test_quantized_linear_layers(call, layer, mode):
     np.testing.assert_array_equal(got, want)
 
 
+def dyadic_linear_params(rng, n):
+    """A linear layer's dyadic pairs (python/etmcu/quantize.py dyadic_linear_requant): shift -r,
+    r in [1, 11], multiplier m << (10 + r) with m log-uniform over [1, 2**(21 - r))."""
+    pairs = []
+    for _ in range(n):
+        r = int(rng.integers(1, 12))
+        m = int(np.clip(np.exp(rng.uniform(0, np.log((1 << (21 - r)) - 1))), 1, (1 << (21 - r)) - 1))
+        pairs.append((m << (10 + r), -r))
+    return pairs
+
+
+# Dyadic factors (our exporter's linear layers): the CV32E40P's row kernels take them in the
+# forms of util/pointwise.h set_linear_dyadic, a fused ReLU's (amin the output offset) and the
+# clamp form (any range around the offset); an offset outside the range keeps the frexp form.
+# Every shift and bit length of m (dyadic_linear_params), sums far past both bounds (wide inputs
+# and biases).
+@pytest.mark.parametrize("layer", range(len(LINEAR_LAYERS)))
+@pytest.mark.parametrize("act", ["relu", "relu6", "clamp", "full", "offset_outside"])
+def test_quantized_linear_dyadic(call, layer, act):
+    batch, k, nout = LINEAR_LAYERS[layer]
+    rng = np.random.default_rng(800 + layer)
+    x, wt = i8(rng, (batch, k)), i8(rng, (nout, k))
+    in_off = int(rng.integers(-127, 129))
+    bias = rng.integers(-200000, 200000, size=nout).astype(np.int32)
+    ksum = (bias.astype(np.int64) + in_off * wt.astype(np.int64).sum(axis=1)).astype(np.int32)
+    out_off = int(rng.integers(-100, 100))
+    lo, hi = {"relu": (out_off, 127), "relu6": (out_off, out_off + 20),
+              "clamp": (out_off - 30, out_off + 25), "full": (-128, 127),
+              "offset_outside": (out_off + 1, 127)}[act]
+    for mult, shift in dyadic_linear_params(rng, 4):
+        want = ref.linear(x, wt, None, ksum, in_off, 0, out_off, mult, shift, lo, hi)
+        (got,) = call("cortex_m::quantized_linear.out",
+                      [T(x), T(wt), T(bias), T(ksum), in_off, 0, out_off, [int(mult)], [int(shift)],
+                       hi, lo, out_like((batch, nout), np.int8), Ref(11)])
+        np.testing.assert_array_equal(got, want, err_msg=f"m = {int(mult) >> 11}")
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_quantized_batch_matmul(call, seed):
     rng = np.random.default_rng(700 + seed)

@@ -5,7 +5,10 @@ exported and in two forms our exporter never writes but a .pte may hold (upstrea
 allow them): a nonzero filter offset (so foff * sum(x) is added to every block's constants in the
 assembly's block loops, etmcu_xpulp_linear_row and, for the layers of 16 features or more,
 etmcu_rv32_linear_row) and no kernel_sum at all (the constants folded in C from the bias and the
-weight sums, eight features at a time: opt/op_quantized_linear.cpp linear_blocks)."""
+weight sums, eight features at a time: opt/op_quantized_linear.cpp linear_blocks). As exported
+the layers' factors are dyadic (the row kernels' dyadic forms: etmcu_*_linear_row_dy, a fused
+ReLU's form in the first layer, the clamp form in the others); exported with requant="frexp" they
+take the frexp row kernels."""
 import pathlib
 import struct
 import sys
@@ -26,8 +29,9 @@ from test_random_layers_targets import BOARDS, CLI, SIM, run_host_and_board  # n
 
 pytestmark = pytest.mark.skipif(not CLI.exists() or not SIM.exists(), reason="host tools not built")
 
-FORMS = ["exported", "filter_offset", "no_kernel_sum"]
+FORMS = ["exported", "filter_offset", "no_kernel_sum", "frexp", "narrow"]
 LINEAR = "cortex_m::quantized_linear"
+NARROW = (20, 20, 50)
 
 
 def _linears(doc):
@@ -40,8 +44,19 @@ def _linears(doc):
 
 def _with(doc, form):
     """doc with each linear's filter offset (argument 5) and, for no_kernel_sum, its kernel_sum
-    (argument 3) pointing at new values (the exported ones may be shared with other arguments)."""
+    (argument 3) pointing at new values (the exported ones may be shared with other arguments).
+    narrow: instead, each activation range (arguments 9 and 10) within NARROW of the output
+    offset (argument 6; a fused ReLU's floor stays the offset), so that many sums fall past both of
+    the dyadic forms' bounds V and Vlo, which the row kernels clamp the sums to instead of the
+    results (wider in the last layer: the outputs compared keep the earlier layers' errors)."""
     values = doc["execution_plan"][0]["values"]
+    if form == "narrow":
+        for args, d in zip(_linears(doc), NARROW):
+            off, lo = (values[args[i]]["val"].get("int_val", 0) for i in (6, 10))
+            for i, v in ((9, min(127, off + d)), (10, lo if lo == off else max(-128, off - d))):
+                values.append({"val_type": "Int", "val": {"int_val": v}})
+                args[i] = len(values) - 1
+        return doc
     for n, args in enumerate(_linears(doc)):
         values.append({"val_type": "Int", "val": {"int_val": [5, -3, 9][n % 3]}})
         args[5] = len(values) - 1
@@ -73,8 +88,10 @@ def programs(tmp_path_factory):
     original = pathlib.Path(exported).read_bytes()
     inp = out / "in.npy"
     np.save(inp, x[1:2].numpy())
-    made = {"exported": pathlib.Path(exported)}
-    for form in FORMS[1:]:
+    made = {"exported": pathlib.Path(exported),
+            "frexp": pathlib.Path(export(model, (x[:1],), quantize="int8", requant="frexp")
+                                  .save(out / "mlp_frexp.pte"))}
+    for form in ("filter_offset", "no_kernel_sum", "narrow"):
         doc = _with(pte_format.decode_json(original), form)
         path = out / f"mlp_{form}.pte"
         path.write_bytes(_encode(doc, original))
@@ -93,8 +110,20 @@ def test_the_forms_hold_what_they_name(programs):
         assert len(linears) == 3, form
         foffs = [values[a[5]]["val"].get("int_val", 0) for a in linears]
         ksums = [values[a[3]]["val_type"] for a in linears]
-        assert foffs == ([0, 0, 0] if form == "exported" else [5, -3, 9]), (form, foffs)
+        edited = form in ("filter_offset", "no_kernel_sum")
+        assert foffs == ([5, -3, 9] if edited else [0, 0, 0]), (form, foffs)
+        ranges = [[values[a[i]]["val"].get("int_val", 0) - values[a[6]]["val"].get("int_val", 0)
+                   for i in (10, 9)] for a in linears]
+        if form == "narrow":  # (the first layer's fused ReLU: its floor the offset)
+            assert ranges[0][0] == 0 and all(-d <= lo <= 0 < hi <= d
+                                             for (lo, hi), d in zip(ranges, NARROW)), ranges
         assert ksums == 3 * (["Null"] if form == "no_kernel_sum" else ["Tensor"]), (form, ksums)
+        # the factors (arguments 7 and 8, lists of one): dyadic (shift -r in [-11, -1], multiplier
+        # m << (10 + r): dyadic_linear_requant), unless exported with requant="frexp"
+        factor = [[values[values[a[i]]["val"]["items"][0]]["val"]["int_val"] for i in (7, 8)]
+                  for a in linears]
+        dyadic = [-11 <= s <= -1 and m % (1 << (10 - s)) == 0 for m, s in factor]
+        assert dyadic == 3 * [form != "frexp"], (form, factor)
 
 
 @pytest.mark.parametrize("board", list(BOARDS))

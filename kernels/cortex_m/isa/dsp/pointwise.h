@@ -26,6 +26,8 @@ namespace int8 {
 // one-pixel run (a linear layer's row) widens both operands on the fly, cheaper than the row
 // path's two channels per pass.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
+// No dyadic forms in its linear row kernel (util/pointwise.h set_linear_dyadic): the frexp one.
+constexpr bool kLinearDyadic = false;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
 constexpr bool kPointwiseRequant2v = true;

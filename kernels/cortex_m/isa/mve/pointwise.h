@@ -21,6 +21,8 @@ namespace int8 {
 // Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks), any layer: a
 // one-pixel run (a linear layer's row) costs one pixel.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
+// No dyadic forms in its linear row kernel (util/pointwise.h set_linear_dyadic): the frexp one.
+constexpr bool kLinearDyadic = false;
 constexpr bool kPointwise4ch = true;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
 constexpr bool kPointwiseRequant2v = true;

@@ -12,9 +12,12 @@ extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's 
 extern "C" void etmcu_rv32_pointwise_runs9s1();  // (the same at stride 1: shared input bytes)
 extern "C" void etmcu_rv32_requant3_relu_dy();   // (the same: a pass's dyadic ReLU outputs)
 extern "C" void etmcu_rv32_requant3_clamp_dy();  // (and its dyadic outputs of any other range)
-// A linear row's blocks of four features (pointwise_linear_row; linear_row.S)
+// A linear row's blocks of four features (pointwise_linear_row; linear_row.S), in the frexp form
+// and in the dyadic ones (util/pointwise.h set_linear_dyadic)
 extern "C" void etmcu_rv32_linear_row(const etmcu::kernels::int8::PointwiseBlock* b,
                                       const int32_t* ksum, int32_t blocks, int32_t xterm);
+extern "C" void etmcu_rv32_linear_row_dy(const etmcu::kernels::int8::PointwiseBlock* b,
+                                         const int32_t* ksum, int32_t blocks, int32_t xterm);
 #else
 // (the host runs the C form, pointwise_4ch_c: stand-ins for the two subroutines, never called)
 inline void etmcu_rv32_requant3_relu_dy() {}
@@ -31,6 +34,9 @@ namespace int8 {
 // requantizes). The zoo's classifiers of 2 to 12 features keep the row path, so their firmware
 // links none of it (660 to 1,800 B with the blocks at 4 features, measured).
 constexpr int32_t kLinearBlocksMinFeatures = 16;
+// Its linear row kernel has the dyadic forms (set_linear_dyadic; each form's function behind its
+// path, kPathDyadic or kPathFrexp, so a program links the one its layers take).
+constexpr bool kLinearDyadic = true;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
@@ -76,16 +82,25 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 inline void pointwise_1px(const PointwiseBlock& b) { pointwise_4ch(b); }
 
 // A linear layer's row, blocks of four features (util/pointwise.h linear_row_blocks_c): on the
-// core one call of etmcu_rv32_linear_row (the one-pixel kernel, a pair with itself, would take
-// twice the multiply-accumulates).
+// core one call of etmcu_rv32_linear_row, or _dy for a block set_linear_dyadic set (the one-pixel
+// kernel, a pair with itself, would take twice the multiply-accumulates).
 __attribute__((always_inline)) inline void pointwise_linear_row(PointwiseBlock& b,
                                                                 const int32_t* ksum, int32_t blocks,
                                                                 int32_t xterm) {
 #if defined(__riscv)
-  etmcu_rv32_linear_row(&b, ksum, blocks, xterm);
+  // (the path tests first: a build without a form drops its function's address)
+  if (kernel_path_on(kPathDyadic) && b.dyadic != 0)
+    etmcu_rv32_linear_row_dy(&b, ksum, blocks, xterm);
+  else if (kernel_path_on(kPathFrexp))
+    etmcu_rv32_linear_row(&b, ksum, blocks, xterm);
 #else
-  linear_row_blocks_c(b, ksum, blocks, xterm,
-                      [](const PointwiseBlock& one) { pointwise_1px(one); });
+  if (b.dyadic != 0)
+    linear_row_dyadic_c(b, ksum, blocks, xterm, [](int32_t acc, const int8_t* x, const int8_t* w) {
+      return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
+    });
+  else
+    linear_row_blocks_c(b, ksum, blocks, xterm,
+                        [](const PointwiseBlock& one) { pointwise_1px(one); });
 #endif
 }
 

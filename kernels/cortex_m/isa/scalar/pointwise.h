@@ -12,6 +12,8 @@ namespace int8 {
 // Linear layers keep the row path, dot products per feature (0: no blocks of four features; the
 // pointwise kernel would compute a one-pixel run as a pair with itself).
 constexpr int32_t kLinearBlocksMinFeatures = 0;
+// No dyadic forms in its linear row kernel (util/pointwise.h set_linear_dyadic): the frexp one.
+constexpr bool kLinearDyadic = false;
 constexpr bool kPointwise4ch = false;
 // Its kernels read PointwiseBlock's 2v requantization fields (set_requant).
 constexpr bool kPointwiseRequant2v = true;

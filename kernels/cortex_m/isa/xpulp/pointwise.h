@@ -20,6 +20,9 @@ extern "C" void etmcu_xpulp_pointwise_1px(const etmcu::kernels::int8::PointwiseB
 // b's x, w, y, words, w_stride and the frexp requantization of channel 0 are read)
 extern "C" void etmcu_xpulp_linear_row(const etmcu::kernels::int8::PointwiseBlock* b,
                                        const int32_t* ksum, int32_t blocks, int32_t xterm);
+// The same in the dyadic forms (util/pointwise.h set_linear_dyadic; the layer's m, V, Vlo read)
+extern "C" void etmcu_xpulp_linear_row_dy(const etmcu::kernels::int8::PointwiseBlock* b,
+                                          const int32_t* ksum, int32_t blocks, int32_t xterm);
 // The same assembled for dyadic blocks (pointwise_4ch_dy.S: PointwiseBlock::dyadic)
 extern "C" void etmcu_xpulp_pointwise_4ch_dy(etmcu::kernels::int8::PointwiseBlock* b);
 // Both forms' subroutine for four pixels over several kernel rows (pointwise_rows.S; it runs on
@@ -34,6 +37,9 @@ namespace int8 {
 // Linear layers in blocks of four features (op_quantized_linear.cpp linear_blocks), any layer: a
 // row's blocks in one call of etmcu_xpulp_linear_row.
 constexpr int32_t kLinearBlocksMinFeatures = 4;
+// Its linear row kernel has the dyadic forms (set_linear_dyadic; each form's function behind its
+// path, kPathDyadic or kPathFrexp, so a program links the one its layers take).
+constexpr bool kLinearDyadic = true;
 constexpr bool kPointwise4ch = true;
 // Its kernels read only PointwiseBlock's 4v requantization fields (set_requant skips the 2v).
 constexpr bool kPointwiseRequant2v = false;
@@ -175,10 +181,22 @@ __attribute__((always_inline)) inline void pointwise_linear_row(PointwiseBlock& 
                                                                 const int32_t* ksum, int32_t blocks,
                                                                 int32_t xterm) {
 #if defined(__riscv)
-  etmcu_xpulp_linear_row(&b, ksum, blocks, xterm);
+  // (the path tests first: a build without a form drops its function's address)
+  if (kernel_path_on(kPathDyadic) && b.dyadic != 0)
+    etmcu_xpulp_linear_row_dy(&b, ksum, blocks, xterm);
+  else if (kernel_path_on(kPathFrexp))
+    etmcu_xpulp_linear_row(&b, ksum, blocks, xterm);
 #else
-  linear_row_blocks_c(b, ksum, blocks, xterm,
-                      [](const PointwiseBlock& one) { pointwise_1px(one); });
+  if (b.dyadic != 0)
+    linear_row_dyadic_c(b, ksum, blocks, xterm, [](int32_t acc, const int8_t* x, const int8_t* w) {
+      uint32_t xv, wv;
+      memcpy(&xv, x, 4);
+      memcpy(&wv, w, 4);
+      return xpulp::sdotsp_b(acc, xv, wv);
+    });
+  else
+    linear_row_blocks_c(b, ksum, blocks, xterm,
+                        [](const PointwiseBlock& one) { pointwise_1px(one); });
 #endif
 }
 

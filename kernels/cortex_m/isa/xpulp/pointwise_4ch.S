@@ -1212,17 +1212,22 @@ PW_1PX:
 
 #if !PW_DYADIC
 /* void etmcu_xpulp_linear_row(const PointwiseBlock* a, const int32_t* ksum, int32_t blocks,
-   int32_t xterm): a linear layer's row (at a->x, a->words words) in `blocks` blocks of four
-   features: block i's weights the four rows from a->w + 4 * i * w_stride on, its constants
-   ksum[4i + k] + xterm, its outputs at a->y + 4i. Per block the one-pixel function's loop (9
-   cycles per 16 multiply-accumulates) and four requantizations, with the layer's parameters
-   (channel 0's fields in the frexp form: a linear layer has one requantization) and the pointers
-   held in registers across the blocks, in place of a call per block and its C. */
-    .section .text.etmcu_xpulp_linear_row, "ax", @progbits
-    .globl etmcu_xpulp_linear_row
-    .type etmcu_xpulp_linear_row, @function
-    .p2align 2
-etmcu_xpulp_linear_row:
+   int32_t xterm), and etmcu_xpulp_linear_row_dy with the same arguments: a linear layer's row
+   (at a->x, a->words words) in `blocks` blocks of four features: block i's weights the four rows
+   from a->w + 4 * i * w_stride on, its constants ksum[4i + k] + xterm, its outputs at a->y + 4i.
+   Per block the one-pixel function's loop (9 cycles per 16 multiply-accumulates) and four
+   requantizations, with the layer's parameters and the pointers held in registers across the
+   blocks, in place of a call per block and its C.
+   - etmcu_xpulp_linear_row: the frexp form (REQ_VALUE; channel 0's fields: a linear layer has one
+     requantization).
+   - etmcu_xpulp_linear_row_dy: a dyadic layer (util/pointwise.h set_linear_dyadic, cmsis_math.h
+     dyadic_linear) in the forms of PointwiseBlock::dyadic, the sum clamped to the sums' bounds,
+     which is also the activation clamp: kDyadicRelu (floor 1) cv.clipur to [0, V], mul, cv.addRN
+     (4 cycles an output with its store, against REQ_VALUE's 11 or 3); kDyadicClamp (floor
+     Vlo < 0) cv.max / cv.min to [Vlo, V], the product, -2^q for a negative sum (cv.mac),
+     cv.addRN (7). The form is the floor's sign, tested once a block. */
+/* the entry: the callee-saved registers, the arguments, the block's fields */
+.macro LR_ENTER
     addi sp, sp, -48
     sw   ra, 44(sp)
     sw   s0, 40(sp)
@@ -1244,14 +1249,11 @@ etmcu_xpulp_linear_row:
     lw   a6, A_Y(a0)          /* its outputs */
     lw   a7, A_WORDS(a0)
     lw   s10, A_WSTRIDE(a0)
-    lw   a2, A_MULT(a0)       /* the requantization (REQ_VALUE's registers) */
-    lw   a3, A_KOFF4(a0)
-    lw   s8, A_RIGHT4(a0)
     lw   s9, A_FLOOR(a0)
-    lw   ra, A_AMIN(a0)
-    lw   t6, A_AMAX(a0)
-    blez s6, 8f
-1:  lw   s0, 0(s5)
+.endm
+/* a block's four sums in s0..s3: its constants plus xterm, and the dot products */
+.macro LR_BLOCK
+    lw   s0, 0(s5)
     lw   s1, 4(s5)
     lw   s2, 8(s5)
     lw   s3, 12(s5)
@@ -1274,21 +1276,16 @@ etmcu_xpulp_linear_row:
     .insn i 0x0b, 2, a1, a5, 4
     .insn r 0x7b, 1, 0x54, s2, t1, a4
     .insn r 0x7b, 1, 0x54, s3, t1, a1
-    RQ_BEGIN
-    REQ_VALUE s0, s9, s8
-    sb   t2, 0(a6)
-    REQ_VALUE s1, s9, s8
-    sb   t2, 1(a6)
-    REQ_VALUE s2, s9, s8
-    sb   t2, 2(a6)
-    REQ_VALUE s3, s9, s8
-    sb   t2, 3(a6)
-    RQ_END
+.endm
+/* after a block's outputs: the next block */
+.macro LR_NEXT loop
     addi a6, a6, 4
     mv   t2, a5               /* the next block's first row: right after this block's last */
     addi s6, s6, -1
-    bnez s6, 1b
-8:  lw   ra, 44(sp)
+    bnez s6, \loop
+.endm
+.macro LR_LEAVE
+    lw   ra, 44(sp)
     lw   s0, 40(sp)
     lw   s1, 36(sp)
     lw   s2, 32(sp)
@@ -1302,6 +1299,83 @@ etmcu_xpulp_linear_row:
     lw   s10, 0(sp)
     addi sp, sp, 48
     ret
+.endm
+/* the dyadic forms of output byte k from acc: a2 = m, a3 = K - 2^20, s8 = V, s9 = Vlo,
+   ra = 2^q */
+.macro LR_RELU_DY k, acc
+    .insn r 0x2b, 3, 0x3b, t0, \acc, s8    /* cv.clipur t0, acc, V */
+    mul  t0, t0, a2
+    .insn r 0x5b, 2, 0x55, t0, t0, a3      /* cv.addRN t0, t0, a3, 21 */
+    sb   t0, \k(a6)
+.endm
+.macro LR_CLAMP_DY k, acc
+    .insn r 0x2b, 3, 0x2d, t0, \acc, s9    /* cv.max t0, acc, Vlo */
+    .insn r 0x2b, 3, 0x2b, t0, t0, s8      /* cv.min t0, t0, V */
+    srai t1, t0, 31
+    mul  t0, t0, a2
+    .insn r 0x2b, 3, 0x48, t0, t1, ra      /* cv.mac t0, t1, 2^q: -2^q for a negative sum */
+    .insn r 0x5b, 2, 0x55, t0, t0, a3      /* cv.addRN t0, t0, a3, 21 */
+    sb   t0, \k(a6)
+.endm
+
+    .section .text.etmcu_xpulp_linear_row, "ax", @progbits
+    .globl etmcu_xpulp_linear_row
+    .type etmcu_xpulp_linear_row, @function
+    .p2align 2
+etmcu_xpulp_linear_row:
+    LR_ENTER
+    lw   a2, A_MULT(a0)       /* the requantization (REQ_VALUE's registers) */
+    lw   a3, A_KOFF4(a0)
+    lw   s8, A_RIGHT4(a0)
+    lw   ra, A_AMIN(a0)
+    lw   t6, A_AMAX(a0)
+    blez s6, 8f
+1:  LR_BLOCK
+    RQ_BEGIN
+    REQ_VALUE s0, s9, s8
+    sb   t2, 0(a6)
+    REQ_VALUE s1, s9, s8
+    sb   t2, 1(a6)
+    REQ_VALUE s2, s9, s8
+    sb   t2, 2(a6)
+    REQ_VALUE s3, s9, s8
+    sb   t2, 3(a6)
+    RQ_END
+    LR_NEXT 1b
+8:  LR_LEAVE
     .size etmcu_xpulp_linear_row, . - etmcu_xpulp_linear_row
+
+    .section .text.etmcu_xpulp_linear_row_dy, "ax", @progbits
+    .globl etmcu_xpulp_linear_row_dy
+    .type etmcu_xpulp_linear_row_dy, @function
+    .p2align 2
+etmcu_xpulp_linear_row_dy:
+    LR_ENTER
+    lw   a2, A_ROUND_HIGH(a0) /* m */
+    lw   a3, A_KOFF(a0)       /* K */
+    lw   s8, A_RIGHT(a0)      /* V */
+    lw   ra, A_OFFSET_HIGH4(a0) /* the sign term 2^q */
+    lui  t1, 0x100
+    sub  a3, a3, t1           /* cv.addRN adds the 2^20 */
+    blez s6, 8f
+1:  LR_BLOCK
+    RQ_BEGIN
+    blez s9, 5f               /* the floor Vlo <= 0: the clamp form */
+    LR_RELU_DY 0, s0
+    LR_RELU_DY 1, s1
+    LR_RELU_DY 2, s2
+    LR_RELU_DY 3, s3
+    RQ_END
+    LR_NEXT 1b
+8:  LR_LEAVE
+5:  RQ_BEGIN
+    LR_CLAMP_DY 0, s0
+    LR_CLAMP_DY 1, s1
+    LR_CLAMP_DY 2, s2
+    LR_CLAMP_DY 3, s3
+    RQ_END
+    LR_NEXT 1b
+    j    8b
+    .size etmcu_xpulp_linear_row_dy, . - etmcu_xpulp_linear_row_dy
 #endif
     .option pop

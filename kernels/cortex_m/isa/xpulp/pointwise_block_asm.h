@@ -15,6 +15,8 @@
 #define A_FULL 36
 #define A_KOFF 68
 #define A_RIGHT 84
+#define A_ROUND_HIGH 100
+#define A_OFFSET_HIGH4 136
 #define A_ROWS 116
 #define A_ROWSKIP 120
 #define A_WSTRIDE 124
