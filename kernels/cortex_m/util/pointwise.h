@@ -300,8 +300,10 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
 // or v_min < 0: its sign names the form to the kernels). After set_requant and neg_floor; returns
 // whether b.dyadic is set (else b is as it was: the frexp form).
 inline bool set_linear_dyadic(PointwiseBlock& b, int32_t mult, int32_t shift, int32_t offset) {
-  if (!cmsis::dyadic_linear_ok(mult, shift) || offset < -128 || offset > 127 || b.amin < -128 ||
-      b.amin > offset || b.amax < offset || b.amax > 127 || !kernel_path_or_fallback(kPathDyadic))
+  // (the path first, as set_requant: a build without it, a frexp program's, compiles none of this)
+  if (!kernel_path_on(kPathDyadic) || !cmsis::dyadic_linear_ok(mult, shift) || offset < -128 ||
+      offset > 127 || b.amin < -128 || b.amin > offset || b.amax < offset || b.amax > 127 ||
+      !kernel_path(kPathDyadic))
     return false;
   const bool relu = b.amin == offset;
   const cmsis::DyadicLinear q = cmsis::dyadic_linear(mult, shift, offset, b.amin, b.amax);
