@@ -295,10 +295,14 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
 // (amin the offset: a sum below 1 gives amin, no negative sum is multiplied), else kDyadicClamp.
 // Taken when the factor is dyadic (cmsis::dyadic_linear_ok: our exporter's linear layers,
 // python/etmcu/quantize.py dyadic_linear_requant), amin <= offset <= amax within int8 and the build
-// has the form (kPathDyadic). The fields, every channel's alike: round_high m, offset_high K,
-// right v_max, offset_high4 the sign term 2^q, round_high4 v_min, neg_floor the form's floor (1,
-// or v_min < 0: its sign names the form to the kernels). After set_requant and neg_floor; returns
+// has the form (kPathDyadic). The fields, channel 0's (the kernels read only those: the layer has
+// one requantization): round_high m, offset_high K, right v_max, offset_high4 the sign term 2^q,
+// round_high4 v_min; neg_floor the form's floor (1, or v_min < 0: its sign names the form). After set_requant and neg_floor; returns
 // whether b.dyadic is set (else b is as it was: the frexp form).
+// (Every width: a threshold was measured and not kept. The zoo's 10- and 12-feature classifiers
+// with Xpulp pay +35 and +69 cycles and about 240 B of code for this set-up, two divisions, but
+// in the frexp form they took the kPathFrexp path, which links every frexp kernel of a dyadic
+// program: DS-CNN's code +7.6 KB.)
 inline bool set_linear_dyadic(PointwiseBlock& b, int32_t mult, int32_t shift, int32_t offset) {
   // (the path first, as set_requant: a build without it, a frexp program's, compiles none of this)
   if (!kernel_path_on(kPathDyadic) || !cmsis::dyadic_linear_ok(mult, shift) || offset < -128 ||
@@ -307,13 +311,11 @@ inline bool set_linear_dyadic(PointwiseBlock& b, int32_t mult, int32_t shift, in
     return false;
   const bool relu = b.amin == offset;
   const cmsis::DyadicLinear q = cmsis::dyadic_linear(mult, shift, offset, b.amin, b.amax);
-  for (int k = 0; k < 4; ++k) {
-    b.round_high[k] = q.m;
-    b.offset_high[k] = q.k;
-    b.right[k] = q.v_max;
-    b.offset_high4[k] = q.sign;  // (the frexp form's fields, unread in these)
-    b.round_high4[k] = q.v_min;
-  }
+  b.round_high[0] = q.m;
+  b.offset_high[0] = q.k;
+  b.right[0] = q.v_max;
+  b.offset_high4[0] = q.sign;  // (the frexp form's fields, unread in these)
+  b.round_high4[0] = q.v_min;
   b.dyadic = relu ? kDyadicRelu : kDyadicClamp;
   b.neg_floor = relu ? 1 : q.v_min;
   return true;
