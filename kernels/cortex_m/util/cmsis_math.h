@@ -275,7 +275,8 @@ inline DyadicLinear dyadic_linear(int32_t multiplier, int32_t shift, int32_t off
   // v * m + K <= (amax + 1) * 2^21 - 1, and v * m + K - 2^q >= amin * 2^21
   const int32_t above = (amax - offset + 1) * (int32_t(1) << 21) - half - (1 << 20) - 1;
   const int32_t below = (offset - amin) * (int32_t(1) << 21) + (1 << 20) - half;
-  return DyadicLinear{m, static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + half + (1 << 20),
+  return DyadicLinear{m,
+                      static_cast<int32_t>(static_cast<uint32_t>(offset) << 21) + half + (1 << 20),
                       int32_t(1) << q, above / m, -(below / m)};
 }
 inline int32_t requantize_offset_dyadic_linear(int32_t v, const DyadicLinear& q) {

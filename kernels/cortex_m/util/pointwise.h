@@ -297,12 +297,12 @@ inline void set_dyadic_block(PointwiseBlock& b, const int32_t* mult, const int32
 // python/etmcu/quantize.py dyadic_linear_requant), amin <= offset <= amax within int8 and the build
 // has the form (kPathDyadic). The fields, channel 0's (the kernels read only those: the layer has
 // one requantization): round_high m, offset_high K, right v_max, offset_high4 the sign term 2^q,
-// round_high4 v_min; neg_floor the form's floor (1, or v_min < 0: its sign names the form). After set_requant and neg_floor; returns
-// whether b.dyadic is set (else b is as it was: the frexp form).
-// (Every width: a threshold was measured and not kept. The zoo's 10- and 12-feature classifiers
-// with Xpulp pay +35 and +69 cycles and about 240 B of code for this set-up, two divisions, but
-// in the frexp form they took the kPathFrexp path, which links every frexp kernel of a dyadic
-// program: DS-CNN's code +7.6 KB.)
+// round_high4 v_min; neg_floor the form's floor (1, or v_min < 0: its sign names the form). After
+// set_requant and neg_floor; returns whether b.dyadic is set (else b is as it was: the frexp form).
+// (Every width: a threshold was measured and not kept. The zoo's 12- and 10-feature classifiers
+// with Xpulp pay +14 and +34 cycles and +224 and +228 B of code for this set-up, two divisions,
+// but in the frexp form they took the kPathFrexp path, which links every frexp kernel of a
+// dyadic program: DS-CNN's code +7.6 KB.)
 inline bool set_linear_dyadic(PointwiseBlock& b, int32_t mult, int32_t shift, int32_t offset) {
   // (the path first, as set_requant: a build without it, a frexp program's, compiles none of this)
   if (!kernel_path_on(kPathDyadic) || !cmsis::dyadic_linear_ok(mult, shift) || offset < -128 ||
@@ -321,11 +321,13 @@ inline bool set_linear_dyadic(PointwiseBlock& b, int32_t mult, int32_t shift, in
   return true;
 }
 
-// A sum's output in those forms, as the row kernels compute it (the host's model of them).
+// A sum's output in those forms (the host's model of the row kernels): cmsis_math.h's arithmetic
+// from the block's fields. (The ReLU form's floor 1 in place of v_min gives the same outputs:
+// every sum from v_min to 0 gives amin, the offset.)
 inline int32_t linear_dyadic_output(const PointwiseBlock& b, int32_t v) {
-  if (v < b.neg_floor) return b.amin;
-  if (v > b.right[0]) return b.amax;
-  return (v * b.round_high[0] + b.offset_high[0] - (v < 0 ? b.offset_high4[0] : 0)) >> 21;
+  const cmsis::DyadicLinear q{b.round_high[0], b.offset_high[0], b.offset_high4[0], b.right[0],
+                              b.dyadic == kDyadicRelu ? 0 : b.round_high4[0]};
+  return cmsis::requantize_offset_dyadic_linear(v, q);
 }
 
 // linear_row_blocks_c for a block set_linear_dyadic set: the same features and arguments, each sum

@@ -212,7 +212,8 @@ TEST(CmsisMath, DyadicLinearEqualsRequantizeClamped) {
       const int32_t multiplier = m << (10 + r);
       ASSERT_TRUE(cmsis::dyadic_linear_ok(multiplier, -r)) << m << " " << r;
       for (const Range& g : ranges) {
-        const cmsis::DyadicLinear d = cmsis::dyadic_linear(multiplier, -r, g.offset, g.amin, g.amax);
+        const cmsis::DyadicLinear d =
+            cmsis::dyadic_linear(multiplier, -r, g.offset, g.amin, g.amax);
         ASSERT_EQ(d.m, m);
         ASSERT_GE(d.v_max, 0);
         ASSERT_LE(d.v_min, 0);
@@ -229,8 +230,8 @@ TEST(CmsisMath, DyadicLinearEqualsRequantizeClamped) {
         if (d.v_min > INT32_MIN)
           EXPECT_LT(cmsis::wrap_add(cmsis::requantize(d.v_min - 1, multiplier, -r), g.offset),
                     g.amin);
-        std::vector<int32_t> vs = {0,         1,         -1,           d.v_max,  d.v_max + 1,
-                                   d.v_min,   d.v_min - 1, INT32_MAX, INT32_MIN, INT32_MIN + 1};
+        std::vector<int32_t> vs = {0,       1,           -1,        d.v_max,   d.v_max + 1,
+                                   d.v_min, d.v_min - 1, INT32_MAX, INT32_MIN, INT32_MIN + 1};
         for (int i = 0; i < 100; ++i) vs.push_back(any(rng));
         for (int i = 0; i < 100; ++i)
           vs.push_back(std::uniform_int_distribution<int32_t>(d.v_min, d.v_max)(rng));
