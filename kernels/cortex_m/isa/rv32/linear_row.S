@@ -69,30 +69,30 @@
     j    .Lst\id
 .endm
 
-/* the dyadic ReLU form: a sum below 1 is amin, above V amax, else (v * m + s7) >> 21 */
-.macro REQ_RELU_DY k, acc, id
-    mv   t0, s10
-    blt  \acc, s9, .Lrs\id
+/* the dyadic forms' sum at or above their floor (the caller's test): above V amax, else
+   (v * m + s7) >> 21, stored at label \st */
+.macro REQ_DY_UPPER k, acc, st
     mv   t0, s11
-    blt  s8, \acc, .Lrs\id
+    blt  s8, \acc, \st
     mul  t0, \acc, s6
     add  t0, t0, s7
     srai t0, t0, 21
-.Lrs\id:
+\st:
     sb   t0, \k(s3)
 .endm
 
-/* the dyadic clamp form, a sum of 0 or more: above V amax, else (v * m + s7) >> 21; a negative
-   sum through NEG_DY id */
+/* the dyadic ReLU form: a sum below 1 is amin, else REQ_DY_UPPER */
+.macro REQ_RELU_DY k, acc, id
+    mv   t0, s10
+    blt  \acc, s9, .Lrs\id
+    REQ_DY_UPPER \k, \acc, .Lrs\id
+.endm
+
+/* the dyadic clamp form: a sum of 0 or more through REQ_DY_UPPER, a negative one through
+   NEG_DY id */
 .macro REQ_CLAMP_DY k, acc, id
     bltz \acc, .Lng\id
-    mv   t0, s11
-    blt  s8, \acc, .Lcs\id
-    mul  t0, \acc, s6
-    add  t0, t0, s7
-    srai t0, t0, 21
-.Lcs\id:
-    sb   t0, \k(s3)
+    REQ_DY_UPPER \k, \acc, .Lcs\id
 .endm
 
 /* a negative sum: below Vlo amin, else (v * m + K - 2^q) >> 21 (a1) */
