@@ -68,6 +68,11 @@ struct DwRow4Args {
   uint32_t w[4 * 12];                  // w[4 * r + k]: window row r of channel k
   int32_t neg_floor;                   // as DwRowArgs
   int32_t offset_high4[4], right4[4];  // as DwRowArgs
+  // A block for the ISA's dyadic four-channel kernel (Isa::row4_dy, where Isa::kDyadicRow4:
+  // four dyadic channels with a fused ReLU, every row five-window passes: x_step 2, outputs a
+  // multiple of 5, the floor 0) holds in mult m = multiplier >> 11, in offset_high offset * 2^21 +
+  // 2^19 (cmsis::dyadic_offset_high: the kernel's rounding adds the 2^20) and in right the
+  // channel's clamp V (cmsis::dyadic_relu_bound); its 2v and 4v fields are unused.
 };
 // The largest plane buffer (the kernel's planned scratch or temp; kernels/api/kernel_scratch.h):
 // strips of rows keep within it. Layers whose strip of one output row does not fit take
@@ -107,7 +112,9 @@ void dw_row_c(const DwRowArgs& a, Dot4 dot4) {
   }
 }
 
-template <class Dot4>
+// kDyadic: a dyadic block's (DwRow4Args): the sum clamped to [0, V], one product, as the
+// dyadic kernel.
+template <bool kDyadic = false, class Dot4>
 void dw_row4_c(const DwRow4Args& a, Dot4 dot4) {
   const int8_t* window = a.window;
   int8_t* y = a.y;
@@ -117,6 +124,11 @@ void dw_row4_c(const DwRow4Args& a, Dot4 dot4) {
         int32_t v = a.full[k];
         for (int32_t r = 0; r < a.rows; ++r)
           v = dot4(v, window + r * a.line_stride, a.w[4 * r + k]);
+        if constexpr (kDyadic) {
+          const int32_t c = v < 0 ? 0 : (v > a.right[k] ? a.right[k] : v);
+          y[k] = static_cast<int8_t>((c * a.mult[k] + a.offset_high[k] + (1 << 20)) >> 21);
+          continue;
+        }
         const cmsis::Requant4v q{a.mult[k], a.offset_high4[k], a.right4[k]};
         y[k] = static_cast<int8_t>(
             v < a.neg_floor ? a.amin
@@ -350,6 +362,48 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, cons
   }
 }
 
+// Whether the ISA's dyadic four-channel kernel (Isa::row4_dy) takes this layer's rows: a
+// multiplier of 4, every channel dyadic with a fused ReLU (amin the offset, the floor 0; amax >=
+// amin, as dyadic_relu_bound needs) and every row five-window passes (stride 2 along the rows,
+// outputs a multiple of 5). Once per layer. Behind kPathDwLanesMult4 (the four-channel kernels)
+// and kPathDyadic, so a program links it only with such layers; the ISA's row4 keeps its frexp
+// kernel for the programs that have that form.
+template <class Isa>
+bool rows4_dyadic(const DwJob& j) {
+  if constexpr (Isa::kDyadicRow4)
+    return kernel_path_on(kPathDyadic) && kernel_path_on(kPathDwLanesMult4) && j.cm % 4 == 0 &&
+           j.amin == j.ooff && j.stride.w == 2 && j.out.w % 5 == 0 &&
+           cmsis::all_dyadic(j.mult, j.shift, j.out.c) && kernel_path(kPathDyadic) &&
+           kernel_path(kPathDwLanesMult4);
+  (void)j;
+  return false;
+}
+
+// planes_rows4 for a layer rows4_dyadic takes: the blocks in the dyadic form, Isa::row4_dy. (A
+// function of its own: in planes_rows4's loop its code moved GCC's register choices for the
+// frexp blocks' weight packing, 9 instructions more a window row on upstream KWS with Xpulp.)
+template <class Isa>
+ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4_dy(const DwJob& j, const int8_t* plane,
+                                                               int32_t ls, int32_t ci, int32_t oy0,
+                                                               int32_t n_out) {
+  DwRow4Args b;
+  set_plane_geometry(j, plane, ls, n_out, &b);
+  for (int32_t m = 0; m < j.cm; m += 4) {
+    const int32_t oc = ci * j.cm + m;
+    int32_t sums[4];
+    pack_rows4(j, oc, b.w, sums);
+    for (int k = 0; k < 4; ++k) {
+      b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sums[k]));
+      const cmsis::DyadicRelu q = cmsis::dyadic_relu(j.mult[oc + k], j.ooff, j.amax);
+      b.mult[k] = q.m;
+      b.offset_high[k] = cmsis::dyadic_offset_high(j.ooff);
+      b.right[k] = q.v_max;
+    }
+    b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
+    Isa::row4_dy(b);
+  }
+}
+
 // The fields of a row kernel's arguments that every channel of a strip shares (set once per strip:
 // per channel they cost upstream KWS with Xpulp about 6,300 cycles).
 template <class Isa>
@@ -426,7 +480,8 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
   int8_t* const plane = j.buffer;  // 4-byte aligned (kernel_scratch.h)
   const int8_t zp = static_cast<int8_t>(-j.ioff);
   const int32_t cin = j.in.c, sy = j.stride.h;
-  const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;  // plane columns a window can touch
+  const int32_t cols = (j.out.w - 1) * j.stride.w + j.kw;       // plane columns a window can touch
+  [[maybe_unused]] const bool rows4_dy = rows4_dyadic<Isa>(j);  // (false on most ISAs)
   for (int32_t oy0 = 0; oy0 < j.out.h; oy0 += strip) {
     const int32_t n_out = j.out.h - oy0 < strip ? j.out.h - oy0 : strip;
     const int32_t n_lines = (n_out - 1) * sy + j.kh;
@@ -462,10 +517,12 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     // Four output channels a row-kernel call when the multiplier is a multiple of 4; an ISA that
     // also has the one-channel kernel keeps the four-channel one behind kPathDwLanesMult4, so a
     // program without such layers links neither it nor its set-up (and one whose firmware left it
-    // out runs them a channel at a time: the same bits)
+    // out runs them a channel at a time: the same bits); the dyadic one behind kPathDyadic
+    // (rows4_dy)
     [[maybe_unused]] bool rows4 = false;
     if constexpr (Isa::kRow4)
-      rows4 = j.cm % 4 == 0 && (!Isa::kRow1 || kernel_path_or_fallback(kPathDwLanesMult4));
+      rows4 = rows4_dy ||
+              (j.cm % 4 == 0 && (!Isa::kRow1 || kernel_path_or_fallback(kPathDwLanesMult4)));
     [[maybe_unused]] DwRowArgs a1;
     if constexpr (Isa::kRow1) {
       if (!rows4) rows1_geometry<Isa>(j, plane, ls, n_out, columns, &a1);
@@ -482,6 +539,12 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
         Isa::gather_rows(plane + static_cast<size_t>(l0) * ls + b0, ls, src + ci, across, along,
                          b1 - b0, l1 - l0);
       if constexpr (Isa::kRow1 && Isa::kRow4) {
+        if constexpr (Isa::kDyadicRow4) {
+          if (rows4_dy) {  // (rows4 too)
+            planes_rows4_dy<Isa>(j, plane, ls, ci, oy0, n_out);
+            continue;
+          }
+        }
         if (rows4)
           planes_rows4<Isa>(j, plane, ls, ci, oy0, n_out);
         else

@@ -186,6 +186,7 @@ __attribute__((noinline)) void depthwise_lanes(const DwJob& j, int32_t ch_begin,
 struct MvePlanes {
   // the row kernels dw_takes_planes can send layers to (util/depthwise_planes.h)
   static constexpr bool kRow1 = false, kRow4 = true;
+  static constexpr bool kDyadicRow4 = false;  // (no row4_dy)
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
   // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)

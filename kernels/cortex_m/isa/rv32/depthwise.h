@@ -87,6 +87,7 @@ struct Rv32Planes {
   // dw_takes_planes below leaves a layer whose form this firmware lacks to the op's other paths.
   // The host runs the 4v form's C row (the same bits).
   static constexpr bool kDyadicRows = true;
+  static constexpr bool kDyadicRow4 = false;  // (no row4_dy: the 4v row4 kernel)
   // Whether this firmware has the row kernel of the layer's form (multipliers of 4 take the
   // four-channel kernel; dw_takes_planes asks). (Not inlined, nor dyadic_values: inlined into
   // the op, the channel loop of all_dyadic took its frame 16 B deeper.)

@@ -22,6 +22,7 @@ struct M0Planes {
   static constexpr bool kRow1 = true, kRow4 = false;
   static constexpr bool kRowSubroutines = false;  // (DwRowArgs::rows_fn stays null)
   static constexpr bool kDyadicRows = false;      // (DwRowArgs::dyadic stays 0)
+  static constexpr bool kDyadicRow4 = false;      // (no row4_dy)
   // (its row kernels ignore DwRowArgs::y_row_jump: upright planes only)
   static constexpr bool kTransposedK3 = false;
   // (no channel loop of its own: depthwise_planes runs the channels, util/depthwise_planes.h)

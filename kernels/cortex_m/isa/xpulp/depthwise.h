@@ -70,6 +70,7 @@ extern "C" void etmcu_xpulp_dw_k3s2_lines_dy();
 extern "C" void etmcu_xpulp_dw_row_k3(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row(const etmcu::kernels::int8::DwRowArgs* a);
 extern "C" void etmcu_xpulp_dw_row4(const etmcu::kernels::int8::DwRow4Args* a);
+extern "C" void etmcu_xpulp_dw_row4_dy(const etmcu::kernels::int8::DwRow4Args* a);
 #endif
 
 namespace etmcu {
@@ -81,6 +82,8 @@ struct XpulpPlanes {
   static constexpr bool kRow1 = true, kRow4 = true;
   static constexpr bool kRowSubroutines = false;  // (DwRowArgs::rows_fn stays null)
   static constexpr bool kDyadicRows = false;      // (DwRowArgs::dyadic stays 0)
+  // four dyadic channels in rows of five-window passes: row4_dy (planes_rows4 chooses)
+  static constexpr bool kDyadicRow4 = true;
   // its row kernels honour DwRowArgs::y_row_jump: 3x3 layers may take transposed planes
   static constexpr bool kTransposedK3 = true;
   // its own loop over a strip's channels for 3x3 layers of stride 1 or 2 with the floor 0
@@ -167,11 +170,26 @@ struct XpulpPlanes {
     dw_row_c(a, sdot);
 #endif
   }
+  // The frexp four-channel kernel where the program has that form (upstream's) or not the dyadic
+  // one; a dyadic program's multiplier-4 layers that row4_dy leaves (no fused ReLU, stride 1,
+  // rows not of five-window passes: none in the zoo) run the C row, the same bits, instead of
+  // linking it (its path bit, kPathFrexp, would link every frexp kernel of the program).
   static void row4(const DwRow4Args& a) {
 #if defined(__riscv)
-    etmcu_xpulp_dw_row4(&a);
+    if (kernel_path_on(kPathFrexp) || !kernel_path_on(kPathDyadic))
+      etmcu_xpulp_dw_row4(&a);
+    else
+      dw_row4_c(a, sdot);
 #else
     dw_row4_c(a, sdot);
+#endif
+  }
+  // A dyadic block (DwRow4Args; depthwise_planes asked kPathDyadic: rows4_dyadic)
+  static void row4_dy(const DwRow4Args& a) {
+#if defined(__riscv)
+    etmcu_xpulp_dw_row4_dy(&a);
+#else
+    dw_row4_c<true>(a, sdot);
 #endif
   }
   // cv.sdotsp.b of a (possibly misaligned) plane word and a weight word

@@ -1129,6 +1129,64 @@ etmcu_xpulp_dw_row:
     addi a1, a1, 1
 .endm
 
+/* The five-window pass's dot products (the frexp and dyadic row4 kernels'): the twenty sums
+   from the four channels' biases at B_FULL(\blk) (\blk read before s1 becomes a sum), then the
+   window rows (a3 of them) in a hardware loop; a1 the window, t1 the line stride, s3 the
+   weights. Sums, plane and weight words as listed at .Lr4_five_try. */
+.macro R4_FIVE_DOTS blk
+    lw   ra, (B_FULL + 0)(\blk)
+    lw   gp, (B_FULL + 4)(\blk)
+    lw   tp, (B_FULL + 8)(\blk)
+    lw   s0, (B_FULL + 12)(\blk)
+    mv   s2, ra
+    mv   s4, gp
+    mv   s5, tp
+    mv   s6, s0
+    mv   s7, ra
+    mv   s8, gp
+    mv   s9, tp
+    mv   s10, s0
+    mv   s11, ra
+    mv   t3, gp
+    mv   t4, tp
+    mv   t5, s0
+    mv   t6, ra
+    mv   a2, gp
+    mv   a4, tp
+    mv   s1, s0
+    SETUP_R 0, 13, 1f                      /* window rows (a3) */
+    lw   a5, 8(a1)                         /* window 4's plane word */
+    lw   a6, 6(a1)                         /* 3 */
+    lw   a7, 4(a1)                         /* 2 */
+    lw   t0, 2(a1)                         /* 1 */
+    .insn r 0x2b, 3, 0x02, a3, a1, t1      /* 0: cv.lw a3, (a1), t1: the next window row */
+    .insn i 0x0b, 2, t2, s3, 4             /* w[4r + 0] */
+    .insn i 0x0b, 2, a0, s3, 4             /* w[4r + 1] */
+    .insn r 0x7b, 1, 0x54, ra, a3, t2
+    .insn r 0x7b, 1, 0x54, s2, t0, t2
+    .insn r 0x7b, 1, 0x54, s7, a7, t2
+    .insn r 0x7b, 1, 0x54, s11, a6, t2
+    .insn r 0x7b, 1, 0x54, t6, a5, t2
+    .insn i 0x0b, 2, t2, s3, 4             /* w[4r + 2] */
+    .insn r 0x7b, 1, 0x54, gp, a3, a0
+    .insn r 0x7b, 1, 0x54, s4, t0, a0
+    .insn r 0x7b, 1, 0x54, s8, a7, a0
+    .insn r 0x7b, 1, 0x54, t3, a6, a0
+    .insn r 0x7b, 1, 0x54, a2, a5, a0
+    .insn i 0x0b, 2, a0, s3, 4             /* w[4r + 3] */
+    .insn r 0x7b, 1, 0x54, tp, a3, t2
+    .insn r 0x7b, 1, 0x54, s5, t0, t2
+    .insn r 0x7b, 1, 0x54, s9, a7, t2
+    .insn r 0x7b, 1, 0x54, t4, a6, t2
+    .insn r 0x7b, 1, 0x54, a4, a5, t2
+    .insn r 0x7b, 1, 0x54, s0, a3, a0
+    .insn r 0x7b, 1, 0x54, s6, t0, a0
+    .insn r 0x7b, 1, 0x54, s10, a7, a0
+    .insn r 0x7b, 1, 0x54, t5, a6, a0
+    .insn r 0x7b, 1, 0x54, s1, a5, a0
+1:
+.endm
+
     /* (a section of its own: a program without multiplier-4 layers drops it, kPathDwLanesMult4) */
     .section .text.etmcu_xpulp_dw_row4, "ax", @progbits
     .globl etmcu_xpulp_dw_row4
@@ -1289,57 +1347,8 @@ etmcu_xpulp_dw_row4:
     sw   gp, 80(sp)
     sw   tp, 84(sp)
     mv   a3, s2                            /* the window rows: the loop's count */
-    lw   ra, (B_FULL + 0)(s1)
-    lw   gp, (B_FULL + 4)(s1)
-    lw   tp, (B_FULL + 8)(s1)
-    lw   s0, (B_FULL + 12)(s1)
-    mv   s2, ra
-    mv   s4, gp
-    mv   s5, tp
-    mv   s6, s0
-    mv   s7, ra
-    mv   s8, gp
-    mv   s9, tp
-    mv   s10, s0
-    mv   s11, ra
-    mv   t3, gp
-    mv   t4, tp
-    mv   t5, s0
-    mv   t6, ra
-    mv   a2, gp
-    mv   a4, tp
-    mv   s1, s0                            /* (the block's pointer is at 64(sp)) */
-    SETUP_R 0, 13, 1f                      /* window rows (a3) */
-    lw   a5, 8(a1)                         /* window 4's plane word */
-    lw   a6, 6(a1)                         /* 3 */
-    lw   a7, 4(a1)                         /* 2 */
-    lw   t0, 2(a1)                         /* 1 */
-    .insn r 0x2b, 3, 0x02, a3, a1, t1      /* 0: cv.lw a3, (a1), t1: the next window row */
-    .insn i 0x0b, 2, t2, s3, 4             /* w[4r + 0] */
-    .insn i 0x0b, 2, a0, s3, 4             /* w[4r + 1] */
-    .insn r 0x7b, 1, 0x54, ra, a3, t2
-    .insn r 0x7b, 1, 0x54, s2, t0, t2
-    .insn r 0x7b, 1, 0x54, s7, a7, t2
-    .insn r 0x7b, 1, 0x54, s11, a6, t2
-    .insn r 0x7b, 1, 0x54, t6, a5, t2
-    .insn i 0x0b, 2, t2, s3, 4             /* w[4r + 2] */
-    .insn r 0x7b, 1, 0x54, gp, a3, a0
-    .insn r 0x7b, 1, 0x54, s4, t0, a0
-    .insn r 0x7b, 1, 0x54, s8, a7, a0
-    .insn r 0x7b, 1, 0x54, t3, a6, a0
-    .insn r 0x7b, 1, 0x54, a2, a5, a0
-    .insn i 0x0b, 2, a0, s3, 4             /* w[4r + 3] */
-    .insn r 0x7b, 1, 0x54, tp, a3, t2
-    .insn r 0x7b, 1, 0x54, s5, t0, t2
-    .insn r 0x7b, 1, 0x54, s9, a7, t2
-    .insn r 0x7b, 1, 0x54, t4, a6, t2
-    .insn r 0x7b, 1, 0x54, a4, a5, t2
-    .insn r 0x7b, 1, 0x54, s0, a3, a0
-    .insn r 0x7b, 1, 0x54, s6, t0, a0
-    .insn r 0x7b, 1, 0x54, s10, a7, a0
-    .insn r 0x7b, 1, 0x54, t5, a6, a0
-    .insn r 0x7b, 1, 0x54, s1, a5, a0
-1:  lw   a0, 64(sp)                        /* the block */
+    R4_FIVE_DOTS s1                        /* (the block's pointer is at 64(sp)) */
+    lw   a0, 64(sp)                        /* the block */
     lw   t1, B_YSTEP(a0)
     lw   t0, B_AMIN(a0)
     lw   s3, B_AMAX(a0)
@@ -1370,5 +1379,119 @@ etmcu_xpulp_dw_row4:
     beqz s4, 8b
     j    7b
     .size etmcu_xpulp_dw_row4, . - etmcu_xpulp_dw_row4
+
+/* void etmcu_xpulp_dw_row4_dy(const DwRow4Args* a): the five-window passes of etmcu_xpulp_dw_row4
+   for four dyadic channels with a fused ReLU (planes_rows4 gives it only rows of
+   a multiple of five outputs at stride 2 with the floor 0, DS-CNN's 10x4 first layer): the same
+   dot products (R4_FIVE_DOTS), then each sum clamped to [0, V] (cv.clipur: a negative sum gives
+   the offset, amin; V the channel's largest sum whose result is at most amax, so no cv.min),
+   one mul and cv.addRN (offset * 2^21 + 2^19, and 2^20, >> 21: cmsis_math.h
+   requantize_offset_dyadic, as REQ_DY). 4 cycles a sum against the frexp form's two flows (11 a
+   sum at or above 0 with mulh's five, 5 below) and 24 a channel's five instead of about 48.
+   The block's mult, offset_high and right hold m, offset * 2^21 + 2^19 and V (planes_rows4).
+   In a section of its own behind kPathDyadic: a program of frexp layers links none of it. */
+.macro REQ5D_ONE acc
+    .insn r 0x2b, 3, 0x3b, \acc, \acc, a6   /* cv.clipur \acc, \acc, V */
+    mul  \acc, \acc, a3
+    .insn r 0x5b, 2, 0x55, \acc, \acc, a5   /* cv.addRN \acc, \acc, a5, 21 */
+    .insn r 0x2b, 3, 0x10, t1, a1, \acc     /* cv.sb.pr \acc, (a1), t1 */
+.endm
+/* channel k's five sums (its parameters: a6 = V, a3 = m, a5 = the offset term), stored y_step
+   (t1) apart from a1; then a1 to channel k + 1's first output (t0 = 1 - 5 y_step) */
+.macro REQ5D_CHANNEL k, s0r, s1r, s2r, s3r, s4r
+    RQ_BEGIN
+    lw   a6, (B_RIGHT + 4 * \k)(a0)
+    lw   a3, (B_MULT + 4 * \k)(a0)
+    lw   a5, (B_KOFF + 4 * \k)(a0)
+    REQ5D_ONE \s0r
+    REQ5D_ONE \s1r
+    REQ5D_ONE \s2r
+    REQ5D_ONE \s3r
+    REQ5D_ONE \s4r
+    add  a1, a1, t0
+    RQ_END
+.endm
+
+    .section .text.etmcu_xpulp_dw_row4_dy, "ax", @progbits
+    .globl etmcu_xpulp_dw_row4_dy
+    .type etmcu_xpulp_dw_row4_dy, @function
+    .p2align 2
+etmcu_xpulp_dw_row4_dy:
+    addi sp, sp, -96                       /* (the frame as etmcu_xpulp_dw_row4's) */
+    sw   ra, 60(sp)
+    sw   s0, 56(sp)
+    sw   s1, 52(sp)
+    sw   s2, 48(sp)
+    sw   s3, 44(sp)
+    sw   s4, 40(sp)
+    sw   s5, 36(sp)
+    sw   s6, 32(sp)
+    sw   s7, 28(sp)
+    sw   s8, 24(sp)
+    sw   s9, 20(sp)
+    sw   s10, 16(sp)
+    sw   s11, 12(sp)
+    sw   gp, 80(sp)
+    sw   tp, 84(sp)
+    sw   a0, 64(sp)                        /* the block */
+    lw   a1, B_WINDOW(a0)
+    lw   a2, B_Y(a0)
+    lw   t0, B_OUTROWS(a0)
+    sw   t0, 8(sp)                         /* output rows left */
+.Ld5_row:
+    lw   t0, B_OUTPUTS(a0)
+    sw   t0, 76(sp)                        /* outputs left in this row (a multiple of 5) */
+.Ld5_pass:
+    sw   a1, 68(sp)                        /* window 0 */
+    sw   a2, 72(sp)                        /* its outputs */
+    lw   t1, B_LSTRIDE(a0)
+    lw   a3, B_ROWS(a0)                    /* the window rows: the loop's count */
+    addi s3, a0, B_W
+    R4_FIVE_DOTS a0
+    lw   a0, 64(sp)
+    lw   t1, B_YSTEP(a0)
+    lw   a1, 72(sp)
+    slli t0, t1, 2
+    add  t0, t0, t1
+    sub  t0, zero, t0
+    addi t0, t0, 1                         /* 1 - 5 y_step */
+    REQ5D_CHANNEL 0, ra, s2, s7, s11, t6
+    REQ5D_CHANNEL 1, gp, s4, s8, t3, a2
+    REQ5D_CHANNEL 2, tp, s5, s9, t4, a4
+    REQ5D_CHANNEL 3, s0, s6, s10, t5, s1
+    lw   a1, 68(sp)
+    lw   a2, 72(sp)
+    lw   t0, 76(sp)
+    addi a1, a1, 10                        /* five windows on (x_step 2) */
+    slli t2, t1, 2
+    add  t2, t2, t1
+    add  a2, a2, t2                        /* and their outputs */
+    addi t0, t0, -5
+    sw   t0, 76(sp)
+    bnez t0, .Ld5_pass
+    lw   t0, B_ROWJUMP(a0)
+    add  a1, a1, t0
+    lw   t0, 8(sp)
+    addi t0, t0, -1
+    sw   t0, 8(sp)
+    bnez t0, .Ld5_row
+    lw   gp, 80(sp)
+    lw   tp, 84(sp)
+    lw   ra, 60(sp)
+    lw   s0, 56(sp)
+    lw   s1, 52(sp)
+    lw   s2, 48(sp)
+    lw   s3, 44(sp)
+    lw   s4, 40(sp)
+    lw   s5, 36(sp)
+    lw   s6, 32(sp)
+    lw   s7, 28(sp)
+    lw   s8, 24(sp)
+    lw   s9, 20(sp)
+    lw   s10, 16(sp)
+    lw   s11, 12(sp)
+    addi sp, sp, 96
+    ret
+    .size etmcu_xpulp_dw_row4_dy, . - etmcu_xpulp_dw_row4_dy
     .text
     .option pop
