@@ -1098,35 +1098,66 @@ etmcu_xpulp_dw_row:
     REQUANT4_ONE_NONNEG \k, \acc1, a6
 .endm
 
-/* the five-window pass's channel k: its parameters (a3 = m, a5 = offset << (r+1) plus the sign
-   term's 1, a6 = r + 1; a0 the block), its five sums (>= 0: requantized with no cv.max, below 0:
-   amin, t0) stored y_step (t1) apart from a1, then a1 to channel k + 1's first output; t2, a7
-   temporaries, s3 amax */
-.macro REQ5_ONE acc
-    RQ_BEGIN
-    mv   t2, t0
-    blt  \acc, zero, .Lr5\@
-    REQ_ARITH_NONNEG \acc, a7, a3, a5, a6, s3
-.Lr5\@:
+/* The five-window pass's twenty outputs in the frexp form, in two flows as the pointwise kernel's
+   ReLU outputs: the positive one (a sum at or above 0: its test falls through to the arithmetic,
+   slli, mulh, cv.addRNr with the sign term's +1 folded into the offset term, cv.min of amax, and
+   the store: 10 cycles with mulh's five) and the negative one (amin stored: its test falls
+   through, 2 cycles); a change of sign branches into the other flow at the same output (3 cycles).
+   One flow with a `mv` of amin per sum and a taken branch per negative one took 11 and 5.
+   Output n of channel k = n / 5: its sum acc, stored at a1, a1 += y_step (t1); each flow loads
+   a channel's parameters (a3 = m, a5 = offset << (r+1) plus 1, a6 = r + 1; a0 the block) before
+   its first output and moves a1 to it from the last channel's fifth (a7 = 1 - 5 y_step); t0
+   amin, s3 amax, t2 the result. */
+.macro R5_POS n, acc
+    blt  \acc, zero, .Lr5ns\n
+.Lr5pb\n:
+    slli t2, \acc, 2
+    mulh t2, t2, a3
+    .insn r 0x2b, 3, 0x42, t2, a5, a6      /* cv.addRNr */
+    .insn r 0x2b, 3, 0x2b, t2, t2, s3      /* cv.min t2, t2, amax */
     .insn r 0x2b, 3, 0x10, t1, a1, t2      /* cv.sb.pr t2, (a1), t1 */
-    RQ_END
 .endm
-.macro REQ5_CHANNEL k, s0r, s1r, s2r, s3r, s4r
-    RQ_BEGIN
+.macro R5_NEG n, acc
+    bge  \acc, zero, .Lr5pb\n
+.Lr5ns\n:
+    .insn r 0x2b, 3, 0x10, t1, a1, t0      /* cv.sb.pr amin, (a1), t1 */
+.endm
+/* channel k's parameters (\step: the outputs' pointer from the last channel's fifth first) */
+.macro R5_PARAMS k, step=1
     lw   a3, (B_MULT + 4 * \k)(a0)
     lw   a5, (B_KOFF4 + 4 * \k)(a0)
     lw   a6, (B_RIGHT4 + 4 * \k)(a0)
+    .if \step
+    add  a1, a1, a7
+    .endif
     addi a5, a5, 1
-    RQ_END
-    REQ5_ONE \s0r
-    REQ5_ONE \s1r
-    REQ5_ONE \s2r
-    REQ5_ONE \s3r
-    REQ5_ONE \s4r
-    slli a7, t1, 2
-    add  a7, a7, t1
-    sub  a1, a1, a7
-    addi a1, a1, 1
+.endm
+/* one flow (\out: R5_POS or R5_NEG) over the twenty sums, channel by channel */
+.macro R5_FLOW out
+    R5_PARAMS 0, 0
+    \out 0, ra
+    \out 1, s2
+    \out 2, s7
+    \out 3, s11
+    \out 4, t6
+    R5_PARAMS 1
+    \out 5, gp
+    \out 6, s4
+    \out 7, s8
+    \out 8, t3
+    \out 9, a2
+    R5_PARAMS 2
+    \out 10, tp
+    \out 11, s5
+    \out 12, s9
+    \out 13, t4
+    \out 14, a4
+    R5_PARAMS 3
+    \out 15, s0
+    \out 16, s6
+    \out 17, s10
+    \out 18, t5
+    \out 19, s1
 .endm
 
 /* The five-window pass's dot products (the frexp and dyadic row4 kernels'): the twenty sums
@@ -1353,10 +1384,16 @@ etmcu_xpulp_dw_row4:
     lw   t0, B_AMIN(a0)
     lw   s3, B_AMAX(a0)
     lw   a1, 72(sp)                        /* window 0's outputs */
-    REQ5_CHANNEL 0, ra, s2, s7, s11, t6
-    REQ5_CHANNEL 1, gp, s4, s8, t3, a2
-    REQ5_CHANNEL 2, tp, s5, s9, t4, a4
-    REQ5_CHANNEL 3, s0, s6, s10, t5, s1
+    slli a7, t1, 2
+    add  a7, a7, t1
+    sub  a7, zero, a7
+    addi a7, a7, 1                         /* 1 - 5 y_step */
+    RQ_BEGIN
+    R5_FLOW R5_POS                         /* (entered at its first output's test) */
+    j    1f
+    R5_FLOW R5_NEG
+1:
+    RQ_END
     lw   gp, 80(sp)
     lw   tp, 84(sp)
     lw   s1, 64(sp)
