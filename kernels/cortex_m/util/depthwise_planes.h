@@ -517,8 +517,8 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
     // Four output channels a row-kernel call when the multiplier is a multiple of 4; an ISA that
     // also has the one-channel kernel keeps the four-channel one behind kPathDwLanesMult4, so a
     // program without such layers links neither it nor its set-up (and one whose firmware left it
-    // out runs them a channel at a time: the same bits); the dyadic one behind kPathDyadic
-    // (rows4_dy)
+    // out runs them a channel at a time: the same bits); the dyadic one behind that bit and
+    // kPathDyadic (rows4_dy)
     [[maybe_unused]] bool rows4 = false;
     if constexpr (Isa::kRow4)
       rows4 = rows4_dy ||

@@ -82,7 +82,8 @@ struct XpulpPlanes {
   static constexpr bool kRow1 = true, kRow4 = true;
   static constexpr bool kRowSubroutines = false;  // (DwRowArgs::rows_fn stays null)
   static constexpr bool kDyadicRows = false;      // (DwRowArgs::dyadic stays 0)
-  // four dyadic channels in rows of five-window passes: row4_dy (planes_rows4 chooses)
+  // four dyadic channels in rows of five-window passes: row4_dy (depthwise_planes asks
+  // rows4_dyadic once a layer)
   static constexpr bool kDyadicRow4 = true;
   // its row kernels honour DwRowArgs::y_row_jump: 3x3 layers may take transposed planes
   static constexpr bool kTransposedK3 = true;
