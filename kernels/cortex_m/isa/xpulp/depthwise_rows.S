@@ -28,6 +28,7 @@
    cv.insert.b (0x7b, funct3 5, funct7 0x5c | lane bit 0, rs2 field lane bit 1), cv.lb.pr /
    cv.lbu.pr (0x2b, funct3 3, funct7 0x00 / 0x08), cv.mac (0x2b, funct3 3, funct7 0x48). */
 #include "../rv32/requant_range.inc"
+#include "../rv32/saved_regs.inc"
 #define A_WINDOW 0
 #define A_LSTRIDE 4
 #define A_XSTEP 8
@@ -1454,27 +1455,13 @@ etmcu_xpulp_dw_row4:
     .type etmcu_xpulp_dw_row4_dy, @function
     .p2align 2
 etmcu_xpulp_dw_row4_dy:
-    addi sp, sp, -96                       /* (the frame as etmcu_xpulp_dw_row4's) */
-    sw   ra, 60(sp)
-    sw   s0, 56(sp)
-    sw   s1, 52(sp)
-    sw   s2, 48(sp)
-    sw   s3, 44(sp)
-    sw   s4, 40(sp)
-    sw   s5, 36(sp)
-    sw   s6, 32(sp)
-    sw   s7, 28(sp)
-    sw   s8, 24(sp)
-    sw   s9, 20(sp)
-    sw   s10, 16(sp)
-    sw   s11, 12(sp)
-    sw   gp, 80(sp)
-    sw   tp, 84(sp)
+    addi sp, sp, -96                       /* the saved registers at 0..56, the state at 60..76 */
+    SAVE_REGS
     sw   a0, 64(sp)                        /* the block */
     lw   a1, B_WINDOW(a0)
     lw   a2, B_Y(a0)
     lw   t0, B_OUTROWS(a0)
-    sw   t0, 8(sp)                         /* output rows left */
+    sw   t0, 60(sp)                        /* output rows left */
 .Ld5_row:
     lw   t0, B_OUTPUTS(a0)
     sw   t0, 76(sp)                        /* outputs left in this row (a multiple of 5) */
@@ -1508,25 +1495,11 @@ etmcu_xpulp_dw_row4_dy:
     bnez t0, .Ld5_pass
     lw   t0, B_ROWJUMP(a0)
     add  a1, a1, t0
-    lw   t0, 8(sp)
+    lw   t0, 60(sp)
     addi t0, t0, -1
-    sw   t0, 8(sp)
+    sw   t0, 60(sp)
     bnez t0, .Ld5_row
-    lw   gp, 80(sp)
-    lw   tp, 84(sp)
-    lw   ra, 60(sp)
-    lw   s0, 56(sp)
-    lw   s1, 52(sp)
-    lw   s2, 48(sp)
-    lw   s3, 44(sp)
-    lw   s4, 40(sp)
-    lw   s5, 36(sp)
-    lw   s6, 32(sp)
-    lw   s7, 28(sp)
-    lw   s8, 24(sp)
-    lw   s9, 20(sp)
-    lw   s10, 16(sp)
-    lw   s11, 12(sp)
+    RESTORE_REGS
     addi sp, sp, 96
     ret
     .size etmcu_xpulp_dw_row4_dy, . - etmcu_xpulp_dw_row4_dy
