@@ -228,6 +228,15 @@ inline DyadicRelu dyadic_relu(int32_t multiplier, int32_t offset, int32_t amax) 
   const int32_t m = multiplier >> 11;  // (requant_dyadic_ok)
   return DyadicRelu{m, dyadic_relu_bound(m, offset, amax), dyadic_relu_offset_high(offset)};
 }
+// One sum in that form, the result in [offset, amax]: every kernel's C model of it (the host
+// tests run these) and the C kernels themselves.
+inline int32_t dyadic_relu_requantize(int32_t v, int32_t m, int32_t v_max, int32_t offset_high) {
+  v = v < 0 ? 0 : (v > v_max ? v_max : v);
+  return (v * m + offset_high) >> 21;
+}
+inline int32_t dyadic_relu_requantize(int32_t v, const DyadicRelu& q) {
+  return dyadic_relu_requantize(v, q.m, q.v_max, q.offset_high);
+}
 // Whether channels [0, n) are all dyadic, without a branch per channel past the first (an
 // upstream program's layer fails there: a few cycles, not a loop).
 inline bool all_dyadic(const int32_t* mult, const int32_t* shift, int32_t n) {

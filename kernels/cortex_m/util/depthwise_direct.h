@@ -89,8 +89,8 @@ inline void dw_direct_channel_c(const DwDirectArgs& a) {
             const int32_t xv = col < 0 || col >= w ? a.pad : p[r][col * a.c_step];
             v = wrap_add(v, wrap_mul(xv, t[3 * r + k]));
           }
-        v = v < 0 ? 0 : (v > a.v_max ? a.v_max : v);
-        y[o * a.c_step] = static_cast<int8_t>((v * a.m + a.offset_high) >> 21);
+        y[o * a.c_step] =
+            static_cast<int8_t>(cmsis::dyadic_relu_requantize(v, a.m, a.v_max, a.offset_high));
       }
     }
   }
@@ -129,8 +129,8 @@ inline void dw_direct_s2_channel_c(const DwDirectS2Args& a) {
       for (int r = 0; r < 3; ++r)
         for (int k = 0; k < 3; ++k)
           v = wrap_add(v, wrap_mul(p[r * a.rs_in + (2 * o + k) * a.c_step], a.t[3 * r + k]));
-      v = v < 0 ? 0 : (v > a.v_max ? a.v_max : v);
-      y[o * a.c_step] = static_cast<int8_t>((v * a.m + a.offset_high) >> 21);
+      y[o * a.c_step] =
+          static_cast<int8_t>(cmsis::dyadic_relu_requantize(v, a.m, a.v_max, a.offset_high));
     }
   }
 }

@@ -125,8 +125,8 @@ void dw_row4_c(const DwRow4Args& a, Dot4 dot4) {
         for (int32_t r = 0; r < a.rows; ++r)
           v = dot4(v, window + r * a.line_stride, a.w[4 * r + k]);
         if constexpr (kDyadic) {
-          const int32_t c = v < 0 ? 0 : (v > a.right[k] ? a.right[k] : v);
-          y[k] = static_cast<int8_t>((c * a.mult[k] + a.offset_high[k] + (1 << 20)) >> 21);
+          y[k] = static_cast<int8_t>(cmsis::dyadic_relu_requantize(v, a.mult[k], a.right[k],
+                                                                   a.offset_high[k] + (1 << 20)));
           continue;
         }
         const cmsis::Requant4v q{a.mult[k], a.offset_high4[k], a.right4[k]};
@@ -336,8 +336,11 @@ inline void pack_rows4(const DwJob& j, int32_t oc, uint32_t* w, int32_t* sums) {
 // The output channels of input channel ci over one strip of output rows, from the gathered plane:
 // four per call of Isa::row4 when the channel multiplier is a multiple of 4, else one per call of
 // Isa::row. (Each in a function of its own, so that only one argument block is on the stack
-// beside the plane.)
-template <class Isa>
+// beside the plane.) kDyadic: a layer rows4_dyadic takes, its blocks in the dyadic form for
+// Isa::row4_dy. (Two instances, not one function with a flag: the dyadic set-up inside the frexp
+// blocks' loop moved GCC's register choices for their weight packing, 9 instructions more a
+// window row on upstream KWS with Xpulp.)
+template <class Isa, bool kDyadic = false>
 ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, const int8_t* plane,
                                                             int32_t ls, int32_t ci, int32_t oy0,
                                                             int32_t n_out) {
@@ -349,16 +352,26 @@ ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4(const DwJob& j, cons
     pack_rows4(j, oc, b.w, sums);  // filter element (r, t) at (r * kw + t) * out.c
     for (int k = 0; k < 4; ++k) {
       b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sums[k]));
-      const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc + k], j.shift[oc + k], j.ooff);
-      b.mult[k] = q.multiplier;
-      b.offset_high[k] = q.offset_high;
-      b.right[k] = q.right;
-      const cmsis::Requant4v q4 = cmsis::requant_4v(j.mult[oc + k], j.shift[oc + k], j.ooff);
-      b.offset_high4[k] = q4.offset_high;
-      b.right4[k] = q4.right;
+      if constexpr (kDyadic) {
+        const cmsis::DyadicRelu q = cmsis::dyadic_relu(j.mult[oc + k], j.ooff, j.amax);
+        b.mult[k] = q.m;
+        b.offset_high[k] = cmsis::dyadic_offset_high(j.ooff);
+        b.right[k] = q.v_max;
+      } else {
+        const cmsis::Requant2v q = cmsis::requant_2v(j.mult[oc + k], j.shift[oc + k], j.ooff);
+        b.mult[k] = q.multiplier;
+        b.offset_high[k] = q.offset_high;
+        b.right[k] = q.right;
+        const cmsis::Requant4v q4 = cmsis::requant_4v(j.mult[oc + k], j.shift[oc + k], j.ooff);
+        b.offset_high4[k] = q4.offset_high;
+        b.right4[k] = q4.right;
+      }
     }
     b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
-    Isa::row4(b);
+    if constexpr (kDyadic)
+      Isa::row4_dy(b);
+    else
+      Isa::row4(b);
   }
 }
 
@@ -377,31 +390,6 @@ bool rows4_dyadic(const DwJob& j) {
            kernel_path(kPathDwLanesMult4);
   (void)j;
   return false;
-}
-
-// planes_rows4 for a layer rows4_dyadic takes: the blocks in the dyadic form, Isa::row4_dy. (A
-// function of its own: in planes_rows4's loop its code moved GCC's register choices for the
-// frexp blocks' weight packing, 9 instructions more a window row on upstream KWS with Xpulp.)
-template <class Isa>
-ETMCU_HOT_ALIGN __attribute__((noinline)) void planes_rows4_dy(const DwJob& j, const int8_t* plane,
-                                                               int32_t ls, int32_t ci, int32_t oy0,
-                                                               int32_t n_out) {
-  DwRow4Args b;
-  set_plane_geometry(j, plane, ls, n_out, &b);
-  for (int32_t m = 0; m < j.cm; m += 4) {
-    const int32_t oc = ci * j.cm + m;
-    int32_t sums[4];
-    pack_rows4(j, oc, b.w, sums);
-    for (int k = 0; k < 4; ++k) {
-      b.full[k] = cmsis::wrap_add(j.bias ? j.bias[oc + k] : 0, cmsis::wrap_mul(j.ioff, sums[k]));
-      const cmsis::DyadicRelu q = cmsis::dyadic_relu(j.mult[oc + k], j.ooff, j.amax);
-      b.mult[k] = q.m;
-      b.offset_high[k] = cmsis::dyadic_offset_high(j.ooff);
-      b.right[k] = q.v_max;
-    }
-    b.y = j.y + (static_cast<size_t>(oy0) * j.out.w) * j.out.c + oc;
-    Isa::row4_dy(b);
-  }
 }
 
 // The fields of a row kernel's arguments that every channel of a strip shares (set once per strip:
@@ -541,7 +529,7 @@ ETMCU_HOT_LOOPS __attribute__((noinline)) void depthwise_planes(const DwJob& j, 
       if constexpr (Isa::kRow1 && Isa::kRow4) {
         if constexpr (Isa::kDyadicRow4) {
           if (rows4_dy) {  // (rows4 too)
-            planes_rows4_dy<Isa>(j, plane, ls, ci, oy0, n_out);
+            planes_rows4<Isa, true>(j, plane, ls, ci, oy0, n_out);
             continue;
           }
         }

@@ -46,8 +46,7 @@ struct DwSmallC {
   }
   // cmsis::DyadicRelu's requantization
   static int32_t requant(int32_t v, const cmsis::DyadicRelu& q) {
-    v = v < 0 ? 0 : (v > q.v_max ? q.v_max : v);
-    return (v * q.m + q.offset_high) >> 21;
+    return cmsis::dyadic_relu_requantize(v, q);
   }
 };
 

@@ -78,9 +78,9 @@ inline void dw_s2_words_c(const DwS2Words& a) {
         for (int ky = 0; ky < 3; ++ky)
           for (int kx = 0; kx < 3; ++kx)
             v += t[3 * ky + kx] * p[static_cast<ptrdiff_t>(ky) * a.rs_in + kx * C];
-        v = v < 0 ? 0 : (v > v_max ? v_max : v);
         a.ch.y[static_cast<ptrdiff_t>(oy) * a.rs_out + static_cast<ptrdiff_t>(ox) * C + c] =
-            static_cast<int8_t>((v * m + a.offset_high + (1 << 20)) >> 21);
+            static_cast<int8_t>(
+                cmsis::dyadic_relu_requantize(v, m, v_max, a.offset_high + (1 << 20)));
       }
   }
 }
