@@ -510,12 +510,20 @@ __attribute__((noinline)) int32_t interior_blocks(const int8::ConvJob& j, int32_
     b.w = widened ? wide : j.w + static_cast<size_t>(oc) * filter;
     b.x_step = c * j.stride.w;
     b.pixels = xs.end - xs.first - tail;
+    // The interior rows: every row of a batch in one call where the ISA's kernel loops over
+    // rows (kPointwiseRowLoop), else one call a row.
+    const int32_t rows_a_call = int8::kPointwiseRowLoop ? ys.end - ys.first : 1;
     for (int32_t n = 0; n < j.out.n; ++n)
-      for (int32_t oy = ys.first; oy < ys.end; ++oy) {
+      for (int32_t oy = ys.first; oy < ys.end; oy += rows_a_call) {
         const int32_t iy = oy * j.stride.h - j.pad.h, ix = xs.first * j.stride.w - j.pad.w;
         b.x = j.x + ((static_cast<size_t>(n) * j.in.h + iy) * j.in.w + ix) * c;
         b.y = j.y + ((static_cast<size_t>(n) * j.out.h + oy) * j.out.w + xs.first) * j.out.c + oc;
-        int8::pointwise_4ch(b);
+        if constexpr (int8::kPointwiseRowLoop) {
+          int8::PointwiseRows rows{rows_a_call, j.stride.h * j.in.w * c, j.out.w * j.out.c};
+          int8::pointwise_4ch_rows(b, rows);
+        } else {
+          int8::pointwise_4ch(b);
+        }
       }
     if (tail > 0) {  // the interior's last columns, each as one run down the interior rows
       b.x_step = j.stride.h * j.in.w * c;

@@ -106,6 +106,28 @@ inline void set_run(PointwiseBlock& b, int32_t bytes) {
   b.run_bytes = bytes;
 }
 
+// A block's pixels over several output rows (the ISA's pointwise_4ch_rows): out_rows rows of
+// `pixels` pixels each, row r's first receptive field x + r * x_row_jump and its outputs y + r *
+// y_row_jump. Outside the block, which keeps its layout and size: only the ISAs whose kernel loops
+// over rows (kPointwiseRowLoop) take it. The layout is fixed: isa/rv32/pointwise_4ch.S reads it,
+// and counts the rows it has done in `done` (a new one for each call: the kernel's frame has no
+// word left for the count, and the one-row calls pay nothing for it).
+struct PointwiseRows {
+  int32_t out_rows;  // >= 1
+  int32_t x_row_jump, y_row_jump;
+  int32_t done = 0;
+};
+static_assert(offsetof(PointwiseRows, x_row_jump) == 4 &&
+                  offsetof(PointwiseRows, y_row_jump) == 8 && offsetof(PointwiseRows, done) == 12,
+              "PointwiseRows layout differs from the one pointwise_4ch.S reads");
+
+// What pointwise_4ch_rows computes: `one` (the ISA's pointwise_4ch) row after row.
+template <class One>
+void pointwise_rows_c(const PointwiseBlock& b, const PointwiseRows& r, One one) {
+  PointwiseBlock row = b;
+  for (int32_t k = 0; k < r.out_rows; ++k, row.x += r.x_row_jump, row.y += r.y_row_jump) one(row);
+}
+
 constexpr int32_t kDyadicRelu = 2;  // PointwiseBlock::dyadic
 constexpr int32_t kDyadicClamp = 3;
 

@@ -38,6 +38,9 @@ struct PointwiseDyadicBlocks {
 };
 // Reads PointwiseBlock::w_row_skip (border windows clipped to the input, nothing gathered).
 constexpr bool kPointwiseWeightSkip = true;
+// Its kernel takes one output row a call: pointwise_4ch_rows is a call a row (unused: the
+// convolution's interior loops over the rows itself where kPointwiseRowLoop is false).
+constexpr bool kPointwiseRowLoop = false;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
 // Layers of window rows that are not whole words keep the widened rows (conv's im2col_runs is
@@ -162,6 +165,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     acc = vsetq_lane_s32(a3, acc, 3);
     vstrbq_s32(y, mve::requant4(acc, mult, neg_right, offset, lo, hi));
   }
+}
+inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+  pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 }
 
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.

@@ -7,7 +7,9 @@
 #include "kernels/cortex_m/util/pointwise.h"
 
 #if defined(__riscv)
-extern "C" void etmcu_rv32_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b);
+// One row of pixels (rows null), or rows->out_rows rows (util/pointwise.h PointwiseRows)
+extern "C" void etmcu_rv32_pointwise_4ch(const etmcu::kernels::int8::PointwiseBlock* b,
+                                         etmcu::kernels::int8::PointwiseRows* rows);
 extern "C" void etmcu_rv32_pointwise_runs9();  // (a subroutine of the kernel's pass: its registers)
 extern "C" void etmcu_rv32_pointwise_runs9s1();  // (the same at stride 1: shared input bytes)
 extern "C" void etmcu_rv32_requant3_relu_dy();   // (the same: a pass's dyadic ReLU outputs)
@@ -57,6 +59,9 @@ struct PointwiseDyadicBlocks {
 };
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
+// Its kernel loops over output rows (pointwise_4ch_rows: the convolution's interior in one call a
+// block instead of one a block and row; a call's saved registers and set-up cost about 60 cycles).
+constexpr bool kPointwiseRowLoop = true;
 // Runs of any length (PointwiseBlock::run_bytes): the kernel loads bytes, so a 3-channel
 // layer's 9-byte window rows go unwidened.
 constexpr bool kPointwiseByteRuns = true;
@@ -70,11 +75,20 @@ inline void copy_lines(int8_t* dst, int32_t dst_row, const int8_t* src, int32_t 
 
 inline void pointwise_4ch(const PointwiseBlock& b) {
 #if defined(__riscv)
-  etmcu_rv32_pointwise_4ch(&b);
+  etmcu_rv32_pointwise_4ch(&b, nullptr);
 #else
   pointwise_4ch_c<true>(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
     return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
   });
+#endif
+}
+
+// Several output rows (PointwiseRows) in one call.
+inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+#if defined(__riscv)
+  etmcu_rv32_pointwise_4ch(&b, &r);
+#else
+  pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 #endif
 }
 

@@ -29,6 +29,9 @@ struct PointwiseDyadicBlocks {
 };
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = false;
+// Its kernel takes one output row a call: pointwise_4ch_rows is a call a row (unused: the
+// convolution's interior loops over the rows itself where kPointwiseRowLoop is false).
+constexpr bool kPointwiseRowLoop = false;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
 // Layers of window rows that are not whole words keep the widened rows (conv's im2col_runs is
@@ -43,6 +46,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
   pointwise_4ch_c(b, [](int32_t acc, const int8_t* x, const int8_t* w) {
     return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
   });
+}
+inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+  pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 }
 
 // One pixel (a linear layer's row): the same kernel with b.pixels == 1.

@@ -55,6 +55,9 @@ struct PointwiseDyadicBlocks {
 };
 // The kernel reads PointwiseBlock::w_row_skip (border windows clipped to the input).
 constexpr bool kPointwiseWeightSkip = true;
+// Its kernel takes one output row a call: pointwise_4ch_rows is a call a row (unused: the
+// convolution's interior loops over the rows itself where kPointwiseRowLoop is false).
+constexpr bool kPointwiseRowLoop = false;
 // Runs are whole words (PointwiseBlock::words).
 constexpr bool kPointwiseByteRuns = false;
 // Layers whose window rows are not whole words (a 3-channel first layer: 27 taps, widened to 36)
@@ -130,6 +133,9 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     return xpulp::sdotsp_b(acc, xv, wv);
   });
 #endif
+}
+inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+  pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 }
 
 // Blocks of four channels one after another (PointwiseBlock::groups): the assembly loops over
