@@ -109,9 +109,11 @@ inline void set_run(PointwiseBlock& b, int32_t bytes) {
 // A block's pixels over several output rows (the ISA's pointwise_4ch_rows): out_rows rows of
 // `pixels` pixels each, row r's first receptive field x + r * x_row_jump and its outputs y + r *
 // y_row_jump. Outside the block, which keeps its layout and size: only the ISAs whose kernel loops
-// over rows (kPointwiseRowLoop) take it. The layout is fixed: isa/rv32/pointwise_4ch.S reads it,
-// and counts the rows it has done in `done` (a new one for each call: the kernel's frame has no
-// word left for the count, and the one-row calls pay nothing for it).
+// over rows (kPointwiseRowLoop) take it, with a block of groups 0, and may leave the block's x and
+// y at the last row's (the Xpulp kernel moves them). The layout is fixed: the RISC-V kernels
+// (isa/rv32/pointwise_4ch.S, isa/xpulp/pointwise_4ch.S) read it and count the rows they have done
+// in `done` (a new struct for each call: the plain kernel's frame has no word left for the count,
+// and the one-row calls pay nothing for it).
 struct PointwiseRows {
   int32_t out_rows;  // >= 1
   int32_t x_row_jump, y_row_jump;

@@ -270,7 +270,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
   });
 #endif
 }
-inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+inline void pointwise_4ch_rows(PointwiseBlock& b, PointwiseRows& r) {
   pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 }
 

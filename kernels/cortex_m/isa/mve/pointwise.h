@@ -166,7 +166,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     vstrbq_s32(y, mve::requant4(acc, mult, neg_right, offset, lo, hi));
   }
 }
-inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+inline void pointwise_4ch_rows(PointwiseBlock& b, PointwiseRows& r) {
   pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 }
 

@@ -84,7 +84,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
 }
 
 // Several output rows (PointwiseRows) in one call.
-inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+inline void pointwise_4ch_rows(PointwiseBlock& b, PointwiseRows& r) {
 #if defined(__riscv)
   etmcu_rv32_pointwise_4ch(&b, &r);
 #else

@@ -47,7 +47,7 @@ inline void pointwise_4ch(const PointwiseBlock& b) {
     return acc + x[0] * w[0] + x[1] * w[1] + x[2] * w[2] + x[3] * w[3];
   });
 }
-inline void pointwise_4ch_rows(const PointwiseBlock& b, PointwiseRows& r) {
+inline void pointwise_4ch_rows(PointwiseBlock& b, PointwiseRows& r) {
   pointwise_rows_c(b, r, [](const PointwiseBlock& row) { pointwise_4ch(row); });
 }
 

@@ -3,7 +3,7 @@
    requantization together, on the CV32E40P with its PULP extensions. The C side
    (isa/xpulp/pointwise.h) fills the argument block and checks what this code assumes.
 
-   void etmcu_xpulp_pointwise_4ch(PointwiseBlock* a);
+   void etmcu_xpulp_pointwise_4ch(PointwiseBlock* a, PointwiseRows* rows);
 
    With a->groups > 0 it runs that many blocks of four channels one after another over the same
    pixels, writing each block's parameters (from a->group_full / group_mult / group_shift and
@@ -26,6 +26,9 @@
    words, through the subroutine the block names (pointwise_rows.S: both pointers walking, 24
    cycles per 64). Then three at a time (19 cycles per 48), then two (14 cycles per 32); a last
    odd pixel alone (9 cycles per 16).
+   With a PointwiseRows (the second argument; null: one row, groups 0) the pixels are out_rows
+   rows of `pixels`: after a row the block's x and y move on by x_row_jump and y_row_jump (the
+   block is written) and its paths start again (the convolution's interior in one call a block).
    Encodings (binutils 2.40 lacks the CORE-V mnemonics; as in sim/isa/instructions.def):
    cv.setup 0, rs1, n (opcode 0x2b, funct3 4, rd field 14), cv.lw post-increment (0x0b, funct3 2),
    cv.lw rd, rs2(rs1) (0x2b, funct3 3, funct7 0x06), cv.sb.pr (0x2b, funct3 3, funct7 0x10: M[rs1] =
@@ -50,6 +53,8 @@
 #else
 #define PW_FRAME 144
 #endif
+/* the call's util/pointwise.h PointwiseRows, or null: one row */
+#define F_RP 132
 #if PW_DYADIC
 #define A_MULT 100
 #define A_KOFF4 68
@@ -421,6 +426,7 @@ PW_4CH:
     sw   s9, 8(sp)
     sw   s10, 4(sp)
     sw   s11, 0(sp)
+    sw   a1, F_RP(sp)
     /* Blocks of four channels one after another over the same pixels (groups > 0: the blocks'
        parameters from the layer's arrays, full, multiplier and shift per channel, the weights
        and outputs of each block 4 w_stride and 4 bytes after the last's), or one block whose
@@ -1104,17 +1110,18 @@ PW_4CH:
     bgtz s11, .Lpair
     j    .Ldone
     /* An odd last pixel: the one-pixel function below (a0 the block, a1 the pixel's receptive
-       field, a2 its outputs; a0 kept at 132(sp) across it) */
+       field, a2 its outputs; a0 kept in s0 across it, which the function saves: nothing else
+       lives past it) */
 .Lsingle:
     mv   a2, a6
-    sw   a0, 132(sp)
+    mv   s0, a0
     jal  PW_1PX
-    lw   a0, 132(sp)
+    mv   a0, s0
 .Ldone:
     /* the next block, if any: its weights 4 w_stride on, its outputs 4 bytes */
     lw   t0, 128(sp)
     addi t0, t0, -1
-    blez t0, .Lrestore
+    blez t0, .Lrows_end
     sw   t0, 128(sp)
     lw   t1, A_W(a0)
     lw   t2, A_WSTRIDE(a0)
@@ -1125,8 +1132,11 @@ PW_4CH:
     sw   t1, A_W(a0)
     sw   t3, A_Y(a0)
     j    .Lgroup
-.Lrestore:
+.Lrows_end:                       /* the next output row, if any (a PointwiseRows: groups is 0) */
+    lw   t0, F_RP(sp)
     lw   ra, 48(sp)
+    bnez t0, .Lnext_row
+.Lrestore:
     lw   s0, 44(sp)
     lw   s1, 40(sp)
     lw   s2, 36(sp)
@@ -1141,6 +1151,21 @@ PW_4CH:
     lw   s11, 0(sp)
     addi sp, sp, PW_FRAME
     ret
+.Lnext_row:                       /* t0 the PointwiseRows: the block's x and y on a row */
+    lw   t3, 12(t0)               /* the rows done before the last one (0 from the caller) */
+    lw   t1, 0(t0)                /* out_rows */
+    lw   t4, 4(t0)                /* x_row_jump */
+    addi t3, t3, 1
+    beq  t3, t1, .Lrestore
+    lw   t5, 8(t0)                /* y_row_jump */
+    sw   t3, 12(t0)
+    lw   t1, A_X(a0)
+    lw   t2, A_Y(a0)
+    add  t1, t1, t4
+    add  t2, t2, t5
+    sw   t1, A_X(a0)
+    sw   t2, A_Y(a0)
+    j    .Lblock
     .size PW_4CH, . - PW_4CH
 
 /* void etmcu_xpulp_pointwise_1px(const XpulpPointwiseArgs* a, const int8_t* x, int8_t* y):
