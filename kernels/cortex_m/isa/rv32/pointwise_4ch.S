@@ -27,8 +27,8 @@
 
    With a PointwiseRows (a1; null: one row) the pixels are out_rows rows of `pixels`, row r's
    first receptive field x + r * x_row_jump and its outputs y + r * y_row_jump, each row's passes
-   as above: the convolution's interior in one call a block instead of one a block and row (the
-   saved registers and the set-up above cost about 60 cycles a call).
+   as above: the convolution's interior in one call a block instead of one a block and row (a
+   call left out saved about 80 cycles: ResNet-8's layer 7, 120 calls fewer, 9,637 cycles).
 
    The triple loop has one copy of its 16-byte step for every run length (run_bytes, any length:
    the loads are bytes, so a 3-channel layer's 9-byte window rows need no widening to whole
