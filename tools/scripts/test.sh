@@ -106,10 +106,14 @@ else
   fi
   if ((torch2_rc == 0)); then
     # (one torch thread: beside the campaign's two jobs a second one only contends for the cores;
-    # measured here beside the campaign, 88 -> 77 s)
-    tools/torch2/env.sh run /usr/bin/env OMP_NUM_THREADS=1 /usr/bin/python3 -m pytest -q \
-      -p no:cacheprovider tests/python/torch2 tests/python/test_user_errors.py \
-      >build/torch2-tests.log 2>&1 &
+    # measured here beside the campaign, 88 -> 77 s. One pytest worker per core when the chroot has
+    # python3-pytest-xdist (chroots made before it was in env.sh's list run serially): the campaign
+    # fuzzes one target at a time, so the second core was idle for the last minute of the tests,
+    # which on their own take 64 s serially and 40 s on two workers, measured.)
+    tools/torch2/env.sh run /usr/bin/env OMP_NUM_THREADS=1 JOBS="$JOBS" sh -c \
+      'if [ "$JOBS" -gt 1 ] && /usr/bin/python3 -c "import xdist" 2>/dev/null; then set -- -n "$JOBS"; fi
+       exec /usr/bin/python3 -m pytest -q -p no:cacheprovider "$@" tests/python/torch2 tests/python/test_user_errors.py' \
+      sh >build/torch2-tests.log 2>&1 &
     torch2_pid=$!
     trap '[[ -n "$torch2_pid" ]] && kill "$torch2_pid" 2>/dev/null; true' EXIT
     echo "running beside the fuzz campaign (output below it; log: build/torch2-tests.log)"

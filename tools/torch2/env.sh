@@ -17,7 +17,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 CHROOT=${ETMCU_TORCH2_ROOT:-$ROOT/build/torch2-root}
 SUITE=trixie
 # A complete chroot is reused as it is: after changing this list, `env.sh remove` and create again.
-PACKAGES=python3-torch,python3-numpy,python3-flatbuffers,python3-pytest,flatbuffers-compiler
+PACKAGES=python3-torch,python3-numpy,python3-flatbuffers,python3-pytest,python3-pytest-xdist,flatbuffers-compiler
 STAMP="$CHROOT/.etmcu-torch2-complete"
 
 say() { printf '[torch2] %s\n' "$*" >&2; }
