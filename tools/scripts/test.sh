@@ -80,7 +80,7 @@ fi
 
 # torch 2.x: the torch.export front end on Debian 13's torch, in a chroot (tools/torch2/env.sh).
 # CI (CI=true, as .ci/run sets) must have it: failing to create it fails the suite. A local run
-# creates it when it can (root, the Debian mirror reachable; 1.3 GB under build/) and otherwise
+# creates it when it can (root, the Debian mirror reachable; 1.3 GB, kept in ~/.cache/etmcu) and otherwise
 # skips this step with one line; ETMCU_TORCH2=0 skips it on purpose.
 # Its tests run in the background beside the fuzz campaign below (each takes one core for about a
 # minute; side by side they save that minute of CI's 30); their output follows the campaign's.
@@ -101,19 +101,18 @@ else
   if [[ "${CI:-}" == true ]]; then
     tools/torch2/env.sh create >/dev/null || torch2_rc=$?
   else
-    tools/torch2/env.sh status >/dev/null || echo "(creating build/torch2-root: a few minutes, once)"
+    tools/torch2/env.sh status >/dev/null || echo "(creating the torch 2.x chroot: a few minutes, once a machine)"
     torch2_log=$(tools/torch2/env.sh create 2>&1 >/dev/null) || torch2_rc=$?
   fi
   if ((torch2_rc == 0)); then
     # (one torch thread: beside the campaign's two jobs a second one only contends for the cores;
-    # measured here beside the campaign, 88 -> 77 s. One pytest worker per core when the chroot has
-    # python3-pytest-xdist (chroots made before it was in env.sh's list run serially): the campaign
-    # fuzzes one target at a time, so the second core was idle for the last minute of the tests,
-    # which on their own take 64 s serially and 40 s on two workers, measured.)
-    tools/torch2/env.sh run /usr/bin/env OMP_NUM_THREADS=1 JOBS="$JOBS" sh -c \
-      'if [ "$JOBS" -gt 1 ] && /usr/bin/python3 -c "import xdist" 2>/dev/null; then set -- -n "$JOBS"; fi
-       exec /usr/bin/python3 -m pytest -q -p no:cacheprovider "$@" tests/python/torch2 tests/python/test_user_errors.py' \
-      sh >build/torch2-tests.log 2>&1 &
+    # measured here beside the campaign, 88 -> 77 s. One pytest worker, not one per core: with two
+    # (python3-pytest-xdist in the chroot) the tests took 101 s instead of 112, but the campaign,
+    # which builds its fuzz targets first (191 s of compiler time), ended 30 s later: the step took
+    # 158 s instead of 128, one CI run each here; each worker imports torch again.)
+    tools/torch2/env.sh run /usr/bin/env OMP_NUM_THREADS=1 /usr/bin/python3 -m pytest -q \
+      -p no:cacheprovider tests/python/torch2 tests/python/test_user_errors.py \
+      >build/torch2-tests.log 2>&1 &
     torch2_pid=$!
     trap '[[ -n "$torch2_pid" ]] && kill "$torch2_pid" 2>/dev/null; true' EXIT
     echo "running beside the fuzz campaign (output below it; log: build/torch2-tests.log)"

@@ -8,16 +8,31 @@
 #   tools/torch2/env.sh status            exit 0 when a complete chroot exists (prints its path)
 #   tools/torch2/env.sh remove            delete it
 #
-# ETMCU_TORCH2_ROOT overrides the location (default build/torch2-root); ETMCU_TORCH2_MIRROR the mirror.
+# The chroot is a cache of this machine's, as the Debian packages `./etmcu deps` installs are: by
+# default ~/.cache/etmcu/torch2-KEY (XDG_CACHE_HOME if set; build/torch2-root without a home), KEY
+# from the suite and package list below, so a clean clone (CI) reuses the one an earlier run made
+# and a changed list makes a new one. ETMCU_TORCH2_ROOT overrides the location; ETMCU_TORCH2_MIRROR
+# the mirror. Concurrent creates wait for each other (a lock file beside the chroot).
 # Needs root (debootstrap and chroot do). The repository (and ../shared, when present) is bind-mounted
 # inside a private mount namespace (unshare -m), so the mounts vanish with the command, even on a crash.
 # Exit codes: 0 ok, 3 the environment cannot be made here (the message says why), else the command's code.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-CHROOT=${ETMCU_TORCH2_ROOT:-$ROOT/build/torch2-root}
 SUITE=trixie
-# A complete chroot is reused as it is: after changing this list, `env.sh remove` and create again.
-PACKAGES=python3-torch,python3-numpy,python3-flatbuffers,python3-pytest,python3-pytest-xdist,flatbuffers-compiler
+# A complete chroot is reused as it is (`env.sh remove` and create again to refresh it); changing
+# this list changes the default location's KEY, so the next create makes a new one.
+PACKAGES=python3-torch,python3-numpy,python3-flatbuffers,python3-pytest,flatbuffers-compiler
+# (Debootstrap took 133 s alone here and 262 s in CI, beside the host build, whose step it slowed
+# from about 155 to 289 s: the reason the chroot outlives a clone.)
+cache_home=${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}}
+key=$(printf '%s %s' "$SUITE" "$PACKAGES" | sha256sum | cut -c1-12)
+if [[ -n "${ETMCU_TORCH2_ROOT:-}" ]]; then
+  CHROOT=$ETMCU_TORCH2_ROOT
+elif [[ -n "$cache_home" ]]; then
+  CHROOT=$cache_home/etmcu/torch2-$key
+else
+  CHROOT=$ROOT/build/torch2-root
+fi
 STAMP="$CHROOT/.etmcu-torch2-complete"
 
 say() { printf '[torch2] %s\n' "$*" >&2; }
@@ -41,6 +56,13 @@ apt_mirror() {
 }
 
 create() {
+  mkdir -p "$(dirname "$CHROOT")"
+  # one create at a time per chroot (two clean clones' CI runs on one machine); an exit inside
+  # (cannot) closes the lock's descriptor with the process
+  { flock 9 && create_locked; } 9>"$CHROOT.lock"
+}
+
+create_locked() {
   if [[ -f "$STAMP" ]]; then
     printf '%s\n' "$CHROOT"
     return 0
@@ -62,7 +84,6 @@ create() {
     remove_tree
   fi
   if [[ ! -e "$CHROOT" ]]; then
-    mkdir -p "$(dirname "$CHROOT")"
     say "creating $CHROOT: debootstrap $SUITE from $mirror with $PACKAGES (about 1.3 GB; log: $log)"
     # One retry: a debootstrap here once stopped while unpacking (2026-12-02, the mirror reachable
     # and the next attempt fine), which failed the whole CI run.
