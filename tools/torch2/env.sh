@@ -9,9 +9,9 @@
 #   tools/torch2/env.sh remove            delete it
 #
 # The chroot is a cache of this machine's, as the Debian packages `./etmcu deps` installs are: by
-# default ~/.cache/etmcu/torch2-KEY (XDG_CACHE_HOME if set; build/torch2-root without a home), KEY
-# from the suite and package list below, so a clean clone (CI) reuses the one an earlier run made
-# and a changed list makes a new one. ETMCU_TORCH2_ROOT overrides the location; ETMCU_TORCH2_MIRROR
+# default ~/.cache/etmcu/torch2-KEY (XDG_CACHE_HOME if set; build/torch2-root without a writable
+# home), KEY from the suite and package list below, so a clean clone (CI) reuses the one an
+# earlier run made and a changed list makes a new one. ETMCU_TORCH2_ROOT overrides the location; ETMCU_TORCH2_MIRROR
 # the mirror. Concurrent creates wait for each other (a lock file beside the chroot).
 # Needs root (debootstrap and chroot do). The repository (and ../shared, when present) is bind-mounted
 # inside a private mount namespace (unshare -m), so the mounts vanish with the command, even on a crash.
@@ -28,7 +28,7 @@ cache_home=${XDG_CACHE_HOME:-${HOME:+$HOME/.cache}}
 key=$(printf '%s %s' "$SUITE" "$PACKAGES" | sha256sum | cut -c1-12)
 if [[ -n "${ETMCU_TORCH2_ROOT:-}" ]]; then
   CHROOT=$ETMCU_TORCH2_ROOT
-elif [[ -n "$cache_home" ]]; then
+elif [[ -n "$cache_home" ]] && mkdir -p "$cache_home/etmcu" 2>/dev/null && [[ -w "$cache_home/etmcu" ]]; then
   CHROOT=$cache_home/etmcu/torch2-$key
 else
   CHROOT=$ROOT/build/torch2-root
