@@ -80,8 +80,8 @@ fi
 
 # torch 2.x: the torch.export front end on Debian 13's torch, in a chroot (tools/torch2/env.sh).
 # CI (CI=true, as .ci/run sets) must have it: failing to create it fails the suite. A local run
-# creates it when it can (root, the Debian mirror reachable; 1.3 GB, kept in ~/.cache/etmcu) and otherwise
-# skips this step with one line; ETMCU_TORCH2=0 skips it on purpose.
+# creates it when it can (root, the Debian mirror reachable; 1.3 GB, kept in ~/.cache/etmcu) and
+# otherwise skips this step with one line; ETMCU_TORCH2=0 skips it on purpose.
 # Its tests run in the background beside the fuzz campaign below (each takes one core for about a
 # minute; side by side they save that minute of CI's 30); their output follows the campaign's.
 step "torch 2.x export tests (Debian 13 chroot)"

@@ -11,8 +11,9 @@
 # The chroot is a cache of this machine's, as the Debian packages `./etmcu deps` installs are: by
 # default ~/.cache/etmcu/torch2-KEY (XDG_CACHE_HOME if set; build/torch2-root without a writable
 # home), KEY from the suite and package list below, so a clean clone (CI) reuses the one an
-# earlier run made and a changed list makes a new one. ETMCU_TORCH2_ROOT overrides the location; ETMCU_TORCH2_MIRROR
-# the mirror. Concurrent creates wait for each other (a lock file beside the chroot).
+# earlier run made and a changed list makes a new one (the old one stays until removed with that
+# list's env.sh). ETMCU_TORCH2_ROOT overrides the location; ETMCU_TORCH2_MIRROR the mirror.
+# Concurrent creates wait for each other (a lock file beside the chroot).
 # Needs root (debootstrap and chroot do). The repository (and ../shared, when present) is bind-mounted
 # inside a private mount namespace (unshare -m), so the mounts vanish with the command, even on a crash.
 # Exit codes: 0 ok, 3 the environment cannot be made here (the message says why), else the command's code.
